@@ -1,0 +1,44 @@
+package io.sievecrawl.sieve;
+
+/**
+ * A snapshot of a {@link Sieve}'s counters and its filter's state.
+ *
+ * @param admitted URLs admitted and queued since the sieve was created
+ * @param duplicatesDropped pushes refused because the filter had seen the URL, or believed so (false positives)
+ * @param queued URLs waiting to be taken
+ * @param inFlight URLs taken and not yet marked done
+ * @param capacity n, the number of distinct URLs the filter was sized for
+ * @param targetFpp p, the false-positive rate wanted at n
+ * @param filterBits m, bits allocated
+ * @param setBits X, bits set
+ * @param estimatedUrls the filter's estimate of distinct URLs it holds, {@code -(m/k) ln(1 - X/m)}
+ * @param currentFpp the false-positive rate a new URL meets now
+ * @param capacityWarnings capacity warnings logged so far
+ */
+public record SieveStats(
+    long admitted,
+    long duplicatesDropped,
+    int queued,
+    int inFlight,
+    long capacity,
+    double targetFpp,
+    long filterBits,
+    long setBits,
+    long estimatedUrls,
+    double currentFpp,
+    int capacityWarnings) {
+
+  /** Fraction of the filter's bits set. */
+  public double fillRatio() {
+    return (double) setBits / filterBits;
+  }
+
+  /**
+   * Expected number of new URLs wrongly dropped as duplicates so far: the filter's false-positive rate
+   * integrated over the admissions, approximated by the current rate times the admitted count (an upper bound,
+   * since the rate only grows).
+   */
+  public double estimatedFalsePositiveDrops() {
+    return currentFpp * admitted;
+  }
+}

@@ -1,0 +1,78 @@
+package io.sievecrawl.sieve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+class CapacityWarningTest {
+  private static final int N = 10_000;
+  private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  private final Logger logger = (Logger) LoggerFactory.getLogger(CapacityMonitor.class);
+
+  @BeforeEach
+  void captureWarnings() {
+    appender.start();
+    logger.addAppender(appender);
+  }
+
+  @AfterEach
+  void release() {
+    logger.detachAppender(appender);
+  }
+
+  @Test
+  void warnsOnceWhenTheEstimateFirstExceedsNThenAtTwoNAndFourNNeverPerPush() {
+    Sieve sieve = Sieve.over(BloomFilter.create(N, 0.01), "filter.n");
+    UrlCorpus corpus = new UrlCorpus(21);
+    List<Long> warnedAtEstimate = new ArrayList<>();
+    long[] levels = {N, 2L * N, 4L * N, 8L * N};
+    int crossed = 0;
+    for (int i = 0; i < 9 * N; i++) {
+      sieve.push(corpus.url(i));
+      double estimate = sieve.filter().estimateElements(sieve.filter().bitCount());
+      while (crossed < levels.length && estimate > levels[crossed]) {
+        crossed++;
+        warnedAtEstimate.add((long) i + 1);
+      }
+      assertEquals(crossed, appender.list.size(), "warnings after push " + (i + 1));
+    }
+    assertEquals(4, crossed);
+    // The estimate tracks the true count, so the warnings fall close to n, 2n, 4n and 8n distinct URLs.
+    for (int j = 0; j < 4; j++) {
+      double ratio = (double) warnedAtEstimate.get(j) / levels[j];
+      assertTrue(Math.abs(ratio - 1) < 0.05, "warning " + j + " at " + warnedAtEstimate.get(j) + " pushes");
+    }
+
+    ILoggingEvent first = appender.list.get(0);
+    assertEquals(Level.WARN, first.getLevel());
+    String message = first.getFormattedMessage();
+    assertTrue(message.startsWith("URL filter over capacity: about 100"), message);
+    assertTrue(message.contains("more than 10000 (the filter's capacity n = 10000)"), message);
+    assertTrue(message.contains("against a target of 0.0100"), message);
+    assertTrue(message.contains("Raise filter.n for the next crawl."), message);
+    assertTrue(appender.list.get(1).getFormattedMessage().contains("more than 20000 (2n)"));
+    assertTrue(appender.list.get(2).getFormattedMessage().contains("more than 40000 (4n)"));
+    assertEquals(4, sieve.stats().capacityWarnings());
+  }
+
+  @Test
+  void aFilterWithinCapacityNeverWarns() {
+    Sieve sieve = Sieve.create(N, 0.01);
+    UrlCorpus corpus = new UrlCorpus(22);
+    for (int i = 0; i < N * 9 / 10; i++) {
+      sieve.push(corpus.url(i));
+      sieve.push(corpus.url(i)); // duplicates do not count
+    }
+    assertEquals(List.of(), appender.list);
+  }
+}
