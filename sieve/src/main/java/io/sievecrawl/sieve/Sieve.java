@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -12,6 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * A FIFO frontier of URLs gated by a {@link BloomFilter}: a URL is admitted at most once, and an admitted URL is
  * handed to exactly one taker.
+ *
+ * <p>The queued elements are URLs ({@link #forUrls}) or any task that carries one ({@link #over}, with a function
+ * that gives the URL to sieve on), so a crawler can queue a URL together with its depth and referrer.
  *
  * <p>Producers call {@link #push}; workers call {@link #take} (blocking, with a timeout) or {@link #poll}, and
  * {@link #done} once they have finished with a URL they took, after pushing its links. The sieve is
@@ -21,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * is within capacity) is dropped and counted among {@link SieveStats#duplicatesDropped()}. When the filter's
  * estimated size passes its capacity n, and again at 2n, 4n, ..., one WARN is logged naming the setting to raise.
  */
-public final class Sieve {
+public final class Sieve<T> {
   /*
    * Design notes.
    *
@@ -38,47 +42,50 @@ public final class Sieve {
   public static final String DEFAULT_CAPACITY_KEY = "n (expected URLs)";
 
   private final BloomFilter filter;
+  private final Function<? super T, ? extends CharSequence> key;
   private final CapacityMonitor capacity;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final ArrayDeque<String> queue = new ArrayDeque<>(); // guarded by lock
+  private final ArrayDeque<T> queue = new ArrayDeque<>(); // guarded by lock
   private int inFlight; // guarded by lock
   private boolean stopped; // guarded by lock
   private final LongAdder admitted = new LongAdder();
   private final LongAdder dropped = new LongAdder();
 
-  private Sieve(BloomFilter filter, String capacityKey) {
+  private Sieve(BloomFilter filter, Function<? super T, ? extends CharSequence> key, String capacityKey) {
     this.filter = Objects.requireNonNull(filter, "filter");
+    this.key = Objects.requireNonNull(key, "key");
     this.capacity = new CapacityMonitor(filter, Objects.requireNonNull(capacityKey, "capacityKey"));
   }
 
-  /** A sieve whose filter holds {@code expectedUrls} at false-positive rate {@code fpp}. */
-  public static Sieve create(long expectedUrls, double fpp) {
-    return over(BloomFilter.create(expectedUrls, fpp), DEFAULT_CAPACITY_KEY);
+  /** A sieve of URL strings whose filter holds {@code expectedUrls} at false-positive rate {@code fpp}. */
+  public static Sieve<String> forUrls(long expectedUrls, double fpp) {
+    return over(BloomFilter.create(expectedUrls, fpp), url -> url, DEFAULT_CAPACITY_KEY);
   }
 
   /**
-   * A sieve over {@code filter}, which may already hold URLs (say, restored from a checkpoint); the capacity
-   * warning tells the user to raise {@code capacityKey}.
+   * A sieve of tasks over {@code filter}, which may already hold URLs (say, restored from a checkpoint). A task
+   * is admitted when {@code url} of it is new; the capacity warning tells the user to raise {@code capacityKey}.
    */
-  public static Sieve over(BloomFilter filter, String capacityKey) {
-    return new Sieve(filter, capacityKey);
+  public static <T> Sieve<T> over(
+      BloomFilter filter, Function<? super T, ? extends CharSequence> url, String capacityKey) {
+    return new Sieve<>(filter, url, capacityKey);
   }
 
   /**
-   * Offers {@code url}; returns {@code true} if it was admitted (never seen before) and queued, {@code false} if
-   * the filter has seen it, or might have (a false positive). Never blocks on other pushes or takes.
+   * Offers {@code task}; returns {@code true} if its URL was admitted (never seen before) and the task queued,
+   * {@code false} if the filter has seen the URL, or might have (a false positive). Never waits for takers.
    */
-  public boolean push(String url) {
-    Objects.requireNonNull(url, "url");
-    if (!filter.add(url)) {
+  public boolean push(T task) {
+    Objects.requireNonNull(task, "task");
+    if (!filter.add(key.apply(task))) {
       dropped.increment();
       return false;
     }
     admitted.increment();
     lock.lock();
     try {
-      queue.addLast(url);
+      queue.addLast(task);
       changed.signal();
     } finally {
       lock.unlock();
@@ -92,7 +99,7 @@ public final class Sieve {
    * is {@linkplain #isFinished() finished}, or it was {@linkplain #stop() stopped}. A URL returned is in flight
    * until {@link #done()} is called for it.
    */
-  public String take(long timeout, TimeUnit unit) throws InterruptedException {
+  public T take(long timeout, TimeUnit unit) throws InterruptedException {
     long nanos = unit.toNanos(timeout);
     lock.lockInterruptibly();
     try {
@@ -109,7 +116,7 @@ public final class Sieve {
   }
 
   /** The oldest queued URL without waiting, or {@code null} if none is queued or the sieve was stopped. */
-  public String poll() {
+  public T poll() {
     lock.lock();
     try {
       return queue.isEmpty() || stopped ? null : takeLocked();
@@ -118,7 +125,7 @@ public final class Sieve {
     }
   }
 
-  private String takeLocked() {
+  private T takeLocked() {
     inFlight++;
     return queue.pollFirst();
   }
@@ -161,10 +168,10 @@ public final class Sieve {
   }
 
   /** Removes and returns every queued URL, oldest first (for example, to checkpoint them after a stop). */
-  public List<String> drain() {
+  public List<T> drain() {
     lock.lock();
     try {
-      List<String> rest = new ArrayList<>(queue);
+      List<T> rest = new ArrayList<>(queue);
       queue.clear();
       return rest;
     } finally {

@@ -32,7 +32,7 @@ class CapacityWarningTest {
 
   @Test
   void warnsOnceWhenTheEstimateFirstExceedsNThenAtTwoNAndFourNNeverPerPush() {
-    Sieve sieve = Sieve.over(BloomFilter.create(N, 0.01), "filter.n");
+    Sieve<String> sieve = Sieve.over(BloomFilter.create(N, 0.01), url -> url, "filter.n");
     UrlCorpus corpus = new UrlCorpus(21);
     List<Long> warnedAtEstimate = new ArrayList<>();
     long[] levels = {N, 2L * N, 4L * N, 8L * N};
@@ -67,7 +67,7 @@ class CapacityWarningTest {
 
   @Test
   void aFilterWithinCapacityNeverWarns() {
-    Sieve sieve = Sieve.create(N, 0.01);
+    Sieve<String> sieve = Sieve.forUrls(N, 0.01);
     UrlCorpus corpus = new UrlCorpus(22);
     for (int i = 0; i < N * 9 / 10; i++) {
       sieve.push(corpus.url(i));

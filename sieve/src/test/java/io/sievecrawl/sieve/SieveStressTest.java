@@ -25,7 +25,7 @@ class SieveStressTest {
   @Test
   void everyAdmittedUrlIsTakenExactlyOnce() throws InterruptedException {
     int distinct = (PRODUCERS - 1) * OVERLAP_STRIDE + PER_PRODUCER;
-    Sieve sieve = Sieve.create(distinct, P);
+    Sieve<String> sieve = Sieve.forUrls(distinct, P);
     UrlCorpus corpus = new UrlCorpus(9, 200);
     ConcurrentHashMap<String, Integer> takes = new ConcurrentHashMap<>();
     AtomicLong admittedByPush = new AtomicLong();

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class SieveTest {
-  private final Sieve sieve = Sieve.create(1000, 0.001);
+  private final Sieve<String> sieve = Sieve.forUrls(1000, 0.001);
 
   @Test
   void admitsEachUrlOnceAndHandsThemOutInArrivalOrder() throws InterruptedException {

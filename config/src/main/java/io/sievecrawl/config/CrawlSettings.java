@@ -1,0 +1,288 @@
+package io.sievecrawl.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The settings of one crawl: immutable, complete (every {@link Setting} has a value) and valid.
+ *
+ * <p>Build with {@link #builder()}; a setting left unset takes its default from {@link Setting}. {@link
+ * Builder#build()} checks every value at once and reports all problems together in a {@link SettingsException}.
+ */
+public final class CrawlSettings {
+  private final Map<Setting, Object> values;
+  private final Map<Setting, String> origins;
+
+  private CrawlSettings(Map<Setting, Object> values, Map<Setting, String> origins) {
+    this.values = Collections.unmodifiableMap(new EnumMap<>(values));
+    this.origins = Collections.unmodifiableMap(new EnumMap<>(origins));
+  }
+
+  /** Every setting at its default. */
+  public static CrawlSettings defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings, to derive a variant. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.values.putAll(values);
+    b.origins.putAll(origins);
+    return b;
+  }
+
+  /** The value of {@code setting}, of the type its {@link Setting.Type} implies. */
+  public Object get(Setting setting) {
+    return values.get(setting);
+  }
+
+  /** Where the value of {@code setting} came from: {@code "default"}, a file and line, or a flag. */
+  public String origin(Setting setting) {
+    return origins.getOrDefault(setting, "default");
+  }
+
+  /** One line per setting, {@code key = value}, as a config file would hold it, with where it came from. */
+  public List<String> describe() {
+    List<String> lines = new ArrayList<>();
+    for (Setting s : Setting.values()) {
+      lines.add(s.key() + " = " + format(s, values.get(s)) + "    # " + origin(s));
+    }
+    return lines;
+  }
+
+  static String format(Setting s, Object value) {
+    return switch (s.type()) {
+      case DURATION -> Values.formatDuration((Duration) value);
+      case SIZE -> Values.formatSize((Long) value);
+      case COUNT -> Values.formatCount((Long) value);
+      case SCOPE -> ((Scope) value).configName();
+      case PATTERNS -> ((List<?>) value).stream().map(Object::toString).collect(Collectors.joining(" "));
+      default -> String.valueOf(value);
+    };
+  }
+
+  public long expectedUrls() {
+    return (Long) values.get(Setting.FILTER_N);
+  }
+
+  public double fpp() {
+    return (Double) values.get(Setting.FILTER_P);
+  }
+
+  public int concurrency() {
+    return (Integer) values.get(Setting.CONCURRENCY);
+  }
+
+  /** 0 means no limit. */
+  public long maxPages() {
+    return (Long) values.get(Setting.MAX_PAGES);
+  }
+
+  public int maxDepth() {
+    return (Integer) values.get(Setting.MAX_DEPTH);
+  }
+
+  /** 0 means no limit. */
+  public long maxPagesPerHost() {
+    return (Long) values.get(Setting.MAX_PAGES_PER_HOST);
+  }
+
+  public Scope scope() {
+    return (Scope) values.get(Setting.SCOPE);
+  }
+
+  @SuppressWarnings("unchecked")
+  public List<Pattern> include() {
+    return (List<Pattern>) values.get(Setting.INCLUDE);
+  }
+
+  @SuppressWarnings("unchecked")
+  public List<Pattern> exclude() {
+    return (List<Pattern>) values.get(Setting.EXCLUDE);
+  }
+
+  public Duration delay() {
+    return (Duration) values.get(Setting.DELAY);
+  }
+
+  public int hostConcurrency() {
+    return (Integer) values.get(Setting.HOST_CONCURRENCY);
+  }
+
+  public Duration maxCrawlDelay() {
+    return (Duration) values.get(Setting.MAX_CRAWL_DELAY);
+  }
+
+  public boolean honorNofollow() {
+    return (Boolean) values.get(Setting.HONOR_NOFOLLOW);
+  }
+
+  public boolean obeyRobots() {
+    return (Boolean) values.get(Setting.OBEY_ROBOTS);
+  }
+
+  public int robotsCacheSize() {
+    return (Integer) values.get(Setting.ROBOTS_CACHE_SIZE);
+  }
+
+  public Duration robotsRetry() {
+    return (Duration) values.get(Setting.ROBOTS_RETRY);
+  }
+
+  public String userAgent() {
+    return (String) values.get(Setting.USER_AGENT);
+  }
+
+  public Duration connectTimeout() {
+    return (Duration) values.get(Setting.CONNECT_TIMEOUT);
+  }
+
+  public Duration readTimeout() {
+    return (Duration) values.get(Setting.READ_TIMEOUT);
+  }
+
+  public Duration callTimeout() {
+    return (Duration) values.get(Setting.CALL_TIMEOUT);
+  }
+
+  public long maxBodySize() {
+    return (Long) values.get(Setting.MAX_BODY_SIZE);
+  }
+
+  public int maxRedirects() {
+    return (Integer) values.get(Setting.MAX_REDIRECTS);
+  }
+
+  public int maxRetries() {
+    return (Integer) values.get(Setting.MAX_RETRIES);
+  }
+
+  public Duration retryBackoff() {
+    return (Duration) values.get(Setting.RETRY_BACKOFF);
+  }
+
+  public Duration maxRetryAfter() {
+    return (Duration) values.get(Setting.MAX_RETRY_AFTER);
+  }
+
+  public int maxUrlLength() {
+    return (Integer) values.get(Setting.MAX_URL_LENGTH);
+  }
+
+  public int maxPathSegments() {
+    return (Integer) values.get(Setting.MAX_PATH_SEGMENTS);
+  }
+
+  public int maxSegmentRepeats() {
+    return (Integer) values.get(Setting.MAX_SEGMENT_REPEATS);
+  }
+
+  public boolean stripSessionIds() {
+    return (Boolean) values.get(Setting.STRIP_SESSION_IDS);
+  }
+
+  @Override
+  public String toString() {
+    return String.join("\n", describe());
+  }
+
+  /** Collects values and their origins; {@link #build()} validates them all at once. */
+  public static final class Builder {
+    private final Map<Setting, Object> values = new EnumMap<>(Setting.class);
+    private final Map<Setting, String> origins = new EnumMap<>(Setting.class);
+    private final Map<Setting, String> rawTexts = new EnumMap<>(Setting.class);
+    private final List<Problem> problems = new ArrayList<>();
+
+    private Builder() {}
+
+    /**
+     * Sets {@code setting} from its text form, as written in a config file or on the command line; a value that
+     * does not parse is reported by {@link #build()}, with {@code origin} ({@code "crawl.conf:12"},
+     * {@code "--delay"}).
+     */
+    public Builder parse(Setting setting, String text, String origin) {
+      rawTexts.put(setting, text);
+      origins.put(setting, origin);
+      try {
+        values.put(setting, setting.parse(text));
+      } catch (IllegalArgumentException e) {
+        values.remove(setting);
+        problems.add(new Problem(origin, setting.key(), text, e.getMessage()));
+      }
+      return this;
+    }
+
+    /** Sets {@code setting} to a typed value (a {@code Long}, {@code Integer}, {@code Duration}, ...). */
+    public Builder set(Setting setting, Object value) {
+      Objects.requireNonNull(value, setting.key());
+      values.put(setting, value);
+      origins.put(setting, "code");
+      rawTexts.remove(setting);
+      return this;
+    }
+
+    /** Records a problem found by the caller (for example, an unknown key in a config file). */
+    public Builder problem(Problem problem) {
+      problems.add(problem);
+      return this;
+    }
+
+    /**
+     * The settings, defaults filled in.
+     *
+     * @throws SettingsException listing every problem: values that did not parse, are of the wrong type or out
+     *     of range, and problems recorded with {@link #problem}
+     */
+    public CrawlSettings build() {
+      List<Problem> all = new ArrayList<>(problems);
+      Map<Setting, Object> complete = new EnumMap<>(Setting.class);
+      for (Setting s : Setting.values()) {
+        if (values.containsKey(s)) {
+          Object value = values.get(s);
+          try {
+            checkType(s, value);
+            s.checkRange(value);
+            complete.put(s, value);
+          } catch (IllegalArgumentException e) {
+            String text = rawTexts.getOrDefault(s, String.valueOf(value));
+            all.add(new Problem(origins.getOrDefault(s, ""), s.key(), text, e.getMessage()));
+          }
+        } else if (!rawTexts.containsKey(s)) {
+          complete.put(s, s.parse(s.defaultText()));
+        }
+      }
+      if (!all.isEmpty()) {
+        throw new SettingsException(all);
+      }
+      return new CrawlSettings(complete, origins);
+    }
+
+    private static void checkType(Setting s, Object value) {
+      Class<?> expected = switch (s.type()) {
+        case COUNT -> Long.class;
+        case INT -> Integer.class;
+        case RATE -> Double.class;
+        case DURATION -> Duration.class;
+        case SIZE -> Long.class;
+        case BOOLEAN -> Boolean.class;
+        case STRING -> String.class;
+        case SCOPE -> Scope.class;
+        case PATTERNS -> List.class;
+      };
+      if (!expected.isInstance(value)) {
+        throw new IllegalArgumentException("must be a " + s.type().description());
+      }
+    }
+  }
+}

@@ -1,0 +1,271 @@
+package io.sievecrawl.config;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Every setting of a crawl: its key in the config file, its type, its default, its allowed range and what it does.
+ * This table is the one place where defaults live.
+ */
+public enum Setting {
+  FILTER_N("filter.n", Type.COUNT, "10M", 1, 100_000_000_000L,
+      "Expected number of distinct URLs the crawl will discover. Sizes the URL filter; past it the filter warns"
+          + " and its false-positive rate climbs."),
+  FILTER_P("filter.p", Type.RATE, "0.001", 0, 0,
+      "Target false-positive rate of the URL filter at filter.n URLs: the chance a new URL is wrongly taken for"
+          + " one already seen, and skipped. In [1e-10, 0.5]."),
+
+  CONCURRENCY("crawl.concurrency", Type.INT, "32", 1, 10_000,
+      "Fetches in flight at once, over all hosts (each on its own virtual thread)."),
+  MAX_PAGES("crawl.max-pages", Type.COUNT, "0", 0, Long.MAX_VALUE,
+      "Stop after this many fetches; 0 means no limit."),
+  MAX_DEPTH("crawl.max-depth", Type.INT, "50", 0, 1_000_000,
+      "Follow links at most this many hops from a seed (0 fetches the seeds only). Also ends endless link chains"
+          + " such as calendars."),
+  MAX_PAGES_PER_HOST("crawl.max-pages-per-host", Type.COUNT, "100k", 0, Long.MAX_VALUE,
+      "Fetch at most this many URLs from one host; 0 means no limit. A budget against spider traps."),
+  SCOPE("crawl.scope", Type.SCOPE, "host", 0, 0,
+      "Which links to follow: host (the seeds' hosts), domain (the seeds' registrable domains, subdomains"
+          + " included) or any."),
+  INCLUDE("crawl.include", Type.PATTERNS, "", 0, 0,
+      "Space-separated regular expressions; when set, a URL must match one of them (searched anywhere in it)."),
+  EXCLUDE("crawl.exclude", Type.PATTERNS, "", 0, 0,
+      "Space-separated regular expressions; a URL matching any of them is not fetched."),
+
+  DELAY("politeness.delay", Type.DURATION, "50ms", 0, Duration.ofHours(1).toMillis(),
+      "Least time between the starts of two requests to the same host."),
+  HOST_CONCURRENCY("politeness.host-concurrency", Type.INT, "2", 1, 1_000,
+      "Requests in flight at once to one host."),
+  MAX_CRAWL_DELAY("politeness.max-crawl-delay", Type.DURATION, "30s", 0, Duration.ofHours(1).toMillis(),
+      "A robots.txt Crawl-delay is honoured up to this; a longer one is capped."),
+  HONOR_NOFOLLOW("politeness.honor-nofollow", Type.BOOLEAN, "true", 0, 0,
+      "Skip links marked rel=nofollow, and all links of pages whose meta robots or X-Robots-Tag says nofollow."),
+  OBEY_ROBOTS("robots.obey", Type.BOOLEAN, "true", 0, 0,
+      "Fetch and obey each host's robots.txt (RFC 9309)."),
+  ROBOTS_CACHE_SIZE("robots.cache-size", Type.INT, "10000", 1, 10_000_000,
+      "robots.txt rules kept in memory, for this many hosts (least recently used are dropped)."),
+  ROBOTS_RETRY("robots.retry-after", Type.DURATION, "1m", 1, Duration.ofDays(1).toMillis(),
+      "When robots.txt answers 5xx or cannot be fetched, the host is not crawled for this long; then robots.txt"
+          + " is tried again (three times at most, then the host's URLs are skipped)."),
+
+  USER_AGENT("fetch.user-agent", Type.STRING, "sievecrawl/" + Version.get(), 0, 0,
+      "User-Agent header; its first word is also the name matched against robots.txt groups."),
+  CONNECT_TIMEOUT("fetch.connect-timeout", Type.DURATION, "10s", 1, Duration.ofMinutes(10).toMillis(),
+      "Time allowed to open a connection."),
+  READ_TIMEOUT("fetch.read-timeout", Type.DURATION, "30s", 1, Duration.ofMinutes(10).toMillis(),
+      "Time allowed between two reads of a response."),
+  CALL_TIMEOUT("fetch.call-timeout", Type.DURATION, "60s", 1, Duration.ofHours(1).toMillis(),
+      "Time allowed for a whole request, body included: a server that trickles is cut off after it."),
+  MAX_BODY_SIZE("fetch.max-body-size", Type.SIZE, "10MB", 1_024, Integer.MAX_VALUE - 64,
+      "Largest body read, after decompression; a larger one is cut off and recorded as an error."),
+  MAX_REDIRECTS("fetch.max-redirects", Type.INT, "5", 0, 50,
+      "Redirect hops followed from one URL; each hop is a new URL, sieved and checked like a link."),
+  MAX_RETRIES("fetch.max-retries", Type.INT, "2", 0, 20,
+      "Retries after a 5xx, a 429 or a network error, with exponential backoff and jitter."),
+  RETRY_BACKOFF("fetch.retry-backoff", Type.DURATION, "1s", 1, Duration.ofMinutes(10).toMillis(),
+      "Wait before the first retry; it doubles with every further retry (plus up to 50% jitter)."),
+  MAX_RETRY_AFTER("fetch.max-retry-after", Type.DURATION, "2m", 0, Duration.ofDays(1).toMillis(),
+      "A Retry-After longer than this is not waited for: the URL is given up."),
+
+  MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
+      "URLs longer than this (after normalization) are dropped."),
+  MAX_PATH_SEGMENTS("traps.max-path-segments", Type.INT, "32", 1, 10_000,
+      "URLs with more path segments than this are dropped (ever-deeper paths)."),
+  MAX_SEGMENT_REPEATS("traps.max-segment-repeats", Type.INT, "3", 1, 10_000,
+      "URLs in which one path segment occurs more than this many times are dropped (/a/b/a/b/a/b/...)."),
+  STRIP_SESSION_IDS("traps.strip-session-ids", Type.BOOLEAN, "true", 0, 0,
+      "Remove session ids (jsessionid, PHPSESSID, sid, ...) from URLs, so a site that mints a fresh id per"
+          + " visit is still crawled once.");
+
+  /** The kind of value a setting takes. */
+  public enum Type {
+    COUNT("count, e.g. 10000000, 10M or 1e7"),
+    INT("whole number"),
+    RATE("rate, e.g. 0.01 or 1%"),
+    DURATION("duration, e.g. 500ms, 10s, 2m"),
+    SIZE("size, e.g. 512KB, 10MB"),
+    BOOLEAN("true or false"),
+    STRING("text"),
+    SCOPE("host, domain or any"),
+    PATTERNS("space-separated regular expressions");
+
+    private final String description;
+
+    Type(String description) {
+      this.description = description;
+    }
+
+    public String description() {
+      return description;
+    }
+  }
+
+  private final String key;
+  private final Type type;
+  private final String defaultText;
+  private final long min;
+  private final long max;
+  private final String description;
+
+  Setting(String key, Type type, String defaultText, long min, long max, String description) {
+    this.key = key;
+    this.type = type;
+    this.defaultText = defaultText;
+    this.min = min;
+    this.max = max;
+    this.description = description;
+  }
+
+  /** The key as written in a config file, {@code section.name}. */
+  public String key() {
+    return key;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** The default, as written in a config file. */
+  public String defaultText() {
+    return defaultText;
+  }
+
+  /** What the setting does. */
+  public String description() {
+    return description;
+  }
+
+  /** The setting with this key, if any. */
+  public static Optional<Setting> forKey(String key) {
+    return Arrays.stream(values()).filter(s -> s.key.equals(key)).findFirst();
+  }
+
+  /** The key closest to {@code unknown} by edit distance, for "did you mean" hints; empty when none is close. */
+  public static Optional<String> closestKey(String unknown) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (Setting s : values()) {
+      for (String candidate : List.of(s.key, s.key.substring(s.key.indexOf('.') + 1))) {
+        int d = editDistance(unknown.toLowerCase(Locale.ROOT), candidate);
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = s.key;
+        }
+      }
+    }
+    return bestDistance <= Math.max(2, unknown.length() / 3) ? Optional.of(best) : Optional.empty();
+  }
+
+  /**
+   * Parses {@code text} into this setting's value type and checks its range.
+   *
+   * @throws IllegalArgumentException naming the allowed form or range
+   */
+  public Object parse(String text) {
+    Object value = switch (type) {
+      case COUNT -> Values.parseCount(text);
+      case INT -> (long) Values.parseCount(text);
+      case RATE -> Values.parseRate(text);
+      case DURATION -> Values.parseDuration(text);
+      case SIZE -> Values.parseSize(text);
+      case BOOLEAN -> Values.parseBoolean(text);
+      case STRING -> text.trim();
+      case SCOPE -> parseScope(text);
+      case PATTERNS -> parsePatterns(text);
+    };
+    checkRange(value);
+    return value instanceof Long l && type == Type.INT ? Math.toIntExact(l) : value;
+  }
+
+  /** The rule a value breaks, for a value of the right type, or empty when it is allowed. */
+  void checkRange(Object value) {
+    switch (type) {
+      case COUNT, INT -> {
+        long v = ((Number) value).longValue();
+        if (v < min || v > max) {
+          throw new IllegalArgumentException(rangeText(Long.toString(min), max == Long.MAX_VALUE ? null : fmt(max)));
+        }
+      }
+      case DURATION -> {
+        long ms = ((Duration) value).toMillis();
+        if (ms < min || ms > max) {
+          throw new IllegalArgumentException(rangeText(Values.formatDuration(Duration.ofMillis(min)),
+              Values.formatDuration(Duration.ofMillis(max))));
+        }
+      }
+      case SIZE -> {
+        long bytes = (Long) value;
+        if (bytes < min || bytes > max) {
+          throw new IllegalArgumentException(rangeText(Values.formatSize(min), Values.formatSize(max)));
+        }
+      }
+      case RATE -> {
+        double p = (Double) value;
+        if (!(p >= 1e-10 && p <= 0.5)) {
+          throw new IllegalArgumentException("must be between 1e-10 and 0.5");
+        }
+      }
+      case STRING -> {
+        String s = (String) value;
+        if (s.isEmpty() || s.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+          throw new IllegalArgumentException("must be non-empty printable ASCII");
+        }
+      }
+      default -> { }
+    }
+  }
+
+  private static String fmt(long v) {
+    return v >= 1_000_000 ? Values.formatCount(v) : Long.toString(v);
+  }
+
+  private static String rangeText(String low, String high) {
+    return high == null ? "must be at least " + low : "must be between " + low + " and " + high;
+  }
+
+  private static Scope parseScope(String text) {
+    try {
+      return Scope.valueOf(text.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("must be host, domain or any");
+    }
+  }
+
+  private static List<Pattern> parsePatterns(String text) {
+    String t = text.trim();
+    if (t.isEmpty()) {
+      return List.of();
+    }
+    return Arrays.stream(t.split("\\s+")).map(regex -> {
+      try {
+        return Pattern.compile(regex);
+      } catch (PatternSyntaxException e) {
+        throw new IllegalArgumentException("invalid regular expression '" + regex + "': " + e.getDescription());
+      }
+    }).toList();
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
+  }
+}

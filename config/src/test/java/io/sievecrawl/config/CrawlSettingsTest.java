@@ -1,0 +1,84 @@
+package io.sievecrawl.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CrawlSettingsTest {
+
+  @Test
+  void everyDefaultIsValid() {
+    CrawlSettings defaults = CrawlSettings.defaults();
+    assertEquals(10_000_000, defaults.expectedUrls());
+    assertEquals(0.001, defaults.fpp());
+    assertEquals(Duration.ofMillis(50), defaults.delay());
+    assertEquals(10_000_000, defaults.maxBodySize());
+    assertEquals(Scope.HOST, defaults.scope());
+    assertTrue(defaults.userAgent().startsWith("sievecrawl/"), defaults.userAgent());
+    assertEquals(Setting.values().length, defaults.describe().size());
+  }
+
+  @Test
+  void reportsEveryProblemAtOnceWithKeyValueAndRange() {
+    SettingsException e = assertThrows(SettingsException.class, () -> CrawlSettings.builder()
+        .parse(Setting.FILTER_N, "0", "crawl.conf:3")
+        .parse(Setting.FILTER_P, "2", "crawl.conf:4")
+        .parse(Setting.DELAY, "fast", "--delay")
+        .parse(Setting.CONCURRENCY, "20000", "crawl.conf:9")
+        .build());
+    assertEquals(List.of(
+        "crawl.conf:3: filter.n = 0: must be between 1 and 100G",
+        "crawl.conf:4: filter.p = 2: must be between 1e-10 and 0.5",
+        "--delay: politeness.delay = fast: expected a duration with a unit such as 500ms, 10s, 2m or 1h",
+        "crawl.conf:9: crawl.concurrency = 20000: must be between 1 and 10000"),
+        e.problems().stream().map(Problem::toString).toList());
+  }
+
+  @Test
+  void typedValuesSetInCodeAreCheckedToo() {
+    SettingsException e = assertThrows(SettingsException.class,
+        () -> CrawlSettings.builder().set(Setting.DELAY, Duration.ofHours(2)).set(Setting.MAX_DEPTH, "x").build());
+    assertEquals(List.of("code: crawl.max-depth = x: must be a whole number",
+            "code: politeness.delay = PT2H: must be between 0ms and 1h").stream().sorted().toList(),
+        e.problems().stream().map(Problem::toString).sorted().toList());
+  }
+
+  @Test
+  void countsAcceptPlainSuffixedAndScientificForms() {
+    assertEquals(10_000_000, Values.parseCount("10000000"));
+    assertEquals(10_000_000, Values.parseCount("10M"));
+    assertEquals(10_000_000, Values.parseCount("1e7"));
+    assertEquals(10_000_000, Values.parseCount("10_000_000"));
+    assertEquals(2_500, Values.parseCount("2.5k"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseCount("1.5"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseCount("-3"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseCount("ten"));
+  }
+
+  @Test
+  void durationsSizesAndRatesUseHumanUnits() {
+    assertEquals(Duration.ofMillis(500), Values.parseDuration("500ms"));
+    assertEquals(Duration.ofMillis(1500), Values.parseDuration("1.5s"));
+    assertEquals(Duration.ofMinutes(2), Values.parseDuration("2m"));
+    assertEquals(10_000_000, Values.parseSize("10MB"));
+    assertEquals(1 << 20, Values.parseSize("1MiB"));
+    assertEquals(0.01, Values.parseRate("1%"), 1e-15);
+    assertEquals(0.001, Values.parseRate("1e-3"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseDuration("10"));
+    assertEquals("250ms", Values.formatDuration(Duration.ofMillis(250)));
+    assertEquals("2m", Values.formatDuration(Duration.ofMinutes(2)));
+    assertEquals("2.40GB", Values.formatSize(2_400_000_000L));
+  }
+
+  @Test
+  void unknownKeysGetTheNearestKnownKey() {
+    assertEquals(Optional.of("politeness.delay"), Setting.closestKey("politeness.dealy"));
+    assertEquals(Optional.of("crawl.concurrency"), Setting.closestKey("concurency"));
+    assertEquals(Optional.empty(), Setting.closestKey("completely.unrelated.thing"));
+  }
+}

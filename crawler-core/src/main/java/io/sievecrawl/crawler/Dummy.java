@@ -1,0 +1,1 @@
+package io.sievecrawl.crawler; class Dummy {}
