@@ -1,1 +1,0 @@
-package io.sievecrawl.crawler; class Dummy {}

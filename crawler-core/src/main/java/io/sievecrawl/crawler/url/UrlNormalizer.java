@@ -1,0 +1,364 @@
+package io.sievecrawl.crawler.url;
+
+import java.net.IDN;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
+ * and fetches it.
+ *
+ * <p>Resolution follows RFC 3986 section 5.2, leniently as browsers do (a reference {@code http:g} against an http
+ * base is relative; backslashes count as slashes; tabs and newlines are removed; surrounding spaces trimmed).
+ * Normalization follows section 6.2: scheme and host lowercased, an IDN host converted to punycode, a trailing dot
+ * of the host and the default port dropped, user info dropped, the fragment dropped, dot segments resolved,
+ * percent-encoding normalized (unreserved characters decoded, other escapes in upper case, characters that may
+ * not appear raw encoded as UTF-8, stray {@code %} escaped), an empty path made {@code /} and an empty query
+ * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed. Only http and
+ * https URLs are accepted, up to a maximum length.
+ *
+ * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
+ * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
+ * reorders query parameters; this class does the same normalizations and keeps parameter order.
+ */
+public final class UrlNormalizer {
+  /** RFC 3986 appendix B. */
+  private static final Pattern URI = Pattern.compile("^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\\?([^#]*))?(?:#(.*))?$",
+      Pattern.DOTALL);
+  private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
+  private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*");
+  private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
+  private static final Set<String> SESSION_PARAMS = Set.of(
+      "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
+      "oscsid", "sess_id");
+  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/]*");
+
+  private static final String SUB_DELIMS = "!$&'()*+,;=";
+  private static final String PATH_CHARS = SUB_DELIMS + ":@/";
+  private static final String QUERY_CHARS = PATH_CHARS + "?";
+
+  private final int maxLength;
+  private final boolean stripSessionIds;
+
+  /**
+   * @param maxLength the longest normalized URL accepted
+   * @param stripSessionIds whether to remove session-id path parameters and query parameters
+   */
+  public UrlNormalizer(int maxLength, boolean stripSessionIds) {
+    this.maxLength = maxLength;
+    this.stripSessionIds = stripSessionIds;
+  }
+
+  /** The canonical form of an absolute URL. */
+  public String normalize(String url) throws InvalidUrlException {
+    Parts parts = parse(url);
+    if (parts.scheme == null) {
+      throw new InvalidUrlException("not an absolute URL (no scheme)");
+    }
+    return canonical(parts);
+  }
+
+  /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
+  public String resolve(String base, String reference) throws InvalidUrlException {
+    Parts b = parse(base);
+    if (b.scheme == null) {
+      throw new InvalidUrlException("base is not an absolute URL");
+    }
+    return canonical(resolve(b, parse(reference)));
+  }
+
+  /** {@link #normalize}, or {@code null} if the URL is invalid. */
+  public String normalizeOrNull(String url) {
+    try {
+      return normalize(url);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
+  }
+
+  /** {@link #resolve}, or {@code null} if the result is invalid. */
+  public String resolveOrNull(String base, String reference) {
+    try {
+      return resolve(base, reference);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
+  }
+
+  private record Parts(String scheme, String authority, String path, String query) {}
+
+  private static Parts parse(String raw) throws InvalidUrlException {
+    String s = raw.strip().replaceAll("[\\t\\n\\r]", "");
+    Matcher m = URI.matcher(s);
+    if (!m.matches()) {
+      throw new InvalidUrlException("unparseable URL");
+    }
+    String scheme = m.group(1);
+    if (scheme != null && !SCHEME.matcher(scheme).matches()) {
+      throw new InvalidUrlException("invalid scheme '" + scheme + "'");
+    }
+    String authority = m.group(2);
+    String path = m.group(3);
+    if (scheme == null || isSpecial(scheme)) {
+      // Browsers read a backslash as a slash in http(s) URLs: http:\\host\path.
+      if (path.indexOf('\\') >= 0 || (authority != null && authority.indexOf('\\') >= 0)) {
+        String head = s.substring(0, s.indexOf('?') >= 0 ? s.indexOf('?') : s.length()).replace('\\', '/');
+        return parse(head + s.substring(head.length()));
+      }
+    }
+    return new Parts(scheme == null ? null : scheme.toLowerCase(Locale.ROOT), authority, path, m.group(4));
+  }
+
+  private static boolean isSpecial(String scheme) {
+    return scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https");
+  }
+
+  /** RFC 3986 section 5.2.2, with the browsers' leniency for {@code http:g}. */
+  private static Parts resolve(Parts base, Parts ref) {
+    if (ref.scheme != null && !(ref.scheme.equals(base.scheme) && ref.authority == null && isSpecial(ref.scheme))) {
+      return new Parts(ref.scheme, ref.authority, removeDotSegments(ref.path), ref.query);
+    }
+    if (ref.authority != null) {
+      return new Parts(base.scheme, ref.authority, removeDotSegments(ref.path), ref.query);
+    }
+    if (ref.path.isEmpty()) {
+      return new Parts(base.scheme, base.authority, base.path, ref.query != null ? ref.query : base.query);
+    }
+    String path = ref.path.startsWith("/") ? ref.path : merge(base, ref.path);
+    return new Parts(base.scheme, base.authority, removeDotSegments(path), ref.query);
+  }
+
+  private static String merge(Parts base, String refPath) {
+    if (base.authority != null && base.path.isEmpty()) {
+      return "/" + refPath;
+    }
+    int slash = base.path.lastIndexOf('/');
+    return base.path.substring(0, slash + 1) + refPath;
+  }
+
+  /** RFC 3986 section 5.2.4. */
+  static String removeDotSegments(String path) {
+    if (path.indexOf('.') < 0) {
+      return path;
+    }
+    StringBuilder input = new StringBuilder(path);
+    StringBuilder output = new StringBuilder(path.length());
+    while (input.length() > 0) {
+      if (startsWith(input, "../")) {
+        input.delete(0, 3);
+      } else if (startsWith(input, "./")) {
+        input.delete(0, 2);
+      } else if (startsWith(input, "/./")) {
+        input.delete(0, 2);
+      } else if (equals(input, "/.")) {
+        input.replace(0, 2, "/");
+      } else if (startsWith(input, "/../")) {
+        input.delete(0, 3);
+        removeLastSegment(output);
+      } else if (equals(input, "/..")) {
+        input.replace(0, 3, "/");
+        removeLastSegment(output);
+      } else if (equals(input, ".") || equals(input, "..")) {
+        input.setLength(0);
+      } else {
+        int next = input.indexOf("/", 1);
+        int end = next < 0 ? input.length() : next;
+        output.append(input, 0, end);
+        input.delete(0, end);
+      }
+    }
+    return output.toString();
+  }
+
+  private static boolean startsWith(StringBuilder s, String prefix) {
+    return s.length() >= prefix.length() && s.substring(0, prefix.length()).equals(prefix);
+  }
+
+  private static boolean equals(StringBuilder s, String other) {
+    return s.length() == other.length() && s.toString().equals(other);
+  }
+
+  private static void removeLastSegment(StringBuilder output) {
+    int slash = output.lastIndexOf("/");
+    output.setLength(Math.max(slash, 0));
+  }
+
+  private String canonical(Parts parts) throws InvalidUrlException {
+    String scheme = parts.scheme;
+    if (!isSpecial(scheme)) {
+      throw new InvalidUrlException("unsupported scheme '" + scheme + "'");
+    }
+    if (parts.authority == null || parts.authority.isEmpty()) {
+      throw new InvalidUrlException("no host");
+    }
+    StringBuilder out = new StringBuilder(64);
+    out.append(scheme).append("://");
+    appendAuthority(scheme, parts.authority, out);
+
+    String path = normalizeEscapes(parts.path, PATH_CHARS);
+    if (stripSessionIds && path.indexOf(';') >= 0) {
+      path = PATH_SESSION.matcher(path).replaceAll("");
+    }
+    path = removeDotSegments(path);
+    out.append(path.isEmpty() ? "/" : path);
+
+    if (parts.query != null) {
+      String query = normalizeEscapes(parts.query, QUERY_CHARS);
+      if (stripSessionIds) {
+        query = withoutSessionParams(query);
+      }
+      if (!query.isEmpty()) {
+        out.append('?').append(query);
+      }
+    }
+    if (out.length() > maxLength) {
+      throw new InvalidUrlException("longer than " + maxLength + " characters");
+    }
+    return out.toString();
+  }
+
+  private static void appendAuthority(String scheme, String authority, StringBuilder out)
+      throws InvalidUrlException {
+    String hostPort = authority.substring(authority.lastIndexOf('@') + 1); // user info is dropped
+    String host;
+    String port = "";
+    if (hostPort.startsWith("[")) {
+      int close = hostPort.indexOf(']');
+      if (close < 0) {
+        throw new InvalidUrlException("unclosed IPv6 address");
+      }
+      host = hostPort.substring(0, close + 1).toLowerCase(Locale.ROOT);
+      if (!IPV6.matcher(host).matches()) {
+        throw new InvalidUrlException("invalid IPv6 address " + host);
+      }
+      String rest = hostPort.substring(close + 1);
+      if (!rest.isEmpty()) {
+        if (!rest.startsWith(":")) {
+          throw new InvalidUrlException("invalid authority '" + authority + "'");
+        }
+        port = rest.substring(1);
+      }
+    } else {
+      int colon = hostPort.lastIndexOf(':');
+      host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+      port = colon < 0 ? "" : hostPort.substring(colon + 1);
+      host = asciiHost(host);
+    }
+    out.append(host);
+    if (!port.isEmpty()) {
+      if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
+          || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
+        throw new InvalidUrlException("invalid port '" + port + "'");
+      }
+      int number = Integer.parseInt(port);
+      if (number != (scheme.equals("https") ? 443 : 80)) {
+        out.append(':').append(number);
+      }
+    }
+  }
+
+  private static String asciiHost(String raw) throws InvalidUrlException {
+    String host = percentDecode(raw).toLowerCase(Locale.ROOT);
+    while (host.endsWith(".")) {
+      host = host.substring(0, host.length() - 1);
+    }
+    if (host.isEmpty()) {
+      throw new InvalidUrlException("no host");
+    }
+    if (host.chars().anyMatch(c -> c >= 0x80)) {
+      try {
+        host = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidUrlException("invalid international host name '" + raw + "'");
+      }
+    }
+    if (!HOST_NAME.matcher(host).matches()) {
+      throw new InvalidUrlException("invalid host '" + raw + "'");
+    }
+    return host;
+  }
+
+  /** Decodes every %XX escape as UTF-8 (for host names). */
+  private static String percentDecode(String s) {
+    if (s.indexOf('%') < 0) {
+      return s;
+    }
+    byte[] bytes = new byte[s.length() * 3];
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '%' && i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
+        bytes[n++] = (byte) Integer.parseInt(s.substring(i + 1, i + 3), 16);
+        i += 2;
+      } else {
+        for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {
+          bytes[n++] = b;
+        }
+      }
+    }
+    return new String(bytes, 0, n, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Decodes escapes of unreserved characters, upper-cases the hex of the others, escapes a {@code %} that starts
+   * no escape, and UTF-8-encodes every character that may not appear raw (outside unreserved and {@code allowed}).
+   */
+  static String normalizeEscapes(String s, String allowed) {
+    StringBuilder out = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '%') {
+        if (i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
+          int value = Integer.parseInt(s.substring(i + 1, i + 3), 16);
+          if (isUnreserved(value)) {
+            out.append((char) value);
+          } else {
+            out.append('%').append(Character.toUpperCase(s.charAt(i + 1))).append(Character.toUpperCase(s.charAt(i + 2)));
+          }
+          i += 2;
+        } else {
+          out.append("%25");
+        }
+      } else if (c < 0x80 && (isUnreserved(c) || allowed.indexOf(c) >= 0)) {
+        out.append(c);
+      } else {
+        int end = Character.isHighSurrogate(c) && i + 1 < s.length() ? i + 2 : i + 1;
+        for (byte b : s.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+          out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+              .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+        }
+        i = end - 1;
+      }
+    }
+    return out.toString();
+  }
+
+  private static String withoutSessionParams(String query) {
+    if (query.isEmpty()) {
+      return query;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String param : query.split("&", -1)) {
+      int eq = param.indexOf('=');
+      String name = (eq < 0 ? param : param.substring(0, eq)).toLowerCase(Locale.ROOT);
+      if (!SESSION_PARAMS.contains(name) && !(name.startsWith("aspsessionid"))) {
+        kept.add(param);
+      }
+    }
+    return String.join("&", kept);
+  }
+
+  private static boolean isUnreserved(int c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || c == '-' || c == '.' || c == '_' || c == '~';
+  }
+
+  private static boolean isHex(char c) {
+    return Character.digit(c, 16) >= 0;
+  }
+}

@@ -1,0 +1,90 @@
+package io.sievecrawl.crawler.url;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class UrlNormalizerTest {
+  private final UrlNormalizer normalizer = new UrlNormalizer(2048, true);
+
+  /** The cases of src/test/resources/url-normalization.txt: base | reference | expected. */
+  static Stream<Arguments> table() throws IOException {
+    List<Arguments> cases = new ArrayList<>();
+    try (InputStream in = UrlNormalizerTest.class.getResourceAsStream("/url-normalization.txt")) {
+      String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
+      for (int i = 0; i < lines.length; i++) {
+        String line = lines[i];
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] columns = line.split("\\|", -1);
+        if (columns.length != 3) {
+          throw new IllegalStateException("line " + (i + 1) + " needs three columns: " + line);
+        }
+        String reference = columns[1].strip();
+        cases.add(Arguments.of(i + 1, columns[0].strip(), reference.equals("\"\"") ? "" : reference,
+            columns[2].strip()));
+      }
+    }
+    if (cases.size() < 50) {
+      throw new IllegalStateException("the table should hold at least 50 cases, has " + cases.size());
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "line {0}: {1} + {2} -> {3}")
+  @MethodSource("table")
+  void normalizesAsTheTableSays(int line, String base, String reference, String expected) {
+    String actual = base.equals("-") ? normalizer.normalizeOrNull(reference)
+        : normalizer.resolveOrNull(base, reference);
+    assertEquals(expected.equals("INVALID") ? null : expected, actual, "line " + line);
+    if (actual != null) {
+      assertEquals(actual, normalizer.normalizeOrNull(actual), "normalizing twice changes nothing");
+    }
+  }
+
+  @Test
+  void urlsOverTheLengthCapAreRefusedWithTheReason() {
+    UrlNormalizer short100 = new UrlNormalizer(100, true);
+    String url = "http://example.com/" + "a".repeat(81);
+    assertEquals(url, short100.normalizeOrNull(url));
+    InvalidUrlException e = assertThrows(InvalidUrlException.class, () -> short100.normalize(url + "b"));
+    assertEquals("longer than 100 characters", e.getMessage());
+  }
+
+  @Test
+  void surroundingSpacesAndEmbeddedTabsAndNewlinesAreRemoved() {
+    assertEquals("http://example.com/a/b", normalizer.resolveOrNull("http://example.com/a/", "  b \n"));
+    assertEquals("http://example.com/ab", normalizer.normalizeOrNull("\thttp://exam\nple.com/a\tb "));
+  }
+
+  @Test
+  void sessionIdsAreKeptWhenStrippingIsOff() {
+    UrlNormalizer keeping = new UrlNormalizer(2048, false);
+    assertEquals("http://example.com/p;jsessionid=1?sid=2", keeping.normalizeOrNull("http://example.com/p;jsessionid=1?sid=2"));
+  }
+
+  @Test
+  void refusalsSayWhy() {
+    assertEquals("unsupported scheme 'mailto'",
+        assertThrows(InvalidUrlException.class, () -> normalizer.normalize("mailto:a@b.c")).getMessage());
+    assertEquals("not an absolute URL (no scheme)",
+        assertThrows(InvalidUrlException.class, () -> normalizer.normalize("example.com/page")).getMessage());
+    assertEquals("invalid port '99999'",
+        assertThrows(InvalidUrlException.class, () -> normalizer.normalize("http://a.com:99999/")).getMessage());
+    assertNull(normalizer.resolveOrNull("http://a.com/", "http://"));
+    assertTrue(normalizer.normalizeOrNull("http://a.com/x") != null);
+  }
+}
