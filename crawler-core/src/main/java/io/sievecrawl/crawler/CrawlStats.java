@@ -1,0 +1,52 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters updated by every worker; cheap to update, summed when read. */
+final class CrawlStats {
+  final LongAdder fetched = new LongAdder();
+  final LongAdder inFlight = new LongAdder();
+  final LongAdder retries = new LongAdder();
+  final LongAdder bytes = new LongAdder();
+  final LongAdder errors = new LongAdder();
+  private final Map<String, LongAdder> byStatusClass = new ConcurrentHashMap<>();
+  private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
+
+  void record(CrawlResult result) {
+    fetched.increment();
+    bytes.add(result.bytes());
+    byStatusClass.computeIfAbsent(result.statusClass(), k -> new LongAdder()).increment();
+    if (result.errorKind() != null) {
+      errors.increment();
+      byError.computeIfAbsent(result.errorKind(), k -> new LongAdder()).increment();
+    }
+  }
+
+  void skip(String reason) {
+    skipped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  }
+
+  Map<String, Long> byStatusClass() {
+    return snapshot(byStatusClass);
+  }
+
+  Map<ErrorKind, Long> byError() {
+    return snapshot(byError);
+  }
+
+  Map<String, Long> skipped() {
+    return snapshot(skipped);
+  }
+
+  private static <K extends Comparable<K>> Map<K, Long> snapshot(Map<K, LongAdder> counters) {
+    Map<K, Long> copy = new TreeMap<>();
+    counters.forEach((k, v) -> copy.put(k, v.sum()));
+    return Map.copyOf(copy).isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(copy);
+  }
+}

@@ -1,0 +1,87 @@
+package io.sievecrawl.crawler;
+
+import crawlercommons.domains.EffectiveTldFinder;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Scope;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import okhttp3.HttpUrl;
+
+/**
+ * Decides whether a normalized URL belongs to the crawl: its host against the seeds (same host, same registrable
+ * domain, or any), the include and exclude patterns, the depth limit and the spider-trap guards on the path.
+ */
+final class ScopePolicy {
+  /** Why a URL is out of scope; the summary counts them by reason. */
+  enum Reason { HOST, PATTERN, DEPTH, TRAP }
+
+  private final Scope scope;
+  private final Set<String> seedHosts = new HashSet<>();
+  private final Set<String> seedDomains = new HashSet<>();
+  private final List<Pattern> include;
+  private final List<Pattern> exclude;
+  private final int maxDepth;
+  private final int maxPathSegments;
+  private final int maxSegmentRepeats;
+
+  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls) {
+    this.scope = settings.scope();
+    this.include = settings.include();
+    this.exclude = settings.exclude();
+    this.maxDepth = settings.maxDepth();
+    this.maxPathSegments = settings.maxPathSegments();
+    this.maxSegmentRepeats = settings.maxSegmentRepeats();
+    for (String seed : seedUrls) {
+      String host = HttpUrl.get(seed).host();
+      seedHosts.add(host);
+      seedDomains.add(registrableDomain(host));
+    }
+  }
+
+  /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not. */
+  Reason rejection(String url, int depth) {
+    if (depth > maxDepth) {
+      return Reason.DEPTH;
+    }
+    HttpUrl parsed = HttpUrl.get(url);
+    String host = parsed.host();
+    boolean hostOk = switch (scope) {
+      case HOST -> seedHosts.contains(host);
+      case DOMAIN -> seedHosts.contains(host) || seedDomains.contains(registrableDomain(host));
+      case ANY -> true;
+    };
+    if (!hostOk) {
+      return Reason.HOST;
+    }
+    if (exclude.stream().anyMatch(p -> p.matcher(url).find())
+        || (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(url).find()))) {
+      return Reason.PATTERN;
+    }
+    return isTrap(parsed.encodedPathSegments()) ? Reason.TRAP : null;
+  }
+
+  /** Too many path segments, or one segment repeated too often (/a/b/a/b/a/b/...). */
+  private boolean isTrap(List<String> segments) {
+    if (segments.size() > maxPathSegments) {
+      return true;
+    }
+    Map<String, Integer> counts = new HashMap<>();
+    for (String segment : segments) {
+      if (!segment.isEmpty() && counts.merge(segment, 1, Integer::sum) > maxSegmentRepeats) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The registrable domain (public-suffix aware), or the host itself for IP addresses and bare names. */
+  static String registrableDomain(String host) {
+    String domain = EffectiveTldFinder.getAssignedDomain(host, true, false);
+    return domain == null || domain.isEmpty() ? host : domain;
+  }
+}

@@ -1,0 +1,54 @@
+package io.sievecrawl.crawler.fetch;
+
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One HTTP exchange as the crawler needs it: status, the headers that matter, and the body up to the size cap.
+ *
+ * @param status the HTTP status, or {@code null} when no response came
+ * @param contentType media type, lower case, without parameters; {@code null} if absent
+ * @param charset the charset parameter of Content-Type, or {@code null}
+ * @param location the raw Location header, or {@code null}
+ * @param retryAfter the Retry-After header as a duration, or {@code null}
+ * @param robotsTag the X-Robots-Tag header, or {@code null}
+ * @param body the body bytes read (empty when not kept); decompressed
+ * @param bytes body bytes read in all, after decompression
+ * @param startedAt when the request started
+ * @param millis time from the request to the end of the body
+ * @param errorKind what went wrong, or {@code null}
+ * @param error a one-line description, or {@code null}
+ */
+public record FetchResponse(
+    Integer status,
+    String contentType,
+    String charset,
+    String location,
+    Duration retryAfter,
+    String robotsTag,
+    byte[] body,
+    long bytes,
+    Instant startedAt,
+    long millis,
+    ErrorKind errorKind,
+    String error) {
+
+  /** Whether the body is HTML the crawler parses for links. */
+  public boolean isHtml() {
+    return "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType);
+  }
+
+  /** Whether the status is a redirect that names a target. */
+  public boolean isRedirect() {
+    return status != null && (status == 301 || status == 302 || status == 303 || status == 307 || status == 308);
+  }
+
+  /** Whether trying again later may succeed: 5xx, 429, and network errors other than a body over the cap. */
+  public boolean isRetryable() {
+    if (status == null) {
+      return errorKind != ErrorKind.BODY_TOO_LARGE;
+    }
+    return status == 429 || (status >= 500 && status != 501 && status != 505);
+  }
+}

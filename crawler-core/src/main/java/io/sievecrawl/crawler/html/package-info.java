@@ -1,0 +1,2 @@
+/** Link extraction from HTML pages with jsoup: start with {@link io.sievecrawl.crawler.html.LinkExtractor}. */
+package io.sievecrawl.crawler.html;

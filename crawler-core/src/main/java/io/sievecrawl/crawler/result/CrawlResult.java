@@ -1,0 +1,42 @@
+package io.sievecrawl.crawler.result;
+
+import java.time.Instant;
+
+/**
+ * What happened when one URL was fetched: one record per fetch attempt that reached the network, written as one
+ * JSON line.
+ *
+ * @param url the URL fetched (normalized)
+ * @param status the HTTP status, or {@code null} if no response came
+ * @param contentType the media type of the response, lower case without parameters, or {@code null}
+ * @param bytes body bytes read, after decompression
+ * @param depth link hops from a seed
+ * @param referrer the page that linked or redirected here, {@code null} for a seed
+ * @param fetchedAt when the request started
+ * @param fetchMillis time from the request to the end of the body
+ * @param outlinks links found on the page (before scope and duplicate checks)
+ * @param redirectTo the normalized target of a redirect, or {@code null}
+ * @param errorKind why the fetch failed, or {@code null}
+ * @param error a one-line description of the failure, or {@code null}
+ * @param attempts fetches tried for this URL, retries included
+ */
+public record CrawlResult(
+    String url,
+    Integer status,
+    String contentType,
+    long bytes,
+    int depth,
+    String referrer,
+    Instant fetchedAt,
+    long fetchMillis,
+    int outlinks,
+    String redirectTo,
+    ErrorKind errorKind,
+    String error,
+    int attempts) {
+
+  /** The status class as counted in summaries: {@code "2xx"} ... {@code "5xx"}, or {@code "none"}. */
+  public String statusClass() {
+    return status == null ? "none" : (status / 100) + "xx";
+  }
+}

@@ -1,0 +1,69 @@
+package io.sievecrawl.crawler.result;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * Writes results as JSON Lines: one object per line, fields in a fixed order, {@code null} fields written as
+ * {@code null} so every line has the same keys.
+ *
+ * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","bytes":5120,"depth":0,
+ * "referrer":null,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
+ * "errorKind":null,"error":null,"attempts":1}</pre>
+ */
+public final class JsonLinesWriter implements ResultSink {
+  private final JsonGenerator json;
+  private final boolean closeStream;
+
+  /**
+   * @param out where the lines go
+   * @param closeStream whether {@link #close()} closes {@code out} (not for standard output)
+   */
+  public JsonLinesWriter(OutputStream out, boolean closeStream) throws IOException {
+    this.json = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
+    this.json.setRootValueSeparator(new SerializedString(""));
+    this.json.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, closeStream);
+    this.closeStream = closeStream;
+  }
+
+  @Override
+  public synchronized void accept(CrawlResult r) throws IOException {
+    json.writeStartObject();
+    json.writeStringField("url", r.url());
+    if (r.status() == null) {
+      json.writeNullField("status");
+    } else {
+      json.writeNumberField("status", r.status());
+    }
+    json.writeStringField("contentType", r.contentType());
+    json.writeNumberField("bytes", r.bytes());
+    json.writeNumberField("depth", r.depth());
+    json.writeStringField("referrer", r.referrer());
+    json.writeStringField("fetchedAt", r.fetchedAt().toString());
+    json.writeNumberField("fetchMillis", r.fetchMillis());
+    json.writeNumberField("outlinks", r.outlinks());
+    json.writeStringField("redirectTo", r.redirectTo());
+    json.writeStringField("errorKind", r.errorKind() == null ? null : r.errorKind().name());
+    json.writeStringField("error", r.error());
+    json.writeNumberField("attempts", r.attempts());
+    json.writeEndObject();
+    json.writeRaw('\n');
+  }
+
+  @Override
+  public synchronized void flush() throws IOException {
+    json.flush();
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    json.flush();
+    if (closeStream) {
+      json.close();
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ResultSink;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/** Keeps every result; optionally runs a callback on each (from the worker thread). */
+final class CollectingSink implements ResultSink {
+  private final Queue<CrawlResult> results = new ConcurrentLinkedQueue<>();
+  private final Consumer<CrawlResult> onResult;
+
+  CollectingSink() {
+    this(r -> { });
+  }
+
+  CollectingSink(Consumer<CrawlResult> onResult) {
+    this.onResult = onResult;
+  }
+
+  @Override
+  public void accept(CrawlResult result) {
+    results.add(result);
+    onResult.accept(result);
+  }
+
+  List<CrawlResult> results() {
+    return List.copyOf(results);
+  }
+
+  /** How many records each URL got. */
+  Map<String, Long> countsByUrl() {
+    return results.stream().collect(Collectors.groupingBy(CrawlResult::url, Collectors.counting()));
+  }
+
+  CrawlResult get(String url) {
+    return results.stream().filter(r -> r.url().equals(url)).findFirst()
+        .orElseThrow(() -> new AssertionError("no result for " + url + " in " + countsByUrl().keySet()));
+  }
+}

@@ -1,0 +1,183 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Crawls a small site with every awkward feature at once and checks the exact set of URLs fetched, each once.
+ */
+class CrawlerEndToEndTest {
+  private static final String GZ_PAGE = Html.page("gzip", "/gz-child");
+  private final WireMockServer site = new WireMockServer(options().dynamicPort());
+  private final WireMockServer slow = new WireMockServer(options().dynamicPort());
+  private String a; // http://localhost:port
+  private String b; // http://127.0.0.1:port, a different host for politeness
+
+  @BeforeEach
+  void serveSites() throws IOException {
+    site.start();
+    slow.start();
+    a = "http://localhost:" + site.port();
+    b = "http://127.0.0.1:" + slow.port();
+
+    html(site, "/", Html.page("home", "/a", "b", "/a#top", "./a", a + "/b", "/private/secret", "/redirect1",
+        "/loop1", "/missing", "/error", "/throttled", "/file.pdf", "/big", "/gzip", "/latin",
+        "mailto:someone@example.com", "javascript:void(0)", "tel:+123", b + "/"));
+    html(site, "/a", Html.page("a", "/", "/b", "../a"));
+    html(site, "/b", Html.page("b", "/a", "#self"));
+    html(site, "/private/secret", Html.page("secret"));
+    site.stubFor(get(urlEqualTo("/redirect1")).willReturn(aResponse().withStatus(301).withHeader("Location", "/redirect2")));
+    site.stubFor(get(urlEqualTo("/redirect2")).willReturn(aResponse().withStatus(302).withHeader("Location", a + "/c#x")));
+    html(site, "/c", Html.page("c", "/"));
+    site.stubFor(get(urlEqualTo("/loop1")).willReturn(aResponse().withStatus(301).withHeader("Location", "/loop2")));
+    site.stubFor(get(urlEqualTo("/loop2")).willReturn(aResponse().withStatus(301).withHeader("Location", "/loop1")));
+    site.stubFor(get(urlEqualTo("/missing")).willReturn(aResponse().withStatus(404).withBody("not here")));
+    site.stubFor(get(urlEqualTo("/error")).willReturn(aResponse().withStatus(500).withBody("broken")));
+    site.stubFor(get(urlEqualTo("/throttled")).inScenario("throttle").whenScenarioStateIs(STARTED)
+        .willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1")).willSetStateTo("rested"));
+    site.stubFor(get(urlEqualTo("/throttled")).inScenario("throttle").whenScenarioStateIs("rested")
+        .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("throttled"))));
+    site.stubFor(get(urlEqualTo("/file.pdf")).willReturn(aResponse().withHeader("Content-Type", "application/pdf")
+        .withBody("%PDF-1.4 <a href=\"/not-a-link\">")));
+    html(site, "/big", Html.page("big", "/never-seen") + "<!--" + "x".repeat(200_000) + "-->");
+    site.stubFor(get(urlEqualTo("/gzip")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withHeader("Content-Encoding", "gzip").withBody(gzip(GZ_PAGE))));
+    html(site, "/gz-child", Html.page("gz child"));
+    site.stubFor(get(urlEqualTo("/latin")).willReturn(aResponse()
+        .withHeader("Content-Type", "text/html; charset=ISO-8859-1")
+        .withBody(Html.page("latin", "/caf\u00e9").getBytes(StandardCharsets.ISO_8859_1))));
+    html(site, "/caf%C3%A9", Html.page("café"));
+
+    site.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse()
+        .withHeader("Content-Type", "text/plain").withBody("User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n")));
+    slow.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    slow.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("slow", "/slow2")).withFixedDelay(800)));
+    slow.stubFor(get(urlEqualTo("/slow2")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("slow 2", a + "/")).withFixedDelay(800)));
+  }
+
+  @AfterEach
+  void stopSites() {
+    site.stop();
+    slow.stop();
+  }
+
+  @Test
+  void fetchesEveryReachableUrlInScopeExactlyOnce() {
+    CrawlSettings settings = CrawlSettings.builder()
+        .set(Setting.SCOPE, io.sievecrawl.config.Scope.ANY)
+        .set(Setting.DELAY, Duration.ZERO)
+        .set(Setting.MAX_CRAWL_DELAY, Duration.ofMillis(150))
+        .set(Setting.CONCURRENCY, 4)
+        .set(Setting.RETRY_BACKOFF, Duration.ofMillis(10))
+        .set(Setting.MAX_BODY_SIZE, 64_000L)
+        .set(Setting.FILTER_N, 10_000L)
+        .build();
+    CollectingSink sink = new CollectingSink();
+    Crawler crawler = Crawler.create(settings, sink);
+
+    CrawlSummary summary = crawler.run(List.of(a + "/", b + "/"));
+
+    assertEquals(List.of(), crawler.workerFailures());
+    Set<String> expected = Set.of("/", "/a", "/b", "/redirect1", "/redirect2", "/c", "/loop1", "/loop2", "/missing",
+            "/error", "/throttled", "/file.pdf", "/big", "/gzip", "/gz-child", "/latin", "/caf%C3%A9").stream()
+        .map(p -> a + p).collect(Collectors.toSet());
+    Set<String> expectedAll = new java.util.HashSet<>(expected);
+    expectedAll.add(b + "/");
+    expectedAll.add(b + "/slow2");
+    assertEquals(new TreeMap<>(expectedAll.stream().collect(Collectors.toMap(u -> u, u -> 1L))),
+        new TreeMap<>(sink.countsByUrl()), "each URL in scope fetched exactly once");
+
+    // The server saw one request per URL, except the retried ones, and robots.txt once.
+    Map<String, Long> requests = requestsByPath(site);
+    assertEquals(1L, requests.get("/robots.txt"));
+    assertEquals(3L, requests.get("/error"), "first try and two retries");
+    assertEquals(2L, requests.get("/throttled"), "429, then after Retry-After the page");
+    assertNull(requests.get("/private/secret"), "disallowed by robots.txt");
+    assertNull(requests.get("/never-seen"), "links of an oversized page are not followed");
+    assertNull(requests.get("/not-a-link"), "non-HTML bodies are not parsed");
+    requests.forEach((path, count) -> {
+      if (!Set.of("/error", "/throttled").contains(path)) {
+        assertEquals(1L, count, path);
+      }
+    });
+
+    CrawlResult redirect = sink.get(a + "/redirect1");
+    assertEquals(301, redirect.status());
+    assertEquals(a + "/redirect2", redirect.redirectTo());
+    assertEquals(a + "/c", sink.get(a + "/redirect2").redirectTo(), "fragment dropped from the Location");
+    assertEquals(a + "/redirect2", sink.get(a + "/c").referrer());
+    assertEquals(a + "/loop1", sink.get(a + "/loop2").redirectTo(), "the loop is stopped by the sieve");
+    assertEquals(404, sink.get(a + "/missing").status());
+    assertEquals(ErrorKind.RETRIES_EXHAUSTED, sink.get(a + "/error").errorKind());
+    assertEquals(3, sink.get(a + "/error").attempts());
+    CrawlResult throttled = sink.get(a + "/throttled");
+    assertEquals(200, throttled.status());
+    assertEquals(2, throttled.attempts());
+    assertEquals(ErrorKind.BODY_TOO_LARGE, sink.get(a + "/big").errorKind());
+    assertEquals("application/pdf", sink.get(a + "/file.pdf").contentType());
+    assertEquals(GZ_PAGE.length(), sink.get(a + "/gzip").bytes(), "bytes counted after decompression");
+    assertEquals(0, sink.get(a + "/").depth());
+    assertEquals(1, sink.get(a + "/a").depth());
+    assertEquals(a + "/", sink.get(a + "/a").referrer());
+    assertEquals(19, sink.get(a + "/").outlinks(), "every link found, followable or not");
+
+    // Crawl-delay: 1s, capped at 150ms, spaces the requests to the first host once robots.txt is known.
+    List<Instant> starts = site.getAllServeEvents().stream().filter(e -> !e.getRequest().getUrl().equals("/robots.txt"))
+        .map(e -> e.getRequest().getLoggedDate().toInstant()).sorted().toList();
+    for (int i = 1; i < starts.size(); i++) {
+      long gap = Duration.between(starts.get(i - 1), starts.get(i)).toMillis();
+      assertTrue(gap >= 140, "requests " + (i - 1) + " and " + i + " only " + gap + " ms apart");
+    }
+
+    assertEquals(CrawlSummary.End.COMPLETED, summary.end());
+    assertEquals(19, summary.fetched());
+    assertEquals(3, summary.retries(), "two for /error, one for /throttled");
+  }
+
+  private static Map<String, Long> requestsByPath(WireMockServer server) {
+    return server.getAllServeEvents().stream().map(ServeEvent::getRequest)
+        .collect(Collectors.groupingBy(r -> r.getUrl(), TreeMap::new, Collectors.counting()));
+  }
+
+  private static void html(WireMockServer server, String path, String body) {
+    server.stubFor(get(urlEqualTo(path)).willReturn(aResponse()
+        .withHeader("Content-Type", "text/html; charset=utf-8").withBody(body)));
+  }
+
+  private static byte[] gzip(String s) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+      out.write(s.getBytes(StandardCharsets.UTF_8));
+    }
+    return bytes.toByteArray();
+  }
+}
