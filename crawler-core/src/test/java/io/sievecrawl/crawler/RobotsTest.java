@@ -1,0 +1,96 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RobotsTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private String root;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    root = "http://localhost:" + server.port();
+    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("root", "/open", "/closed/x", "/only-others"))));
+    for (String path : List.of("/open", "/closed/x", "/only-others")) {
+      server.stubFor(get(urlEqualTo(path)).willReturn(aResponse().withHeader("Content-Type", "text/html")
+          .withBody(Html.page(path))));
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  private CollectingSink crawl() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.ROBOTS_RETRY, Duration.ofMillis(300)).build();
+    CollectingSink sink = new CollectingSink();
+    Crawler crawler = Crawler.create(settings, sink);
+    crawler.run(List.of(root + "/"));
+    assertEquals(List.of(), crawler.workerFailures());
+    return sink;
+  }
+
+  @Test
+  void theGroupForOurNameWinsOverTheWildcard() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withBody(
+        "User-agent: *\nDisallow: /\n\nUser-agent: sievecrawl\nDisallow: /closed/\n")));
+    assertEquals(List.of(root + "/", root + "/only-others", root + "/open"),
+        crawl().results().stream().map(r -> r.url()).sorted().toList());
+  }
+
+  @Test
+  void aMissingRobotsTxtAllowsEverything() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    assertEquals(4, crawl().results().size());
+  }
+
+  @Test
+  void aServerErrorOnRobotsTxtHoldsTheHostBackUntilItAnswers() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).inScenario("robots").whenScenarioStateIs(STARTED)
+        .willReturn(aResponse().withStatus(503)).willSetStateTo("up"));
+    server.stubFor(get(urlEqualTo("/robots.txt")).inScenario("robots").whenScenarioStateIs("up")
+        .willReturn(aResponse().withBody("User-agent: *\nDisallow: /closed/\n")));
+    CollectingSink sink = crawl();
+    assertEquals(List.of(root + "/", root + "/only-others", root + "/open"),
+        sink.results().stream().map(r -> r.url()).sorted().toList());
+    server.verify(2, getRequestedFor(urlEqualTo("/robots.txt")));
+  }
+
+  @Test
+  void aRobotsTxtThatNeverAnswersMakesTheHostSkippedAfterThreeTries() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(500)));
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.ROBOTS_RETRY, Duration.ofMillis(100)).build();
+    CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(List.of(root + "/"));
+    assertEquals(0, summary.fetched());
+    assertEquals(1L, summary.skipped().get("robots-unavailable"));
+    server.verify(3, getRequestedFor(urlEqualTo("/robots.txt")));
+  }
+
+  @Test
+  void robotsTxtRedirectsAreFollowed() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(301)
+        .withHeader("Location", "/real-robots.txt")));
+    server.stubFor(get(urlEqualTo("/real-robots.txt")).willReturn(aResponse().withBody("User-agent: *\nDisallow: /open\n")));
+    assertEquals(List.of(root + "/", root + "/closed/x", root + "/only-others"),
+        crawl().results().stream().map(r -> r.url()).sorted().toList());
+  }
+}

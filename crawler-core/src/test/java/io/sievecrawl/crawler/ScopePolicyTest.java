@@ -1,0 +1,59 @@
+package io.sievecrawl.crawler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Scope;
+import io.sievecrawl.config.Setting;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScopePolicyTest {
+  private static final List<String> SEEDS = List.of("https://www.example.co.uk/", "http://127.0.0.1:8080/");
+
+  private static ScopePolicy policy(Scope scope) {
+    return new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, scope).build(), SEEDS);
+  }
+
+  @Test
+  void hostScopeKeepsToTheSeedsHosts() {
+    ScopePolicy host = policy(Scope.HOST);
+    assertNull(host.rejection("https://www.example.co.uk/a", 1));
+    assertNull(host.rejection("http://www.example.co.uk:8443/a", 1), "same host on another port or scheme");
+    assertNull(host.rejection("http://127.0.0.1:9999/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://blog.example.co.uk/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.com/", 1));
+  }
+
+  @Test
+  void domainScopeUsesThePublicSuffixList() {
+    ScopePolicy domain = policy(Scope.DOMAIN);
+    assertNull(domain.rejection("https://blog.example.co.uk/", 1));
+    assertNull(domain.rejection("https://example.co.uk/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, domain.rejection("https://other.co.uk/", 1), "co.uk is a public suffix");
+    assertEquals("example.co.uk", ScopePolicy.registrableDomain("a.b.example.co.uk"));
+    assertEquals("127.0.0.1", ScopePolicy.registrableDomain("127.0.0.1"));
+    assertEquals("localhost", ScopePolicy.registrableDomain("localhost"));
+  }
+
+  @Test
+  void anyScopeStillAppliesDepthPatternsAndTrapGuards() {
+    ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
+        .parse(Setting.EXCLUDE, "\\.pdf$ /private/", "test").parse(Setting.MAX_DEPTH, "3", "test").build(), SEEDS);
+    assertNull(any.rejection("https://anywhere.example/x", 3));
+    assertEquals(ScopePolicy.Reason.DEPTH, any.rejection("https://anywhere.example/x", 4));
+    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection("https://anywhere.example/doc.pdf", 1));
+    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection("https://anywhere.example/private/x", 1));
+    assertEquals(ScopePolicy.Reason.TRAP, any.rejection("https://a.example/x/y/x/y/x/y/x/", 1));
+    assertEquals(ScopePolicy.Reason.TRAP, any.rejection("https://a.example/" + "s/".repeat(0) + "a/b/c/d/e/f/g/h/i/j/"
+        + "k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/aa/bb/cc/dd/ee/ff/gg/", 1));
+  }
+
+  @Test
+  void includePatternsNarrowTheCrawl() {
+    ScopePolicy only = new ScopePolicy(CrawlSettings.builder().parse(Setting.INCLUDE, "/docs/", "test").build(), SEEDS);
+    assertNull(only.rejection("https://www.example.co.uk/docs/x", 1));
+    assertEquals(ScopePolicy.Reason.PATTERN, only.rejection("https://www.example.co.uk/blog/x", 1));
+  }
+}

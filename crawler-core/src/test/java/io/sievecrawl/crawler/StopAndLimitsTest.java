@@ -1,0 +1,91 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class StopAndLimitsTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private String root;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    root = "http://localhost:" + server.port();
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    List<String> links = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      links.add("/p" + i);
+    }
+    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("root", links.toArray(String[]::new)))));
+    server.stubFor(get(urlPathMatching("/p\\d+")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("leaf")).withFixedDelay(300)));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  @Test
+  void aStopEndsTheCrawlQuicklyAndAccountsForEveryAdmittedUrl() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.HOST_CONCURRENCY, 4).set(Setting.CONCURRENCY, 4).build();
+    AtomicReference<Crawler> crawler = new AtomicReference<>();
+    CollectingSink sink = new CollectingSink(r -> {
+      if (r.url().endsWith("/p3")) {
+        crawler.get().stop(); // from a worker thread, as a signal handler would from another
+      }
+    });
+    crawler.set(Crawler.create(settings, sink));
+    long start = System.nanoTime();
+    CrawlSummary summary = crawler.get().run(List.of(root + "/"));
+    long millis = (System.nanoTime() - start) / 1_000_000;
+
+    assertEquals(CrawlSummary.End.STOPPED, summary.end());
+    assertTrue(millis < 10_000, "stopped after " + millis + " ms");
+    assertTrue(summary.notFetched() > 100, "most leaves were never fetched: " + summary.notFetched());
+    assertEquals(summary.sieve().admitted(), summary.fetched() + summary.notFetched()
+        + summary.skipped().values().stream().mapToLong(Long::longValue).sum(),
+        "every admitted URL is fetched, skipped or counted as not fetched: " + summary);
+    assertEquals(List.of(), crawler.get().workerFailures());
+  }
+
+  @Test
+  void maxPagesStopsAfterThatManyFetches() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.HOST_CONCURRENCY, 4).set(Setting.MAX_PAGES, 10L).build();
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings, sink).run(List.of(root + "/"));
+    assertEquals(CrawlSummary.End.PAGE_LIMIT, summary.end());
+    assertEquals(10, summary.fetched());
+    assertEquals(10, sink.results().size());
+    assertEquals(summary.sieve().admitted(), summary.fetched() + summary.notFetched()
+        + summary.skipped().values().stream().mapToLong(Long::longValue).sum());
+  }
+
+  @Test
+  void maxPagesPerHostIsABudgetPerHost() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.HOST_CONCURRENCY, 8).set(Setting.CONCURRENCY, 8).set(Setting.MAX_PAGES_PER_HOST, 25L).build();
+    CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(List.of(root + "/"));
+    assertEquals(25, summary.fetched());
+    assertEquals(201 - 25, summary.skipped().get("host-budget"));
+  }
+}

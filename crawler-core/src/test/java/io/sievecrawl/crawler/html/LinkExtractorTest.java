@@ -1,0 +1,88 @@
+package io.sievecrawl.crawler.html;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LinkExtractorTest {
+  private final LinkExtractor extractor = new LinkExtractor(new UrlNormalizer(2048, true), true, "sievecrawl");
+
+  private PageLinks extract(String html, String url) {
+    return extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8", url, null);
+  }
+
+  @Test
+  void followsAnchorsAreasFramesIframesPaginationAndMetaRefresh() {
+    PageLinks links = extract("""
+        <html><head>
+          <link rel="next" href="/page/2"><link rel="stylesheet" href="/style.css">
+          <link rel="canonical" href="https://example.com/canonical">
+          <meta http-equiv="refresh" content="5; url='/refreshed'">
+        </head><body>
+          <a href="/a">a</a> <area href="b"> <iframe src="//other.example/embed"></iframe>
+          <img src="/image.png"> <script src="/app.js"></script>
+        </body></html>""", "https://example.com/dir/index.html");
+    assertEquals(List.of("https://example.com/page/2", "https://example.com/canonical", "https://example.com/refreshed",
+        "https://example.com/a", "https://example.com/dir/b", "https://other.example/embed"), links.links());
+  }
+
+  @Test
+  void followsTheFramesOfAFrameset() {
+    PageLinks links = extract("<html><frameset cols=\"50%,50%\"><frame src=\"left.html\"><frame src=\"/right.html\">"
+        + "</frameset></html>", "http://example.com/f/");
+    assertEquals(List.of("http://example.com/f/left.html", "http://example.com/right.html"), links.links());
+  }
+
+  @Test
+  void resolvesAgainstBaseHref() {
+    PageLinks links = extract("<head><base href=\"https://cdn.example.org/base/\"></head><a href=\"x\">x</a>",
+        "https://example.com/page");
+    assertEquals(List.of("https://cdn.example.org/base/x"), links.links());
+  }
+
+  @Test
+  void dropsNonHttpSchemesAndDuplicates() {
+    PageLinks links = extract("<a href=\"mailto:a@b.c\">m</a><a href=\"javascript:go()\">j</a><a href=\"tel:1\">t</a>"
+        + "<a href=\"data:text/html,x\">d</a><a href=\"/same\">1</a><a href=\"/same#frag\">2</a>",
+        "http://example.com/");
+    assertEquals(List.of("http://example.com/same"), links.links());
+    assertEquals(6, links.found());
+  }
+
+  @Test
+  void honorsRelNofollowAndMetaRobots() {
+    assertEquals(List.of("http://example.com/b"), extract(
+        "<a href=\"/a\" rel=\"nofollow\">a</a><a href=\"/b\" rel=\"noopener\">b</a>", "http://example.com/").links());
+    PageLinks none = extract("<meta name=\"robots\" content=\"noindex, nofollow\"><a href=\"/a\">a</a>",
+        "http://example.com/");
+    assertTrue(none.nofollow());
+    assertEquals(List.of(), none.links());
+    assertEquals(List.of(), extract("<meta name=\"sievecrawl\" content=\"none\"><a href=\"/a\">a</a>",
+        "http://example.com/").links());
+    assertEquals(List.of(), extractor.extract("<a href=\"/a\">a</a>".getBytes(StandardCharsets.UTF_8), null,
+        "http://example.com/", "noindex, nofollow").links());
+  }
+
+  @Test
+  void nofollowCanBeIgnoredWhenConfigured() {
+    LinkExtractor ignoring = new LinkExtractor(new UrlNormalizer(2048, true), false, "sievecrawl");
+    assertEquals(List.of("http://example.com/a"), ignoring.extract(
+        "<meta name=\"robots\" content=\"nofollow\"><a href=\"/a\" rel=\"nofollow\">a</a>".getBytes(StandardCharsets.UTF_8),
+        null, "http://example.com/", null).links());
+  }
+
+  @Test
+  void detectsTheCharsetFromMetaOrBomWhenTheHeaderHasNone() {
+    byte[] latin = "<meta charset=\"iso-8859-1\"><a href=\"/caf\u00e9\">x</a>".getBytes(StandardCharsets.ISO_8859_1);
+    assertEquals(List.of("http://example.com/caf%C3%A9"),
+        extractor.extract(latin, null, "http://example.com/", null).links());
+    byte[] bom = ("\uFEFF<a href=\"/\u00fcber\">x</a>").getBytes(StandardCharsets.UTF_8);
+    assertEquals(List.of("http://example.com/%C3%BCber"), extractor.extract(bom, null, "http://example.com/", null).links());
+    assertEquals(List.of("http://example.com/caf%C3%A9"),
+        extractor.extract(latin, "no-such-charset", "http://example.com/", null).links());
+  }
+}
