@@ -30,6 +30,7 @@ public final class UrlNormalizer {
   /** RFC 3986 appendix B. */
   private static final Pattern URI = Pattern.compile("^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\\?([^#]*))?(?:#(.*))?$",
       Pattern.DOTALL);
+  private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
   private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
   private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*");
   private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
@@ -93,7 +94,10 @@ public final class UrlNormalizer {
   private record Parts(String scheme, String authority, String path, String query) {}
 
   private static Parts parse(String raw) throws InvalidUrlException {
-    String s = raw.strip().replaceAll("[\\t\\n\\r]", "");
+    String s = raw.strip();
+    if (s.indexOf('\t') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+      s = CONTROL_WHITESPACE.matcher(s).replaceAll("");
+    }
     Matcher m = URI.matcher(s);
     if (!m.matches()) {
       throw new InvalidUrlException("unparseable URL");

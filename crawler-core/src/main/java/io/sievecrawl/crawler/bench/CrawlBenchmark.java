@@ -1,0 +1,88 @@
+package io.sievecrawl.crawler.bench;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.result.ResultSink;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Crawls a {@link SyntheticSite} on loopback at several concurrency levels and reports pages/s, MB/s and whether
+ * every page was fetched exactly once.
+ *
+ * <p>Run: {@code mvn -q install -DskipTests && mvn -q -pl crawler-core -Pbench validate exec:exec -Dbench.args="5000 20 8 32 128"}
+ * (pages, links per page, then concurrency levels); or {@code app/target/sievecrawl bench}.
+ *
+ * <p>The site is one host, so each run sets {@code politeness.host-concurrency} to the run's concurrency and
+ * {@code politeness.delay} to 0: the figures measure the crawler, not its politeness.
+ */
+public final class CrawlBenchmark {
+
+  /** One run's figures. */
+  public record Run(int concurrency, int pages, long fetched, double seconds, long bytes, int servedOnce,
+      int repeated, CrawlSummary summary) {
+
+    public double pagesPerSecond() {
+      return fetched / seconds;
+    }
+
+    public double megabytesPerSecond() {
+      return bytes / 1e6 / seconds;
+    }
+
+    public boolean exactlyOnce() {
+      return servedOnce == pages && repeated == 0;
+    }
+  }
+
+  private CrawlBenchmark() {}
+
+  /** Crawls a fresh site of {@code pages} pages with {@code settings}, overriding politeness as described above. */
+  public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings) throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(pages, fanOut)) {
+      CrawlSettings tuned = settings.toBuilder()
+          .set(Setting.CONCURRENCY, concurrency)
+          .set(Setting.HOST_CONCURRENCY, concurrency)
+          .set(Setting.DELAY, Duration.ZERO)
+          .set(Setting.MAX_DEPTH, 1_000_000)
+          .set(Setting.MAX_PAGES_PER_HOST, 0L)
+          .build();
+      ResultSink discard = result -> { };
+      long start = System.nanoTime();
+      CrawlSummary summary = Crawler.create(tuned, discard).run(List.of(site.rootUrl()));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      return new Run(concurrency, pages, summary.fetched(), seconds, summary.bytes(), site.pagesServedOnce(),
+          site.repeatedRequests(), summary);
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    int pages = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
+    int fanOut = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+    List<Integer> levels = new ArrayList<>();
+    for (int i = 2; i < args.length; i++) {
+      levels.add(Integer.parseInt(args[i]));
+    }
+    if (levels.isEmpty()) {
+      levels = List.of(8, 32, 128);
+    }
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, (long) pages * 2).build();
+    PrintStream out = System.out;
+    out.printf(Locale.ROOT, "synthetic site: %d pages, %d random links each, loopback; JVM %s, %d cores%n", pages,
+        fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
+    run(Math.min(pages, 2_000), fanOut, levels.get(0), settings); // warm-up: JIT, class loading
+    out.printf("%-12s %8s %10s %8s %10s %s%n", "concurrency", "pages", "pages/s", "MB/s", "seconds", "exactly once");
+    for (int level : levels) {
+      Run r = run(pages, fanOut, level, settings);
+      out.printf(Locale.ROOT, "%-12d %8d %10.0f %8.1f %10.2f %s%n", level, r.fetched(), r.pagesPerSecond(),
+          r.megabytesPerSecond(), r.seconds(), r.exactlyOnce() ? "yes" : "NO (" + r.servedOnce() + " once, "
+              + r.repeated() + " repeated)");
+    }
+  }
+}
