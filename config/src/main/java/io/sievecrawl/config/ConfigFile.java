@@ -1,0 +1,108 @@
+package io.sievecrawl.config;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a sievecrawl config file into a {@link CrawlSettings.Builder}.
+ *
+ * <p>The format is INI-like: {@code [section]} headers and {@code name = value} lines, or fully qualified
+ * {@code section.name = value} lines anywhere; {@code #} or {@code ;} starts a comment line; blank lines are
+ * ignored; a value may be wrapped in double quotes. Every problem is reported, each with file and line: syntax
+ * errors, unknown sections and keys (with the nearest known key), keys given twice, and values that do not parse.
+ */
+public final class ConfigFile {
+  private static final Pattern SECTION = Pattern.compile("\\[\\s*([A-Za-z0-9_.-]+)\\s*]");
+  private static final Pattern ENTRY = Pattern.compile("([A-Za-z0-9_.-]+)\\s*=(.*)");
+
+  private ConfigFile() {}
+
+  /**
+   * Parses {@code file} into {@code settings}, recording its problems there; {@link CrawlSettings.Builder#build()}
+   * reports them with any others.
+   *
+   * @throws IOException if the file cannot be read (the message names the file)
+   */
+  public static void load(Path file, CrawlSettings.Builder settings) throws IOException {
+    String text;
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(file.toString(), null, "config file not found");
+    } catch (CharacterCodingException e) {
+      settings.problem(new Problem(file.toString(), "the file", null, "is not UTF-8 text"));
+      return;
+    }
+    parse(file.toString(), text, settings);
+  }
+
+  /** Parses config text; {@code name} is used in problem origins ({@code name:line}). */
+  public static void parse(String name, String text, CrawlSettings.Builder settings) {
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    List<String> lines = text.lines().toList();
+    String section = "";
+    Map<Setting, Integer> seenAt = new HashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String origin = name + ":" + (i + 1);
+      String line = lines.get(i).strip();
+      if (line.isEmpty() || line.startsWith("#") || line.startsWith(";")) {
+        continue;
+      }
+      Matcher sectionMatch = SECTION.matcher(line);
+      if (sectionMatch.matches()) {
+        section = sectionMatch.group(1);
+        String prefix = section + ".";
+        if (Arrays.stream(Setting.values()).noneMatch(s -> s.key().startsWith(prefix))) {
+          settings.problem(new Problem(origin, "[" + section + "]", null, "unknown section; known sections are "
+              + knownSections()));
+        }
+        continue;
+      }
+      Matcher entry = ENTRY.matcher(line);
+      if (!entry.matches()) {
+        settings.problem(new Problem(origin, line, null, "expected 'name = value' or '[section]'"));
+        continue;
+      }
+      String written = entry.group(1);
+      String key = written.contains(".") || section.isEmpty() ? written : section + "." + written;
+      String value = unquote(entry.group(2).strip());
+      Optional<Setting> setting = Setting.forKey(key);
+      if (setting.isEmpty()) {
+        String hint = Setting.closestKey(key).map(k -> "unknown key; did you mean " + k + "?")
+            .orElse("unknown key; see the example config for every key");
+        settings.problem(new Problem(origin, key, value, hint));
+        continue;
+      }
+      Integer previous = seenAt.putIfAbsent(setting.get(), i + 1);
+      if (previous != null) {
+        settings.problem(new Problem(origin, key, value, "already set on line " + previous));
+        continue;
+      }
+      settings.parse(setting.get(), value, origin);
+    }
+  }
+
+  private static String knownSections() {
+    return String.join(", ", Arrays.stream(Setting.values())
+        .map(s -> s.key().substring(0, s.key().indexOf('.'))).distinct().toList());
+  }
+
+  private static String unquote(String value) {
+    return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+        ? value.substring(1, value.length() - 1) : value;
+  }
+}

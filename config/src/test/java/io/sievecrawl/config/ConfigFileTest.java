@@ -1,0 +1,94 @@
+package io.sievecrawl.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigFileTest {
+
+  private static CrawlSettings parse(String text) {
+    CrawlSettings.Builder builder = CrawlSettings.builder();
+    ConfigFile.parse("crawl.conf", text, builder);
+    return builder.build();
+  }
+
+  @Test
+  void readsSectionsQualifiedKeysCommentsAndQuotes() {
+    CrawlSettings s = parse("""
+        \uFEFF# a comment
+        ; another comment
+        [filter]
+        n = 50M
+        p = 1%
+
+        [politeness]
+        delay = 250ms
+        fetch.user-agent = "mybot/1.0 (+https://example.com/bot)"
+        """);
+    assertEquals(50_000_000, s.expectedUrls());
+    assertEquals(0.01, s.fpp(), 1e-15);
+    assertEquals(Duration.ofMillis(250), s.delay());
+    assertEquals("mybot/1.0 (+https://example.com/bot)", s.userAgent());
+    assertEquals("crawl.conf:4", s.origin(Setting.FILTER_N));
+    assertEquals("default", s.origin(Setting.CONCURRENCY));
+  }
+
+  @Test
+  void reportsEveryProblemWithFileLineKeyValueAndRule() {
+    SettingsException e = assertThrows(SettingsException.class, () -> parse("""
+        [filter]
+        n = lots
+        p = 0.9
+        [politeness]
+        dealy = 1s
+        delay = 1s
+        delay = 2s
+        this line is wrong
+        [nonsense]
+        """));
+    assertEquals(List.of(
+        "crawl.conf:2: filter.n = lots: expected a whole number such as 10000000, 10M or 1e7",
+        "crawl.conf:3: filter.p = 0.9: must be between 1e-10 and 0.5",
+        "crawl.conf:5: politeness.dealy = 1s: unknown key; did you mean politeness.delay?",
+        "crawl.conf:7: politeness.delay = 2s: already set on line 6",
+        "crawl.conf:8: this line is wrong: expected 'name = value' or '[section]'",
+        "crawl.conf:9: [nonsense]: unknown section; known sections are filter, crawl, politeness, robots, fetch,"
+            + " traps"),
+        e.problems().stream().map(Problem::toString).sorted().toList());
+  }
+
+  @Test
+  void aMissingFileIsReportedByName(@TempDir Path dir) {
+    NoSuchFileException e = assertThrows(NoSuchFileException.class,
+        () -> ConfigFile.load(dir.resolve("nope.conf"), CrawlSettings.builder()));
+    assertTrue(e.getMessage().contains("nope.conf"), e.getMessage());
+  }
+
+  @Test
+  void theShippedExampleListsEverySettingAtItsDefault() throws IOException {
+    Path example = Path.of("sievecrawl.conf");
+    String text = Files.readString(example);
+    for (Setting s : Setting.values()) {
+      String section = "[" + s.key().substring(0, s.key().indexOf('.')) + "]";
+      String line = s.key().substring(section.length() - 1) + " =" + (s.defaultText().isEmpty() ? "" : " " + s.defaultText());
+      assertTrue(text.contains(section), section);
+      assertTrue(text.lines().anyMatch(l -> l.equals(line)), "the example should hold the line '" + line + "'");
+    }
+    CrawlSettings.Builder builder = CrawlSettings.builder();
+    ConfigFile.load(example, builder);
+    CrawlSettings loaded = builder.build();
+    CrawlSettings defaults = CrawlSettings.defaults();
+    for (Setting s : Setting.values()) {
+      assertEquals(CrawlSettings.format(s, defaults.get(s)), CrawlSettings.format(s, loaded.get(s)), s.key());
+    }
+  }
+}
