@@ -3,6 +3,7 @@ package io.sievecrawl.config;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -204,7 +205,20 @@ public final class CrawlSettings {
     private final Map<Setting, String> rawTexts = new EnumMap<>(Setting.class);
     private final List<Problem> problems = new ArrayList<>();
 
+    /** File problems by file and line, then the rest (flags, code) in the order they were found. */
+    private static final Comparator<Problem> IN_SOURCE_ORDER = Comparator
+        .comparing((Problem p) -> lineOf(p.origin()) < 0)
+        .thenComparing(p -> p.origin().substring(0, Math.max(0, p.origin().lastIndexOf(':'))))
+        .thenComparingInt(p -> lineOf(p.origin()));
+
     private Builder() {}
+
+    private static int lineOf(String origin) {
+      int colon = origin.lastIndexOf(':');
+      String tail = colon < 0 ? "" : origin.substring(colon + 1);
+      return !tail.isEmpty() && tail.chars().allMatch(Character::isDigit) && tail.length() < 10
+          ? Integer.parseInt(tail) : -1;
+    }
 
     /**
      * Sets {@code setting} from its text form, as written in a config file or on the command line; a value that
@@ -263,6 +277,7 @@ public final class CrawlSettings {
         }
       }
       if (!all.isEmpty()) {
+        all.sort(IN_SOURCE_ORDER);
         throw new SettingsException(all);
       }
       return new CrawlSettings(complete, origins);

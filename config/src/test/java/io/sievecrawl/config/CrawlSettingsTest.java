@@ -34,8 +34,8 @@ class CrawlSettingsTest {
     assertEquals(List.of(
         "crawl.conf:3: filter.n = 0: must be between 1 and 100G",
         "crawl.conf:4: filter.p = 2: must be between 1e-10 and 0.5",
-        "--delay: politeness.delay = fast: expected a duration with a unit such as 500ms, 10s, 2m or 1h",
-        "crawl.conf:9: crawl.concurrency = 20000: must be between 1 and 10000"),
+        "crawl.conf:9: crawl.concurrency = 20000: must be between 1 and 10000",
+        "--delay: politeness.delay = fast: expected a duration with a unit such as 500ms, 10s, 2m or 1h"),
         e.problems().stream().map(Problem::toString).toList());
   }
 

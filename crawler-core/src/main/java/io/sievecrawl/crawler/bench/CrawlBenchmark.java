@@ -45,6 +45,12 @@ public final class CrawlBenchmark {
 
   /** Crawls a fresh site of {@code pages} pages with {@code settings}, overriding politeness as described above. */
   public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings) throws IOException {
+    return run(pages, fanOut, concurrency, settings, result -> { });
+  }
+
+  /** As {@link #run(int, int, int, CrawlSettings)}, handing every result to {@code sink}. */
+  public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings, ResultSink sink)
+      throws IOException {
     try (SyntheticSite site = SyntheticSite.start(pages, fanOut)) {
       CrawlSettings tuned = settings.toBuilder()
           .set(Setting.CONCURRENCY, concurrency)
@@ -53,9 +59,8 @@ public final class CrawlBenchmark {
           .set(Setting.MAX_DEPTH, 1_000_000)
           .set(Setting.MAX_PAGES_PER_HOST, 0L)
           .build();
-      ResultSink discard = result -> { };
       long start = System.nanoTime();
-      CrawlSummary summary = Crawler.create(tuned, discard).run(List.of(site.rootUrl()));
+      CrawlSummary summary = Crawler.create(tuned, sink).run(List.of(site.rootUrl()));
       double seconds = (System.nanoTime() - start) / 1e9;
       return new Run(concurrency, pages, summary.fetched(), seconds, summary.bytes(), site.pagesServedOnce(),
           site.repeatedRequests(), summary);

@@ -1,0 +1,43 @@
+package io.sievecrawl.app;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The exit codes of every sievecrawl command, listed in the help. */
+public final class ExitCodes {
+  /** The command did its job (a crawl may still have pages that failed: see the summary). */
+  public static final int OK = 0;
+  /** An unexpected internal error; run again with --stacktrace and report it. */
+  public static final int INTERNAL = 1;
+  /** Wrong command-line usage: unknown option, missing argument. */
+  public static final int USAGE = 2;
+  /** Invalid settings: a config file or flag value out of range, an unknown key, an unreadable config file. */
+  public static final int CONFIG = 3;
+  /** No seeds: the seed file is missing or unreadable, or holds no valid URL. */
+  public static final int SEEDS = 4;
+  /** Output could not be written (the results file or the log file). */
+  public static final int OUTPUT = 5;
+  /** A bench run did not fetch every page exactly once. */
+  public static final int BENCH_MISMATCH = 6;
+  /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the crawl was stopped gracefully. */
+  public static final int INTERRUPTED = 130;
+
+  /** Every code with its meaning, in the order the help lists them. */
+  static final Map<String, String> HELP = helpList();
+
+  private static Map<String, String> helpList() {
+    Map<String, String> help = new LinkedHashMap<>();
+    help.put(String.valueOf(OK), "success (pages that failed are counted in the summary, not here)");
+    help.put(String.valueOf(INTERNAL), "internal error (run again with --stacktrace and report it)");
+    help.put(String.valueOf(USAGE), "wrong usage (unknown option, missing or malformed argument)");
+    help.put(String.valueOf(CONFIG), "invalid settings (config file or flag value, unknown key)");
+    help.put(String.valueOf(SEEDS), "no seeds (seed file missing or unreadable, or no valid URL in it)");
+    help.put(String.valueOf(OUTPUT), "cannot write the output or the log file");
+    help.put(String.valueOf(BENCH_MISMATCH), "bench: some page was not fetched exactly once");
+    help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C or SIGTERM); the crawl stopped gracefully");
+    return Collections.unmodifiableMap(help);
+  }
+
+  private ExitCodes() {}
+}

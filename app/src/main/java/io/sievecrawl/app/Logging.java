@@ -1,0 +1,105 @@
+package io.sievecrawl.app;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.filter.ThresholdFilter;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.OutputStreamAppender;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sets up logging for a command: the console (standard error) shows warnings and errors, or more with
+ * {@code -v}, or only errors with {@code -q}; the log file gets everything from INFO up, with timestamps.
+ */
+final class Logging {
+  /** How much the console shows. */
+  enum Verbosity { QUIET, NORMAL, VERBOSE }
+
+  private static final String CONSOLE_PATTERN = "%level: %msg%n";
+  private static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0} - %msg%n";
+
+  private Logging() {}
+
+  /**
+   * Replaces the logging set-up: console to {@code status}'s log stream, file to {@code logFile} (appended) when not
+   * {@code null}.
+   *
+   * @throws UserError with {@link ExitCodes#OUTPUT} if the log file cannot be opened
+   */
+  static void configure(StatusLine status, Path logFile, Verbosity verbosity) {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    context.reset();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.setLevel(verbosity == Verbosity.VERBOSE ? Level.DEBUG : Level.INFO);
+    // Libraries stay quiet below WARN unless asked.
+    for (String noisy : new String[] {"okhttp3", "org.eclipse.jetty", "crawlercommons", "org.jsoup"}) {
+      context.getLogger(noisy).setLevel(verbosity == Verbosity.VERBOSE ? Level.INFO : Level.WARN);
+    }
+
+    OutputStreamAppender<ILoggingEvent> console = new OutputStreamAppender<>();
+    console.setContext(context);
+    console.setName("console");
+    console.setEncoder(encoder(context, CONSOLE_PATTERN));
+    console.setOutputStream(status.logStream());
+    console.setImmediateFlush(true);
+    console.addFilter(threshold(context, switch (verbosity) {
+      case QUIET -> Level.ERROR;
+      case NORMAL -> Level.WARN;
+      case VERBOSE -> Level.DEBUG;
+    }));
+    console.start();
+    root.addAppender(console);
+
+    if (logFile != null) {
+      try {
+        Path parent = logFile.toAbsolutePath().getParent();
+        if (parent != null) {
+          Files.createDirectories(parent);
+        }
+      } catch (java.io.IOException e) {
+        throw new UserError(ExitCodes.OUTPUT, "cannot create the log file's folder " + logFile + ": " + e.getMessage());
+      }
+      if (Files.isDirectory(logFile) || (Files.exists(logFile) && !Files.isWritable(logFile))) {
+        throw new UserError(ExitCodes.OUTPUT, "cannot write the log file " + logFile);
+      }
+      FileAppender<ILoggingEvent> file = new FileAppender<>();
+      file.setContext(context);
+      file.setName("file");
+      file.setFile(logFile.toString());
+      file.setAppend(true);
+      file.setEncoder(encoder(context, FILE_PATTERN));
+      file.addFilter(threshold(context, Level.INFO));
+      file.start();
+      if (!file.isStarted()) {
+        throw new UserError(ExitCodes.OUTPUT, "cannot write the log file " + logFile);
+      }
+      root.addAppender(file);
+    }
+  }
+
+  /** Flushes and closes the appenders (at the end of a command). */
+  static void shutdown() {
+    ((LoggerContext) LoggerFactory.getILoggerFactory()).stop();
+  }
+
+  private static PatternLayoutEncoder encoder(LoggerContext context, String pattern) {
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern(pattern);
+    encoder.start();
+    return encoder;
+  }
+
+  private static ThresholdFilter threshold(LoggerContext context, Level level) {
+    ThresholdFilter filter = new ThresholdFilter();
+    filter.setContext(context);
+    filter.setLevel(level.toString());
+    filter.start();
+    return filter;
+  }
+}

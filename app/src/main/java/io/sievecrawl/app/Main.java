@@ -1,0 +1,18 @@
+package io.sievecrawl.app;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/** The {@code sievecrawl} program. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(System.in, System.out, System.err, args));
+  }
+
+  /** Runs one command line with the given standard streams and returns its exit code; never calls System.exit. */
+  public static int run(InputStream in, PrintStream out, PrintStream err, String... args) {
+    return Cli.create(new Terminal(in, out, err, StatusLine.stderrIsTerminal())).execute(args);
+  }
+}

@@ -1,0 +1,73 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.config.Values;
+import io.sievecrawl.sieve.BloomSizing;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sievecrawl plan -n N -p P}: the URL filter's size before a crawl. */
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+    description = "Shows the URL filter's size for N expected URLs at false-positive rate P: bits, bytes, k, bits per"
+        + " URL, and the expected false-positive rate at N and at 2N.")
+final class PlanCommand implements Callable<Integer> {
+  private final Terminal terminal;
+
+  @Option(names = {"-n", "--expected-urls"}, required = true, paramLabel = "N",
+      description = "Expected distinct URLs, e.g. 10000000, 10M or 1e7.")
+  String n;
+
+  @Option(names = {"-p", "--fpp"}, required = true, paramLabel = "P", description = "Target false-positive rate, e.g. 0.01 or 1%%.")
+  String p;
+
+  @Option(names = "--stacktrace", hidden = true)
+  boolean stacktrace;
+
+  PlanCommand(Terminal terminal) {
+    this.terminal = terminal;
+  }
+
+  @Override
+  public Integer call() {
+    java.util.List<String> problems = new java.util.ArrayList<>();
+    long count = 0;
+    double rate = 0;
+    try {
+      count = (Long) Setting.FILTER_N.parse(n);
+    } catch (IllegalArgumentException e) {
+      problems.add("-n " + n + ": " + e.getMessage());
+    }
+    try {
+      rate = (Double) Setting.FILTER_P.parse(p);
+    } catch (IllegalArgumentException e) {
+      problems.add("-p " + p + ": " + e.getMessage());
+    }
+    if (!problems.isEmpty()) {
+      throw new UserError(ExitCodes.CONFIG, String.join("\n", problems));
+    }
+    BloomSizing s;
+    try {
+      s = BloomSizing.of(count, rate);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(ExitCodes.CONFIG, e.getMessage());
+    }
+    PrintStream out = terminal.out();
+    out.printf(Locale.ROOT, "URL filter for n = %,d URLs at p = %s%n", count,
+        java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString());
+    out.printf(Locale.ROOT, "  classical Bloom filter: %,d bits = %s, k = %d, %.2f bits per URL%n",
+        s.classicalBits(), Values.formatSize(s.classicalBytes()), s.hashCount(),
+        (double) s.classicalBits() / count);
+    out.printf(Locale.ROOT, "  sievecrawl allocates:   %,d bits = %s, k = %d, %.2f bits per URL"
+        + " (512-bit blocks, %+.1f%% over classical to keep the rate at p)%n",
+        s.bits(), Values.formatSize(s.bytes()), s.hashCount(), s.bitsPerElement(), 100 * (s.overheadRatio() - 1));
+    out.printf(Locale.ROOT, "  expected false-positive rate at n:  %.3g (classical %.3g)%n",
+        s.expectedFppAt(count), s.classicalFppAt(count));
+    out.printf(Locale.ROOT, "  expected false-positive rate at 2n: %.3g (classical %.3g)%n",
+        s.expectedFppAt(2 * count), s.classicalFppAt(2 * count));
+    out.flush();
+    return ExitCodes.OK;
+  }
+}

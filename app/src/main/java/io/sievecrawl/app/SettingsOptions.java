@@ -1,0 +1,107 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.ConfigFile;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Problem;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.config.SettingsException;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The crawl settings options shared by {@code crawl} and {@code bench}: a config file, then flags over it. */
+final class SettingsOptions {
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "Config file (see config/sievecrawl.conf for every key and its default).")
+  Path config;
+
+  @Option(names = {"-n", "--expected-urls"}, paramLabel = "N",
+      description = "Expected distinct URLs; sizes the URL filter (filter.n). Accepts 10000000, 10M, 1e7.")
+  String expectedUrls;
+
+  @Option(names = {"-p", "--fpp"}, paramLabel = "P",
+      description = "URL filter false-positive rate at N (filter.p), e.g. 0.001 or 0.1%%.")
+  String fpp;
+
+  @Option(names = "--concurrency", paramLabel = "N", description = "Fetches in flight at once (crawl.concurrency).")
+  String concurrency;
+
+  @Option(names = "--host-concurrency", paramLabel = "N",
+      description = "Requests in flight at once per host (politeness.host-concurrency).")
+  String hostConcurrency;
+
+  @Option(names = "--delay", paramLabel = "DURATION",
+      description = "Least time between requests to one host, e.g. 250ms (politeness.delay).")
+  String delay;
+
+  @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetches; 0 = no limit (crawl.max-pages).")
+  String maxPages;
+
+  @Option(names = "--max-depth", paramLabel = "N", description = "Link hops from a seed (crawl.max-depth).")
+  String maxDepth;
+
+  @Option(names = "--scope", paramLabel = "host|domain|any", description = "Hosts to follow links to (crawl.scope).")
+  String scope;
+
+  @Option(names = "--user-agent", paramLabel = "TEXT", description = "User-Agent header (fetch.user-agent).")
+  String userAgent;
+
+  @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
+      description = "Any setting by its config key, e.g. --set robots.obey=false. Repeatable.")
+  List<String> sets = new ArrayList<>();
+
+  /**
+   * The effective settings: defaults, then the config file, then flags.
+   *
+   * @throws UserError with {@link ExitCodes#CONFIG} listing every problem
+   */
+  CrawlSettings settings() {
+    CrawlSettings.Builder builder = CrawlSettings.builder();
+    if (config != null) {
+      try {
+        ConfigFile.load(config, builder);
+      } catch (NoSuchFileException e) {
+        throw new UserError(ExitCodes.CONFIG, "config file not found: " + config);
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.CONFIG, "cannot read config file " + config + ": " + e.getMessage());
+      }
+    }
+    flag(builder, Setting.FILTER_N, expectedUrls, "--expected-urls");
+    flag(builder, Setting.FILTER_P, fpp, "--fpp");
+    flag(builder, Setting.CONCURRENCY, concurrency, "--concurrency");
+    flag(builder, Setting.HOST_CONCURRENCY, hostConcurrency, "--host-concurrency");
+    flag(builder, Setting.DELAY, delay, "--delay");
+    flag(builder, Setting.MAX_PAGES, maxPages, "--max-pages");
+    flag(builder, Setting.MAX_DEPTH, maxDepth, "--max-depth");
+    flag(builder, Setting.SCOPE, scope, "--scope");
+    flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
+    for (String set : sets) {
+      int eq = set.indexOf('=');
+      String key = eq < 0 ? set : set.substring(0, eq).strip();
+      Optional<Setting> setting = Setting.forKey(key);
+      if (eq < 0) {
+        builder.problem(new Problem("--set", set, null, "expected KEY=VALUE"));
+      } else if (setting.isEmpty()) {
+        builder.problem(new Problem("--set", key, set.substring(eq + 1), Setting.closestKey(key)
+            .map(k -> "unknown key; did you mean " + k + "?").orElse("unknown key")));
+      } else {
+        builder.parse(setting.get(), set.substring(eq + 1), "--set");
+      }
+    }
+    try {
+      return builder.build();
+    } catch (SettingsException e) {
+      throw new UserError(ExitCodes.CONFIG, e.getMessage());
+    }
+  }
+
+  private static void flag(CrawlSettings.Builder builder, Setting setting, String value, String flag) {
+    if (value != null) {
+      builder.parse(setting, value, flag);
+    }
+  }
+}

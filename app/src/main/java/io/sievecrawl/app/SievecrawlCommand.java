@@ -1,0 +1,32 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.Version;
+import picocli.CommandLine.Command;
+
+/** The top-level {@code sievecrawl} command: only subcommands, help and version. */
+@Command(
+    name = "sievecrawl",
+    mixinStandardHelpOptions = true,
+    versionProvider = SievecrawlCommand.VersionProvider.class,
+    description = "A polite, fast web crawler that fetches every reachable page in scope exactly once.",
+    subcommands = {CrawlCommand.class, PlanCommand.class, BenchCommand.class},
+    footer = {"%nRun 'sievecrawl COMMAND --help' for a command's options."})
+final class SievecrawlCommand implements Runnable {
+
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a command is required: crawl, plan or bench");
+  }
+
+  /** Prints {@code sievecrawl VERSION} and the Java runtime. */
+  static final class VersionProvider implements picocli.CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"sievecrawl " + Version.get(),
+          "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+    }
+  }
+}

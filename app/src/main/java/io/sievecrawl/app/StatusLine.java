@@ -1,0 +1,92 @@
+package io.sievecrawl.app;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Standard error shared by log messages and, on a terminal, one live progress line: a log message first clears
+ * the progress line, and the next update redraws it, so the two never garble each other.
+ */
+final class StatusLine {
+  private static final String CLEAR = "\r\033[K";
+
+  private final PrintStream err;
+  private final boolean terminal;
+  private String current = ""; // guarded by this
+
+  StatusLine(PrintStream err, boolean terminal) {
+    this.err = err;
+    this.terminal = terminal;
+  }
+
+  /** Whether a live progress line is shown (standard error is a terminal). */
+  boolean isTerminal() {
+    return terminal;
+  }
+
+  /** Replaces the progress line; does nothing when standard error is not a terminal. */
+  synchronized void show(String text) {
+    if (!terminal) {
+      return;
+    }
+    current = text;
+    err.print(CLEAR + text);
+    err.flush();
+  }
+
+  /** Removes the progress line for good. */
+  synchronized void clear() {
+    if (terminal && !current.isEmpty()) {
+      err.print(CLEAR);
+      err.flush();
+      current = "";
+    }
+  }
+
+  /** A stream for log messages: each write clears the progress line first. */
+  OutputStream logStream() {
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] bytes, int off, int len) {
+        synchronized (StatusLine.this) {
+          if (terminal && !current.isEmpty()) {
+            err.print(CLEAR);
+            current = "";
+          }
+          err.write(bytes, off, len);
+          err.flush();
+        }
+      }
+    };
+  }
+
+  /** Prints a whole line (a summary line, a warning) without disturbing the progress line's redraw. */
+  void println(String line) {
+    byte[] bytes = (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
+    try {
+      logStream().write(bytes, 0, bytes.length);
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // our stream does not throw
+    }
+  }
+
+  /** Whether this JVM's standard streams are attached to a terminal (Java 22+ knows; before, a console implies it). */
+  static boolean stderrIsTerminal() {
+    java.io.Console console = System.console();
+    if (console == null) {
+      return false;
+    }
+    try {
+      return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+    } catch (ReflectiveOperationException e) {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.sievecrawl.app;
+
+import sun.misc.Signal;
+
+/**
+ * Ctrl-C (SIGINT) and SIGTERM: the first asks the crawl to stop gracefully; a second exits at once with
+ * {@link ExitCodes#INTERRUPTED}.
+ */
+@SuppressWarnings("restriction")
+final class StopSignals {
+  private volatile boolean received;
+
+  /** Installs the handlers; {@code onFirst} runs on the first signal, on a signal-handling thread. */
+  static StopSignals install(Runnable onFirst) {
+    StopSignals signals = new StopSignals();
+    for (String name : new String[] {"INT", "TERM"}) {
+      try {
+        Signal.handle(new Signal(name), s -> {
+          if (signals.received) {
+            Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
+          }
+          signals.received = true;
+          onFirst.run();
+        });
+      } catch (IllegalArgumentException e) {
+        // The signal is not available here (e.g. already claimed by the JVM's -Xrs); keep the default.
+      }
+    }
+    return signals;
+  }
+
+  /** Whether a stop signal arrived. */
+  boolean received() {
+    return received;
+  }
+}

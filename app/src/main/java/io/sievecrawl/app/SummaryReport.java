@@ -1,0 +1,40 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.Values;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.sieve.SieveStats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The end-of-crawl summary, as lines for the console and the log. */
+final class SummaryReport {
+  private SummaryReport() {}
+
+  static List<String> lines(CrawlSummary s) {
+    List<String> lines = new ArrayList<>();
+    SieveStats f = s.sieve();
+    lines.add(String.format(Locale.ROOT, "crawl %s: %d pages in %.1f s (%.1f pages/s), %s read",
+        s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), s.elapsed().toMillis() / 1000.0,
+        s.pagesPerSecond(), Values.formatSize(s.bytes())));
+    lines.add("  pages by status: " + join(s.byStatusClass()));
+    lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
+    lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
+        + (s.notFetched() > 0 ? "; left in the frontier: " + s.notFetched() : ""));
+    lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d; duplicates dropped: %d (of which about %.1f new URLs"
+        + " lost to false positives); retries: %d", f.admitted(), f.duplicatesDropped(),
+        f.estimatedFalsePositiveDrops(), s.retries()));
+    lines.add(String.format(Locale.ROOT, "  URL filter:      about %d URLs of capacity %d; %s of %s bits set (%.2f%%);"
+        + " false-positive rate now %.3g (target %s)%s", f.estimatedUrls(), f.capacity(), f.setBits(),
+        f.filterBits(), 100 * f.fillRatio(), f.currentFpp(), f.targetFpp(),
+        f.capacityWarnings() > 0 ? "; OVER CAPACITY: raise filter.n (-n) next time" : ""));
+    return lines;
+  }
+
+  private static String join(Map<?, Long> counts) {
+    return counts.entrySet().stream().map(e -> e.getKey().toString().toLowerCase(Locale.ROOT) + " " + e.getValue())
+        .collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,151 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every bad input gives one line per problem, a documented exit code, and never a stack trace. */
+class CommandLineErrorsTest {
+  @TempDir
+  Path dir;
+
+  private Path file(String name, String text) throws IOException {
+    Path path = dir.resolve(name);
+    Files.writeString(path, text);
+    return path;
+  }
+
+  private static void assertNoStackTrace(Cmd cmd) {
+    assertFalse(cmd.err().contains("\tat ") || cmd.err().contains("Exception:"), cmd.toString());
+  }
+
+  @Test
+  void helpListsTheCommandsAndEveryExitCode() {
+    for (String[] args : new String[][] {{"--help"}, {"crawl", "--help"}, {"plan", "--help"}, {"bench", "--help"}}) {
+      Cmd cmd = Cmd.run(args);
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.out().contains("Exit codes:"), cmd.toString());
+      for (String code : ExitCodes.HELP.keySet()) {
+        assertTrue(cmd.out().lines().anyMatch(l -> l.trim().startsWith(code + " ")), code + " in " + cmd);
+      }
+    }
+  }
+
+  @Test
+  void versionNamesTheProduct() {
+    Cmd cmd = Cmd.run("--version");
+    assertEquals(0, cmd.exitCode());
+    assertTrue(cmd.out().startsWith("sievecrawl "), cmd.out());
+    assertEquals(0, Cmd.run("crawl", "--version").exitCode());
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageError() {
+    Cmd cmd = Cmd.run("crawl", "seeds.txt", "--concurrancy", "4");
+    assertEquals(ExitCodes.USAGE, cmd.exitCode());
+    assertTrue(cmd.err().startsWith("sievecrawl: Unknown options: '--concurrancy', '4'"), cmd.toString());
+    assertTrue(cmd.err().contains("--concurrency"), "suggests the right option: " + cmd);
+    assertNoStackTrace(cmd);
+  }
+
+  @Test
+  void aCommandIsRequired() {
+    Cmd cmd = Cmd.run();
+    assertEquals(ExitCodes.USAGE, cmd.exitCode());
+    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, plan or bench"), cmd.toString());
+  }
+
+  @Test
+  void missingSeedsArgumentIsAUsageError() {
+    Cmd cmd = Cmd.run("crawl");
+    assertEquals(ExitCodes.USAGE, cmd.exitCode());
+    assertEquals("sievecrawl: missing SEEDS: a file of seed URLs, or '-' for standard input\n", cmd.err());
+  }
+
+  @Test
+  void aMissingSeedFileIsOneLineAndExitCode4() {
+    Cmd cmd = Cmd.run("crawl", dir.resolve("nope.txt").toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode());
+    assertEquals("sievecrawl: seed file not found: " + dir.resolve("nope.txt") + "\n", cmd.err());
+  }
+
+  @Test
+  void aSeedFileWithoutValidUrlsIsExitCode4AndNamesEveryBadLine() throws IOException {
+    Path seeds = file("seeds.txt", "# only comments and junk\n\nexample.com\nftp://example.com/\n");
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().contains("WARN: " + seeds + ":3: skipped seed 'example.com': not an absolute URL (no scheme)"
+        + " (did you mean https://example.com ?)"), cmd.toString());
+    assertTrue(cmd.err().contains(seeds + ":4: skipped seed 'ftp://example.com/': unsupported scheme 'ftp'"), cmd.toString());
+    assertTrue(cmd.err().endsWith("sievecrawl: no valid seed URL in " + seeds
+        + " (one absolute http or https URL per line; # starts a comment)\n"), cmd.toString());
+  }
+
+  @Test
+  void strictSeedsTurnsASkippedLineIntoAnError() throws IOException {
+    Path seeds = file("seeds.txt", "http://127.0.0.1:9/\nnot a url\n");
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--strict-seeds", "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode());
+    assertEquals("sievecrawl: " + seeds + ":2: invalid seed 'not a url': not an absolute URL (no scheme)"
+        + " (did you mean https://not a url ?)\n", cmd.err());
+  }
+
+  @Test
+  void everyConfigProblemIsReportedAtOnceWithFileLineKeyValueAndRange() throws IOException {
+    Path config = file("crawl.conf", "[filter]\nn = 0\np = 0.9\n[politeness]\ndealy = 1s\n");
+    Cmd cmd = Cmd.run("crawl", "seeds.txt", "-c", config.toString(), "--concurrency", "0");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode());
+    assertEquals(String.join("\n",
+        "sievecrawl: " + config + ":2: filter.n = 0: must be between 1 and 100G",
+        "sievecrawl: " + config + ":3: filter.p = 0.9: must be between 1e-10 and 0.5",
+        "sievecrawl: " + config + ":5: politeness.dealy = 1s: unknown key; did you mean politeness.delay?",
+        "sievecrawl: --concurrency: crawl.concurrency = 0: must be between 1 and 10000") + "\n", cmd.err());
+  }
+
+  @Test
+  void aMissingConfigFileIsExitCode3() {
+    Cmd cmd = Cmd.run("crawl", "seeds.txt", "-c", dir.resolve("none.conf").toString());
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode());
+    assertEquals("sievecrawl: config file not found: " + dir.resolve("none.conf") + "\n", cmd.err());
+  }
+
+  @Test
+  void setRejectsUnknownKeysWithASuggestion() {
+    Cmd cmd = Cmd.run("crawl", "seeds.txt", "--set", "robots.obay=false", "--set", "nonsense");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode());
+    assertEquals("sievecrawl: --set: robots.obay = false: unknown key; did you mean robots.obey?\n"
+        + "sievecrawl: --set: nonsense: expected KEY=VALUE\n", cmd.err());
+  }
+
+  @Test
+  void countsAcceptTheSuffixedAndScientificForms() {
+    for (String n : new String[] {"10000000", "10M", "1e7"}) {
+      Cmd cmd = Cmd.run("crawl", "--print-settings", "-n", n);
+      assertTrue(cmd.out().contains("filter.n = 10M    # --expected-urls"), cmd.toString());
+    }
+  }
+
+  @Test
+  void anUnwritableOutputIsExitCode5() throws IOException {
+    Path seeds = file("seeds.txt", "http://127.0.0.1:9/\n");
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("no/such/dir/out.jsonl").toString(),
+        "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.OUTPUT, cmd.exitCode());
+    assertTrue(cmd.err().startsWith("sievecrawl: cannot write results to "), cmd.toString());
+    assertNoStackTrace(cmd);
+  }
+
+  @Test
+  void planReportsBothBadArguments() {
+    Cmd cmd = Cmd.run("plan", "-n", "zero", "-p", "1");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode());
+    assertEquals("sievecrawl: -n zero: expected a whole number such as 10000000, 10M or 1e7\n"
+        + "sievecrawl: -p 1: must be between 1e-10 and 0.5\n", cmd.err());
+  }
+}

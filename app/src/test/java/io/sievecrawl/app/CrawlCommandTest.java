@@ -1,0 +1,118 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sievecrawl.crawler.bench.SyntheticSite;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CrawlCommandTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void crawlsALocalSiteIntoJsonLinesWithASummary() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(60, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), "\uFEFF# the site\n" + site.rootUrl() + "\n\n");
+      Path out = dir.resolve("pages.jsonl");
+      Path log = dir.resolve("logs/sievecrawl.log");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", out.toString(), "--log-file", log.toString(),
+          "--delay", "0ms", "--host-concurrency", "4");
+
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      List<JsonNode> records = new ArrayList<>();
+      ObjectMapper json = new ObjectMapper();
+      for (String line : Files.readAllLines(out)) {
+        records.add(json.readTree(line));
+      }
+      assertEquals(60, records.size());
+      Set<String> urls = new HashSet<>();
+      records.forEach(r -> urls.add(r.get("url").asText()));
+      assertEquals(60, urls.size(), "every page once");
+      assertEquals(60, site.pagesServedOnce());
+      JsonNode root = records.stream().filter(r -> r.get("depth").asInt() == 0).findFirst().orElseThrow();
+      assertEquals(site.rootUrl(), root.get("url").asText());
+      assertEquals(200, root.get("status").asInt());
+      assertEquals("text/html", root.get("contentType").asText());
+      for (String field : List.of("url", "status", "contentType", "bytes", "depth", "referrer", "fetchedAt",
+          "fetchMillis", "outlinks", "redirectTo", "error", "errorKind", "attempts")) {
+        assertTrue(root.has(field), field);
+      }
+      assertTrue(cmd.err().contains("crawl completed: 60 pages"), cmd.toString());
+      assertTrue(cmd.err().contains("pages by status: 2xx 60"), cmd.toString());
+      String logText = Files.readString(log);
+      assertTrue(logText.matches("(?s)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*INFO .*crawl starts: 1 seeds.*"), logText);
+      assertTrue(logText.contains("crawl completed: 60 pages"), logText);
+    }
+  }
+
+  @Test
+  void resultsCanGoToStandardOutput() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(5, 2)) {
+      Cmd cmd = Cmd.runWithInput(site.rootUrl() + "\n", "crawl", "-", "-o", "-", "--delay", "0ms", "-q",
+          "--log-file", dir.resolve("log").toString());
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertEquals(5, cmd.out().lines().count(), cmd.toString());
+      assertEquals("", cmd.err(), "quiet: no summary");
+    }
+  }
+
+  @Test
+  void theCapacityWarningAppearsInTheLogExactlyAtNTwoNAndFourN() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(1_000, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path log = dir.resolve("crawl.log");
+      // One worker: the crawl order, and so what the overloaded filter drops, is the same on every run.
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out.jsonl").toString(), "--log-file",
+          log.toString(), "-n", "150", "-p", "0.001", "--concurrency", "1", "--host-concurrency", "1", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      List<String> warnings = Files.readAllLines(log).stream().filter(l -> l.contains("URL filter over capacity")).toList();
+      assertEquals(3, warnings.size(), String.join("\n", warnings));
+      assertTrue(warnings.get(0).contains(" WARN ") && warnings.get(0).contains("more than 150 (the filter's capacity n = 150)"),
+          warnings.get(0));
+      assertTrue(warnings.get(1).contains("more than 300 (2n)"), warnings.get(1));
+      assertTrue(warnings.get(2).contains("more than 600 (4n)"), warnings.get(2));
+      assertTrue(warnings.get(0).contains("Raise filter.n in the config file, or -n/--expected-urls"), warnings.get(0));
+      assertTrue(cmd.err().contains("OVER CAPACITY"), cmd.toString());
+    }
+  }
+
+  @Test
+  void printSettingsShowsFlagsOverFileOverDefaults() throws IOException {
+    Path config = Files.writeString(dir.resolve("crawl.conf"), "[politeness]\ndelay = 250ms\nhost-concurrency = 3\n");
+    Cmd cmd = Cmd.run("crawl", "-c", config.toString(), "--host-concurrency", "5", "--print-settings");
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().contains("politeness.delay = 250ms    # " + config + ":2"), cmd.out());
+    assertTrue(cmd.out().contains("politeness.host-concurrency = 5    # --host-concurrency"), cmd.out());
+    assertTrue(cmd.out().contains("crawl.concurrency = 32    # default"), cmd.out());
+  }
+
+  @Test
+  void planPrintsTheSizingOfTheSeedExamples() {
+    Cmd cmd = Cmd.run("plan", "-n", "10M", "-p", "1%");
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().contains("classical Bloom filter: 95,850,584 bits = 11.98MB, k = 7, 9.59 bits per URL"), cmd.out());
+    assertTrue(cmd.out().contains("expected false-positive rate at n:"), cmd.out());
+    assertTrue(cmd.out().contains("expected false-positive rate at 2n:"), cmd.out());
+    Cmd big = Cmd.run("plan", "-n", "1e9", "-p", "0.0001");
+    assertTrue(big.out().contains("19,170,116,755 bits = 2.40GB, k = 13"), big.out());
+  }
+
+  @Test
+  void benchReportsEveryPageFetchedOnce() {
+    Cmd cmd = Cmd.run("bench", "--pages", "300", "--fan-out", "5", "--levels", "4", "--log-file",
+        dir.resolve("log").toString());
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().lines().anyMatch(l -> l.startsWith("4 ") && l.contains("300") && l.endsWith("yes")), cmd.out());
+  }
+}
