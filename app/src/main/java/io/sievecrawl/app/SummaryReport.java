@@ -23,6 +23,7 @@ final class SummaryReport {
     lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
     lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
         + (s.notFetched() > 0 ? "; left in the frontier: " + s.notFetched() : ""));
+    lines.add("  not followed:    " + (s.notAdmitted().isEmpty() ? "none" : join(s.notAdmitted())));
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d; duplicates dropped: %d (of which about %.1f new URLs"
         + " lost to false positives); retries: %d", f.admitted(), f.duplicatesDropped(),
         f.estimatedFalsePositiveDrops(), s.retries()));

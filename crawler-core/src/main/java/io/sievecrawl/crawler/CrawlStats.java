@@ -2,6 +2,7 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +18,7 @@ final class CrawlStats {
   private final Map<String, LongAdder> byStatusClass = new ConcurrentHashMap<>();
   private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> notAdmitted = new ConcurrentHashMap<>();
 
   void record(CrawlResult result) {
     fetched.increment();
@@ -28,8 +30,14 @@ final class CrawlStats {
     }
   }
 
+  /** An admitted URL that will not be fetched (robots.txt, a budget, the page limit). */
   void skip(String reason) {
     skipped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  }
+
+  /** A link or redirect target refused before the sieve (out of scope, a trap, or a redirect to a seen URL). */
+  void notAdmitted(String reason) {
+    notAdmitted.computeIfAbsent(reason, k -> new LongAdder()).increment();
   }
 
   Map<String, Long> byStatusClass() {
@@ -44,9 +52,13 @@ final class CrawlStats {
     return snapshot(skipped);
   }
 
+  Map<String, Long> notAdmitted() {
+    return snapshot(notAdmitted);
+  }
+
   private static <K extends Comparable<K>> Map<K, Long> snapshot(Map<K, LongAdder> counters) {
     Map<K, Long> copy = new TreeMap<>();
     counters.forEach((k, v) -> copy.put(k, v.sum()));
-    return Map.copyOf(copy).isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(copy);
+    return Collections.unmodifiableMap(copy);
   }
 }

@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import okhttp3.HttpUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +63,7 @@ public final class Crawler {
     this.sink = sink;
     this.fetcher = new PageFetcher(settings);
     this.sieve = Sieve.over(filter, CrawlTask::url, capacityHint);
-    this.scheduler = new HostScheduler<>(sieve, task -> HttpUrl.get(task.url()).host(),
+    this.scheduler = new HostScheduler<>(sieve, task -> UrlNormalizer.hostOf(task.url()),
         settings.hostConcurrency(), settings.delay());
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     RobotsPolicy robots = settings.obeyRobots()
@@ -133,7 +132,7 @@ public final class Crawler {
     CrawlSummary.End end = stopRequestedAt != 0 ? CrawlSummary.End.STOPPED
         : pageLimitReached ? CrawlSummary.End.PAGE_LIMIT : CrawlSummary.End.COMPLETED;
     return new CrawlSummary(end, stats.fetched.sum(), stats.byStatusClass(), stats.byError(), stats.skipped(),
-        stats.retries.sum(), stats.bytes.sum(), notFetched, sieve.stats(),
+        stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), notFetched, sieve.stats(),
         Duration.ofNanos(System.nanoTime() - start));
   }
 

@@ -156,14 +156,14 @@ final class PageProcessor {
           errorKind = ErrorKind.TOO_MANY_REDIRECTS;
           error = "more than " + settings.maxRedirects() + " redirects";
         } else {
-          follow(task.redirect(redirectTo), "redirect");
+          follow(task.redirect(redirectTo), true);
         }
       }
     } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
       PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag());
       outlinks = page.found();
       for (String link : page.links()) {
-        follow(task.link(link), "link");
+        follow(task.link(link), false);
       }
     }
     return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(), task.depth(),
@@ -172,14 +172,14 @@ final class PageProcessor {
   }
 
   /** Pushes a link or redirect target through scope and the sieve. */
-  private void follow(CrawlTask next, String how) {
+  private void follow(CrawlTask next, boolean redirect) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
     if (reason != null) {
-      stats.skip("out-of-scope-" + reason.name().toLowerCase(Locale.ROOT));
+      stats.notAdmitted("out-of-scope-" + reason.name().toLowerCase(Locale.ROOT));
       return;
     }
-    if (!scheduler.offer(next) && how.equals("redirect")) {
-      stats.skip("redirect-to-seen-url");
+    if (!scheduler.offer(next) && redirect) {
+      stats.notAdmitted("redirect-to-seen-url");
     }
   }
 

@@ -3,6 +3,7 @@ package io.sievecrawl.crawler;
 import crawlercommons.domains.EffectiveTldFinder;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
+import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import okhttp3.HttpUrl;
 
 /**
  * Decides whether a normalized URL belongs to the crawl: its host against the seeds (same host, same registrable
@@ -37,7 +37,7 @@ final class ScopePolicy {
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
     for (String seed : seedUrls) {
-      String host = HttpUrl.get(seed).host();
+      String host = UrlNormalizer.hostOf(seed);
       seedHosts.add(host);
       seedDomains.add(registrableDomain(host));
     }
@@ -48,8 +48,7 @@ final class ScopePolicy {
     if (depth > maxDepth) {
       return Reason.DEPTH;
     }
-    HttpUrl parsed = HttpUrl.get(url);
-    String host = parsed.host();
+    String host = UrlNormalizer.hostOf(url);
     boolean hostOk = switch (scope) {
       case HOST -> seedHosts.contains(host);
       case DOMAIN -> seedHosts.contains(host) || seedDomains.contains(registrableDomain(host));
@@ -62,13 +61,17 @@ final class ScopePolicy {
         || (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(url).find()))) {
       return Reason.PATTERN;
     }
-    return isTrap(parsed.encodedPathSegments()) ? Reason.TRAP : null;
+    return isTrap(UrlNormalizer.pathOf(url)) ? Reason.TRAP : null;
   }
 
   /** Too many path segments, or one segment repeated too often (/a/b/a/b/a/b/...). */
-  private boolean isTrap(List<String> segments) {
-    if (segments.size() > maxPathSegments) {
+  private boolean isTrap(String path) {
+    String[] segments = path.substring(1).split("/");
+    if (segments.length > maxPathSegments) {
       return true;
+    }
+    if (segments.length <= maxSegmentRepeats) {
+      return false;
     }
     Map<String, Integer> counts = new HashMap<>();
     for (String segment : segments) {

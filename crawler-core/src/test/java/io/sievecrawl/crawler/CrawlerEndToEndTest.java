@@ -159,6 +159,8 @@ class CrawlerEndToEndTest {
     }
 
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+    assertEquals(1L, summary.skipped().get("robots"), "/private/secret");
     assertEquals(19, summary.fetched());
     assertEquals(3, summary.retries(), "two for /error, one for /throttled");
   }

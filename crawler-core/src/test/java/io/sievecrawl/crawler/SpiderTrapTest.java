@@ -90,7 +90,7 @@ class SpiderTrapTest {
     CrawlSummary summary = crawl(root + "/calendar?month=0", sink);
     // Depth 0..20 in both directions from month 0: 1 + 20 + 20 pages.
     assertEquals(41, summary.fetched());
-    assertTrue(summary.skipped().get("out-of-scope-depth") > 0);
+    assertTrue(summary.notAdmitted().get("out-of-scope-depth") > 0);
   }
 
   @Test
@@ -107,7 +107,7 @@ class SpiderTrapTest {
     CollectingSink sink = new CollectingSink();
     CrawlSummary summary = crawl(root + "/deep/", sink);
     assertTrue(summary.fetched() < 40, "fetched " + summary.fetched());
-    assertTrue(summary.skipped().get("out-of-scope-trap") > 0);
+    assertTrue(summary.notAdmitted().get("out-of-scope-trap") > 0);
     sink.results().forEach(r -> assertEquals(null, r.errorKind()));
   }
 

@@ -191,7 +191,8 @@ public final class HostScheduler<T> {
     try {
       HostQueue<T> q = hosts.get(lease.host());
       q.inFlight--;
-      q.nextStart = Math.max(q.nextStart - System.nanoTime(), after.toNanos()) + System.nanoTime();
+      long now = System.nanoTime();
+      q.nextStart = now + Math.max(q.nextStart - now, after.toNanos());
       if (q.queued) { // the heap orders by nextStart: re-insert after changing it
         ready.remove(q);
         q.queued = false;
@@ -213,7 +214,8 @@ public final class HostScheduler<T> {
       long delay = Math.max(baseDelayNanos, crawlDelay.toNanos());
       if (q != null && q.delayNanos != delay) {
         // Called just before the host's current request starts: the next start is a full delay from now.
-        q.nextStart = Math.max(q.nextStart - System.nanoTime(), delay) + System.nanoTime();
+        long now = System.nanoTime();
+        q.nextStart = now + Math.max(q.nextStart - now, delay);
         q.delayNanos = delay;
         if (q.queued) {
           ready.remove(q);

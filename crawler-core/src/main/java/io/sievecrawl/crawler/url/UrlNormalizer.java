@@ -73,6 +73,30 @@ public final class UrlNormalizer {
     return canonical(resolve(b, parse(reference)));
   }
 
+  /**
+   * The host of a URL this class produced ({@code example.com}, {@code 127.0.0.1}, {@code [::1]}), found without
+   * parsing the URL again.
+   */
+  public static String hostOf(String normalizedUrl) {
+    int start = normalizedUrl.indexOf("://") + 3;
+    int end = start;
+    if (normalizedUrl.charAt(start) == '[') {
+      end = normalizedUrl.indexOf(']', start) + 1;
+    } else {
+      while (end < normalizedUrl.length() && normalizedUrl.charAt(end) != ':' && normalizedUrl.charAt(end) != '/') {
+        end++;
+      }
+    }
+    return normalizedUrl.substring(start, end);
+  }
+
+  /** The path of a URL this class produced: from the first slash after the host up to the query. */
+  public static String pathOf(String normalizedUrl) {
+    int slash = normalizedUrl.indexOf('/', normalizedUrl.indexOf("://") + 3);
+    int query = normalizedUrl.indexOf('?', slash);
+    return normalizedUrl.substring(slash, query < 0 ? normalizedUrl.length() : query);
+  }
+
   /** {@link #normalize}, or {@code null} if the URL is invalid. */
   public String normalizeOrNull(String url) {
     try {

@@ -77,6 +77,15 @@ class UrlNormalizerTest {
   }
 
   @Test
+  void hostAndPathOfANormalizedUrlAreFoundWithoutParsing() {
+    assertEquals("example.com", UrlNormalizer.hostOf("https://example.com/a/b?c=d"));
+    assertEquals("127.0.0.1", UrlNormalizer.hostOf("http://127.0.0.1:8080/"));
+    assertEquals("[::1]", UrlNormalizer.hostOf("http://[::1]:8080/x"));
+    assertEquals("/a/b", UrlNormalizer.pathOf("https://example.com/a/b?c=/d"));
+    assertEquals("/", UrlNormalizer.pathOf("http://[::1]:8080/"));
+  }
+
+  @Test
   void refusalsSayWhy() {
     assertEquals("unsupported scheme 'mailto'",
         assertThrows(InvalidUrlException.class, () -> normalizer.normalize("mailto:a@b.c")).getMessage());

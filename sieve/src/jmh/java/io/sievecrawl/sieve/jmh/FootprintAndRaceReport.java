@@ -39,6 +39,11 @@ public final class FootprintAndRaceReport {
   private FootprintAndRaceReport() {}
 
   public static void main(String[] args) throws Exception {
+    // JOL cannot ask Unsafe for field offsets of records (BloomSizing) on recent JDKs, and the profile's JVM has
+    // no -Djdk.attach.allowAttachSelf for its agent: let it find offsets its own way. Set before JOL loads.
+    if (System.getProperty("jol.magicFieldOffset") == null) {
+      System.setProperty("jol.magicFieldOffset", "true");
+    }
     int[] setSizes = {1_000_000, 2_000_000, 4_000_000};
     int race = 5_000_000;
     int chunk = 1_000;

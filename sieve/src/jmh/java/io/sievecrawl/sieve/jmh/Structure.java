@@ -51,7 +51,7 @@ public enum Structure {
   /** What the benchmarks call. */
   public interface Target {
     /** Adds {@code url}; {@code true} if this call made it present (the competitor's own notion, see each). */
-    boolean add(String url);
+    boolean add(CharSequence url);
 
     /** Whether {@code url} is (or, for a filter, might be) present. */
     boolean contains(String url);
@@ -79,7 +79,7 @@ public enum Structure {
     }
 
     @Override
-    public boolean add(String url) {
+    public boolean add(CharSequence url) {
       return filter.add(url);
     }
 
@@ -114,7 +114,7 @@ public enum Structure {
     }
 
     @Override
-    public boolean add(String url) {
+    public boolean add(CharSequence url) {
       return filter.put(url); // true if some bit changed: not an atomic test-and-set across threads
     }
 
@@ -142,8 +142,8 @@ public enum Structure {
     }
 
     @Override
-    public boolean add(String url) {
-      return set.add(url);
+    public boolean add(CharSequence url) {
+      return set.add(url.toString()); // a set must keep its own String: free for a String, a copy otherwise
     }
 
     @Override
