@@ -34,6 +34,9 @@ public final class SyntheticSite implements AutoCloseable {
     this.pages = pages;
     this.fanOut = fanOut;
     this.requests = new AtomicIntegerArray(pages);
+    // The JDK server leaves Nagle's algorithm on by default, which holds small responses back for tens of
+    // milliseconds; a web server would not. Read once, when the server classes load.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
     server.setExecutor(executor);
     server.createContext("/", this::handle);

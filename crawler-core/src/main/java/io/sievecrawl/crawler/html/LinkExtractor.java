@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -60,25 +62,29 @@ public final class LinkExtractor {
     } catch (IOException e) {
       throw new UncheckedIOException(e); // reading a byte array does not fail
     }
-    boolean nofollow = honorNofollow && (saysNofollow(robotsTag) || metaNofollow(doc));
     String base = doc.baseUri().isEmpty() ? pageUrl : doc.baseUri();
+    boolean nofollow = honorNofollow && saysNofollow(robotsTag);
+    List<String> raw = new ArrayList<>();
+    // One pass over the document: meta robots may come anywhere, so links are resolved after it.
+    for (Element e : doc.select("a[href], area[href], link[href], frame[src], iframe[src], meta[content]")) {
+      if (e.normalName().equals("meta") && isRobotsMeta(e)) {
+        nofollow |= honorNofollow && saysNofollow(e.attr("content"));
+        continue;
+      }
+      String link = rawLink(e);
+      if (link != null) {
+        raw.add(honorNofollow && hasRel(e, "nofollow") ? null : link);
+      }
+    }
     Set<String> links = new LinkedHashSet<>();
-    int found = 0;
-    for (Element e : doc.select("a[href], area[href], link[href], frame[src], iframe[src], meta[http-equiv][content]")) {
-      String raw = rawLink(e);
-      if (raw == null) {
-        continue;
-      }
-      found++;
-      if (nofollow || (honorNofollow && hasRel(e, "nofollow"))) {
-        continue;
-      }
-      String url = normalizer.resolveOrNull(base, raw);
+    for (String link : nofollow ? List.<String>of() : raw) {
+      String url = link == null ? null : normalizer.resolveOrNull(base, link);
       if (url != null) {
         links.add(url);
       }
     }
-    return new PageLinks(java.util.List.copyOf(links), found, nofollow);
+    int found = raw.size();
+    return new PageLinks(List.copyOf(links), found, nofollow);
   }
 
   private static String rawLink(Element e) {
@@ -95,7 +101,7 @@ public final class LinkExtractor {
         }
         return null;
       case "meta":
-        if (!e.attr("http-equiv").equalsIgnoreCase("refresh")) {
+        if (!e.attr("http-equiv").equalsIgnoreCase("refresh")) { // other meta tags carry no link
           return null;
         }
         Matcher m = REFRESH_URL.matcher(e.attr("content"));
@@ -114,14 +120,9 @@ public final class LinkExtractor {
     return false;
   }
 
-  private boolean metaNofollow(Document doc) {
-    for (Element meta : doc.select("meta[name][content]")) {
-      String name = meta.attr("name").toLowerCase(Locale.ROOT);
-      if ((name.equals("robots") || name.equals(robotName)) && saysNofollow(meta.attr("content"))) {
-        return true;
-      }
-    }
-    return false;
+  private boolean isRobotsMeta(Element meta) {
+    String name = meta.attr("name").toLowerCase(Locale.ROOT);
+    return name.equals("robots") || name.equals(robotName);
   }
 
   private static boolean saysNofollow(String directives) {

@@ -79,10 +79,12 @@ public final class RobotsPolicy {
     return token.toLowerCase(Locale.ROOT);
   }
 
-  /** The verdict for {@code url}; may block while the origin's robots.txt is fetched. */
+  /**
+   * The verdict for {@code url}, a normalized http(s) URL (its path starts with a slash); may block while the
+   * origin's robots.txt is fetched.
+   */
   public RobotsVerdict check(String url) throws InterruptedException {
-    HttpUrl parsed = HttpUrl.get(url);
-    String origin = parsed.scheme() + "://" + parsed.host() + ":" + parsed.port();
+    String origin = url.substring(0, url.indexOf('/', url.indexOf("://") + 3)); // scheme://host[:port]
     CacheEntry entry;
     boolean fetchHere = false;
     Instant now = clock.instant();
@@ -96,7 +98,7 @@ public final class RobotsPolicy {
       }
     }
     if (fetchHere) {
-      fetchInto(origin, parsed, entry);
+      fetchInto(origin, HttpUrl.get(url), entry);
     }
     BaseRobotRules rules;
     try {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -27,12 +26,7 @@ import java.util.regex.Pattern;
  * reorders query parameters; this class does the same normalizations and keeps parameter order.
  */
 public final class UrlNormalizer {
-  /** RFC 3986 appendix B. */
-  private static final Pattern URI = Pattern.compile("^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\\?([^#]*))?(?:#(.*))?$",
-      Pattern.DOTALL);
   private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
-  private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*");
-  private static final Pattern HOST_NAME = Pattern.compile("[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*");
   private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
   private static final Set<String> SESSION_PARAMS = Set.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
@@ -117,29 +111,66 @@ public final class UrlNormalizer {
 
   private record Parts(String scheme, String authority, String path, String query) {}
 
+  /** Splits a URL into scheme, authority, path and query as RFC 3986 appendix B does; the fragment is dropped. */
   private static Parts parse(String raw) throws InvalidUrlException {
     String s = raw.strip();
     if (s.indexOf('\t') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
       s = CONTROL_WHITESPACE.matcher(s).replaceAll("");
     }
-    Matcher m = URI.matcher(s);
-    if (!m.matches()) {
-      throw new InvalidUrlException("unparseable URL");
+    int length = s.length();
+    int pos = scan(s, 0, ":/?#");
+    String scheme = null;
+    if (pos > 0 && pos < length && s.charAt(pos) == ':') {
+      scheme = s.substring(0, pos);
+      if (!isScheme(scheme)) {
+        throw new InvalidUrlException("invalid scheme '" + scheme + "'");
+      }
+      pos++;
+    } else {
+      pos = 0;
     }
-    String scheme = m.group(1);
-    if (scheme != null && !SCHEME.matcher(scheme).matches()) {
-      throw new InvalidUrlException("invalid scheme '" + scheme + "'");
+    String authority = null;
+    if (s.startsWith("//", pos)) {
+      int end = scan(s, pos + 2, "/?#");
+      authority = s.substring(pos + 2, end);
+      pos = end;
     }
-    String authority = m.group(2);
-    String path = m.group(3);
-    if (scheme == null || isSpecial(scheme)) {
+    int pathEnd = scan(s, pos, "?#");
+    String path = s.substring(pos, pathEnd);
+    String query = null;
+    if (pathEnd < length && s.charAt(pathEnd) == '?') {
+      int fragment = s.indexOf('#', pathEnd + 1);
+      query = s.substring(pathEnd + 1, fragment < 0 ? length : fragment);
+    }
+    if ((scheme == null || isSpecial(scheme))
+        && (path.indexOf('\\') >= 0 || (authority != null && authority.indexOf('\\') >= 0))) {
       // Browsers read a backslash as a slash in http(s) URLs: http:\\host\path.
-      if (path.indexOf('\\') >= 0 || (authority != null && authority.indexOf('\\') >= 0)) {
-        String head = s.substring(0, s.indexOf('?') >= 0 ? s.indexOf('?') : s.length()).replace('\\', '/');
-        return parse(head + s.substring(head.length()));
+      int queryStart = s.indexOf('?');
+      String head = s.substring(0, queryStart >= 0 ? queryStart : length).replace('\\', '/');
+      return parse(head + s.substring(head.length()));
+    }
+    return new Parts(scheme == null ? null : scheme.toLowerCase(Locale.ROOT), authority, path, query);
+  }
+
+  /** The index of the first character of {@code s} from {@code from} that is one of {@code stops}, or its length. */
+  private static int scan(String s, int from, String stops) {
+    int i = from;
+    while (i < s.length() && stops.indexOf(s.charAt(i)) < 0) {
+      i++;
+    }
+    return i;
+  }
+
+  /** RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ). */
+  private static boolean isScheme(String scheme) {
+    for (int i = 0; i < scheme.length(); i++) {
+      char c = scheme.charAt(i);
+      boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      if (!(letter || (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')))) {
+        return false;
       }
     }
-    return new Parts(scheme == null ? null : scheme.toLowerCase(Locale.ROOT), authority, path, m.group(4));
+    return true;
   }
 
   private static boolean isSpecial(String scheme) {
@@ -171,7 +202,7 @@ public final class UrlNormalizer {
 
   /** RFC 3986 section 5.2.4. */
   static String removeDotSegments(String path) {
-    if (path.indexOf('.') < 0) {
+    if (!hasDotSegment(path)) {
       return path;
     }
     StringBuilder input = new StringBuilder(path);
@@ -201,6 +232,11 @@ public final class UrlNormalizer {
       }
     }
     return output.toString();
+  }
+
+  private static boolean hasDotSegment(String path) {
+    return path.contains("/./") || path.contains("/../") || path.endsWith("/.") || path.endsWith("/..")
+        || path.startsWith("./") || path.startsWith("../") || path.equals(".") || path.equals("..");
   }
 
   private static boolean startsWith(StringBuilder s, String prefix) {
@@ -305,10 +341,27 @@ public final class UrlNormalizer {
         throw new InvalidUrlException("invalid international host name '" + raw + "'");
       }
     }
-    if (!HOST_NAME.matcher(host).matches()) {
+    if (!isHostName(host)) {
       throw new InvalidUrlException("invalid host '" + raw + "'");
     }
     return host;
+  }
+
+  /** Dot-separated labels of a-z, 0-9, '_' and '-', none empty, none starting or ending with '-'. */
+  private static boolean isHostName(String host) {
+    int labelStart = 0;
+    for (int i = 0; i <= host.length(); i++) {
+      char c = i < host.length() ? host.charAt(i) : '.';
+      if (c == '.') {
+        if (i == labelStart || host.charAt(labelStart) == '-' || host.charAt(i - 1) == '-') {
+          return false;
+        }
+        labelStart = i + 1;
+      } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Decodes every %XX escape as UTF-8 (for host names). */
