@@ -35,7 +35,8 @@ public final class BloomFilter {
    *    classical m.
    *
    * 2. Hashing. One MurmurHash3 x64_128 per element, over its UTF-8 bytes, computed before any lock is
-   *    taken and without copying the string. The seed is part of the filter and of its file form.
+   *    taken. The bytes come from one String.getBytes copy (see Murmur3 for why that beats reading characters).
+   *    The seed is part of the filter and of its file form.
    *
    * 3. Striping. A block is guarded by the lock of stripe (block mod STRIPES). add() takes exactly that one
    *    lock, reads the k bits and sets the missing ones; because every writer of a block holds the same lock,
