@@ -82,8 +82,11 @@ final class CrawlCommand implements Callable<Integer> {
         crawler.stop();
       });
       CrawlSummary summary;
-      try (ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal())) {
+      ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+      try {
         summary = crawler.run(seedUrls);
+      } finally {
+        progress.close();
       }
       for (String line : SummaryReport.lines(summary)) {
         log.info(line);

@@ -5,8 +5,10 @@ import sun.misc.Signal;
 /**
  * Ctrl-C (SIGINT) and SIGTERM: the first asks the crawl to stop gracefully; a second exits at once with
  * {@link ExitCodes#INTERRUPTED}.
+ *
+ * <p>Uses {@code sun.misc.Signal}, the JDK's only way to handle a signal without exiting; javac warns that it is
+ * internal, but the {@code jdk.unsupported} module exports it for exactly this use.
  */
-@SuppressWarnings("restriction")
 final class StopSignals {
   private volatile boolean received;
 

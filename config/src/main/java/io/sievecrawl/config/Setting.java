@@ -169,7 +169,7 @@ public enum Setting {
   public Object parse(String text) {
     Object value = switch (type) {
       case COUNT -> Values.parseCount(text);
-      case INT -> (long) Values.parseCount(text);
+      case INT -> Values.parseCount(text);
       case RATE -> Values.parseRate(text);
       case DURATION -> Values.parseDuration(text);
       case SIZE -> Values.parseSize(text);
