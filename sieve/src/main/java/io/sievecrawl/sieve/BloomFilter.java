@@ -38,10 +38,11 @@ public final class BloomFilter {
    *    taken. The bytes come from one String.getBytes copy (see Murmur3 for why that beats reading characters).
    *    The seed is part of the filter and of its file form.
    *
-   * 3. Striping. A block is guarded by the lock of stripe (block mod STRIPES). add() takes exactly that one
-   *    lock, reads the k bits and sets the missing ones; because every writer of a block holds the same lock,
-   *    the read-then-set is atomic and exactly one racing adder sees a missing bit. Locks are plain
-   *    monitors: the critical section is a few nanoseconds, never blocks and never does I/O.
+   * 3. Striping. A block is guarded by the lock of stripe (block mod STRIPES). add() first reads the k bits
+   *    without a lock and returns false if all are set (a duplicate, the common case in a crawl). Otherwise it
+   *    takes exactly that one lock, reads the k bits again and sets the missing ones; because every writer of a
+   *    block holds the same lock, the read-then-set is atomic and exactly one racing adder sees a missing bit.
+   *    Locks are plain monitors: the critical section is a few nanoseconds, never blocks and never does I/O.
    *
    * 4. Unlocked reads. mightContain() takes no lock. Writers store words with release semantics and readers
    *    load with acquire semantics (both free on x86), so a reader that observes a bit also observes
@@ -113,6 +114,12 @@ public final class BloomFilter {
   }
 
   boolean add(Hash128 hash) {
+    if (mightContain(hash)) {
+      // Every bit is already set, and bits are never cleared: the element is present, so no lock is needed. Most
+      // pushes in a crawl are duplicates. A concurrent first add of the same element has either set every bit
+      // (and is the one told true) or not, in which case this read sees a clear bit and takes the lock below.
+      return false;
+    }
     int block = blockOf(hash.h1());
     int base = block * WORDS_PER_BLOCK;
     long step = probeStep(hash.h1());
