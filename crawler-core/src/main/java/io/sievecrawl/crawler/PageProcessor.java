@@ -156,6 +156,9 @@ final class PageProcessor {
           errorKind = ErrorKind.TOO_MANY_REDIRECTS;
           error = "more than " + settings.maxRedirects() + " redirects";
         } else {
+          if (task.depth() == 0) {
+            scope.addSeed(redirectTo); // a seed's redirect target is where its site lives
+          }
           follow(task.redirect(redirectTo), true);
         }
       }

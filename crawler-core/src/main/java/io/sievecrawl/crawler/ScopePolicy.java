@@ -6,10 +6,10 @@ import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -21,8 +21,8 @@ final class ScopePolicy {
   enum Reason { HOST, PATTERN, DEPTH, TRAP }
 
   private final Scope scope;
-  private final Set<String> seedHosts = new HashSet<>();
-  private final Set<String> seedDomains = new HashSet<>();
+  private final Set<String> seedHosts = ConcurrentHashMap.newKeySet();
+  private final Set<String> seedDomains = ConcurrentHashMap.newKeySet();
   private final List<Pattern> include;
   private final List<Pattern> exclude;
   private final int maxDepth;
@@ -36,9 +36,16 @@ final class ScopePolicy {
     this.maxDepth = settings.maxDepth();
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
-    for (String seed : seedUrls) {
-      String host = UrlNormalizer.hostOf(seed);
-      seedHosts.add(host);
+    seedUrls.forEach(this::addSeed);
+  }
+
+  /**
+   * Takes {@code url}'s host into the scope as if it were a seed's: for a seed that redirects to another host
+   * ({@code example.com} to {@code www.example.com}), which is where the user's site really is.
+   */
+  void addSeed(String url) {
+    String host = UrlNormalizer.hostOf(url);
+    if (seedHosts.add(host)) {
       seedDomains.add(registrableDomain(host));
     }
   }

@@ -86,6 +86,20 @@ class RobotsTest {
   }
 
   @Test
+  void aSeedThatRedirectsToAnotherHostIsCrawledThere() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    server.stubFor(get(urlEqualTo("/moved")).willReturn(aResponse().withStatus(301)
+        .withHeader("Location", "http://127.0.0.1:" + server.port() + "/")));
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .build();
+    CollectingSink sink = new CollectingSink();
+    Crawler.create(settings, sink).run(List.of(root + "/moved"));
+    String other = "http://127.0.0.1:" + server.port();
+    assertEquals(List.of(other + "/", other + "/closed/x", other + "/only-others", other + "/open", root + "/moved"),
+        sink.results().stream().map(r -> r.url()).sorted().toList());
+  }
+
+  @Test
   void robotsTxtRedirectsAreFollowed() {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(301)
         .withHeader("Location", "/real-robots.txt")));

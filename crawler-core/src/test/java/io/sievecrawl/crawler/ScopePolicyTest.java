@@ -27,6 +27,14 @@ class ScopePolicyTest {
   }
 
   @Test
+  void aSeedRedirectTargetJoinsTheScope() {
+    ScopePolicy host = policy(Scope.HOST);
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.co.uk/a", 1));
+    host.addSeed("https://example.co.uk/");
+    assertNull(host.rejection("https://example.co.uk/a", 1));
+  }
+
+  @Test
   void domainScopeUsesThePublicSuffixList() {
     ScopePolicy domain = policy(Scope.DOMAIN);
     assertNull(domain.rejection("https://blog.example.co.uk/", 1));
