@@ -49,7 +49,7 @@ public enum Setting {
       "Fetch and obey each host's robots.txt (RFC 9309)."),
   ROBOTS_CACHE_SIZE("robots.cache-size", Type.INT, "10000", 1, 10_000_000,
       "robots.txt rules kept in memory, for this many hosts (least recently used are dropped)."),
-  ROBOTS_RETRY("robots.retry-after", Type.DURATION, "1m", 1, Duration.ofDays(1).toMillis(),
+  ROBOTS_RETRY("robots.retry-after", Type.DURATION, "30s", 1, Duration.ofDays(1).toMillis(),
       "When robots.txt answers 5xx or cannot be fetched, the host is not crawled for this long; then robots.txt"
           + " is tried again (three times at most, then the host's URLs are skipped)."),
 
