@@ -47,8 +47,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (pages < 1 || pages > 10_000_000 || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 10_000)) {
-      throw new UserError(ExitCodes.USAGE, "--pages must be 1..10000000, --fan-out 0..1000 and each level 1..10000");
+    if (pages < 1 || pages > 10_000_000 || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 1_000)) {
+      throw new UserError(ExitCodes.USAGE, "--pages must be 1..10000000, --fan-out 0..1000 and each level 1..1000");
     }
     CrawlSettings settings = settingsOptions.settings();
     StatusLine status = new StatusLine(terminal.err(), false);

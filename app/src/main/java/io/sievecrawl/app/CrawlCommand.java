@@ -6,6 +6,7 @@ import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.result.JsonLinesWriter;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -95,7 +96,7 @@ final class CrawlCommand implements Callable<Integer> {
         }
       }
       return signals.received() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + e.getMessage());
     }
   }

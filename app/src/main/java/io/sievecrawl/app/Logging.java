@@ -44,7 +44,7 @@ final class Logging {
     OutputStreamAppender<ILoggingEvent> console = new OutputStreamAppender<>();
     console.setContext(context);
     console.setName("console");
-    console.setEncoder(encoder(context, CONSOLE_PATTERN));
+    console.setEncoder(encoder(context, verbosity == Verbosity.VERBOSE ? CONSOLE_PATTERN : CONSOLE_PATTERN + "%nopex"));
     console.setOutputStream(status.logStream());
     console.setImmediateFlush(true);
     console.addFilter(threshold(context, switch (verbosity) {

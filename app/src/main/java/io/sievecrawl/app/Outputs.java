@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.crawler.result.JsonLinesWriter;
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,6 +12,33 @@ import java.nio.file.Path;
 final class Outputs {
   private Outputs() {}
 
+  /** Standard output that reports a failed write (a closed pipe) instead of swallowing it as PrintStream does. */
+  private static final class CheckedStdout extends FilterOutputStream {
+    private final PrintStream out;
+
+    CheckedStdout(PrintStream out) {
+      super(out);
+      this.out = out;
+    }
+
+    @Override
+    public void write(byte[] bytes, int off, int len) throws IOException {
+      out.write(bytes, off, len);
+      check();
+    }
+
+    @Override
+    public void flush() throws IOException {
+      check(); // checkError() flushes
+    }
+
+    private void check() throws IOException {
+      if (out.checkError()) {
+        throw new IOException("standard output was closed");
+      }
+    }
+  }
+
   /**
    * A writer to {@code output}, or to {@code stdout} when it is {@code "-"}.
    *
@@ -19,7 +47,7 @@ final class Outputs {
   static JsonLinesWriter open(String output, PrintStream stdout) {
     try {
       if (output.equals("-")) {
-        return new JsonLinesWriter(stdout, false);
+        return new JsonLinesWriter(new CheckedStdout(stdout), false);
       }
       Path path = Path.of(output);
       if (Files.isDirectory(path)) {

@@ -77,8 +77,18 @@ final class StatusLine {
     }
   }
 
-  /** Whether this JVM's standard streams are attached to a terminal (Java 22+ knows; before, a console implies it). */
+  /**
+   * Whether standard error is a terminal. On Linux, /proc says where file descriptor 2 points; elsewhere the
+   * console's view of standard input and output stands in for it.
+   */
   static boolean stderrIsTerminal() {
+    java.nio.file.Path fd2 = java.nio.file.Path.of("/proc/self/fd/2");
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (java.io.IOException | UnsupportedOperationException e) {
+      // not Linux: fall back to the console
+    }
     java.io.Console console = System.console();
     if (console == null) {
       return false;

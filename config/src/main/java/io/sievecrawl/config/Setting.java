@@ -51,7 +51,7 @@ public enum Setting {
       "robots.txt rules kept in memory, for this many hosts (least recently used are dropped)."),
   ROBOTS_RETRY("robots.retry-after", Type.DURATION, "30s", 1, Duration.ofDays(1).toMillis(),
       "When robots.txt answers 5xx or cannot be fetched, the host is not crawled for this long; then robots.txt"
-          + " is tried again (three times at most, then the host's URLs are skipped)."),
+          + " is fetched again (three attempts in all, then the host's URLs are skipped)."),
 
   USER_AGENT("fetch.user-agent", Type.STRING, "sievecrawl/" + Version.get(), 0, 0,
       "User-Agent header; its first word is also the name matched against robots.txt groups."),

@@ -57,6 +57,7 @@ public final class Crawler {
   private final PageProcessor processor;
   private volatile long stopRequestedAt; // System.nanoTime() of the first stop(), 0 while none
   private volatile boolean pageLimitReached;
+  private volatile IOException sinkFailure;
 
   private Crawler(CrawlSettings settings, ResultSink sink, BloomFilter filter, String capacityHint) {
     this.settings = settings;
@@ -93,7 +94,7 @@ public final class Crawler {
    * has been handed to the sink and flushed.
    *
    * @throws IllegalArgumentException if a seed is not a valid http(s) URL, naming it
-   * @throws UncheckedIOException if the sink fails
+   * @throws UncheckedIOException if the sink fails; the crawl stops at the first failure
    */
   public CrawlSummary run(Collection<String> seeds) {
     List<String> normalized = new ArrayList<>();
@@ -126,7 +127,11 @@ public final class Crawler {
     try {
       sink.flush();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      sinkFailed(e);
+    }
+    if (sinkFailure != null) {
+      fetcher.close();
+      throw new UncheckedIOException("cannot write results: " + sinkFailure.getMessage(), sinkFailure);
     }
     fetcher.close();
     CrawlSummary.End end = stopRequestedAt != 0 ? CrawlSummary.End.STOPPED
@@ -185,6 +190,15 @@ public final class Crawler {
       stopRequestedAt = System.nanoTime() | 1;
       scheduler.stop();
     }
+  }
+
+  /** Called when the sink fails: the crawl stops, and {@link #run} throws once the workers are done. */
+  void sinkFailed(IOException e) {
+    if (sinkFailure == null) {
+      sinkFailure = e;
+      log.error("cannot write results, stopping the crawl: {}", e.getMessage());
+    }
+    stop();
   }
 
   /** Called by the processor when crawl.max-pages fetches have started. */

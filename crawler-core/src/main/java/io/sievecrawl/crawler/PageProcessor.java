@@ -16,6 +16,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -38,6 +40,7 @@ final class PageProcessor {
   private final CrawlStats stats;
   private final Crawler crawler;
   private final AtomicLong pagesStarted = new AtomicLong();
+  private final Map<String, AtomicLong> fetchesPerHost = new ConcurrentHashMap<>();
   private volatile ScopePolicy scope;
 
   PageProcessor(CrawlSettings settings, PageFetcher fetcher, HostScheduler<CrawlTask> scheduler, RobotsPolicy robots,
@@ -66,8 +69,7 @@ final class PageProcessor {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException e) {
-      log.error("cannot write the result of {}: {}", task.url(), e.toString());
-      crawler.stop();
+      crawler.sinkFailed(e);
     } catch (RuntimeException e) {
       // One bad page must not kill the worker: record it and go on.
       log.warn("internal error on {}", task.url(), e);
@@ -85,11 +87,6 @@ final class PageProcessor {
   private boolean fetchAndRecord(HostScheduler.Lease<CrawlTask> lease, CrawlTask task)
       throws InterruptedException, IOException {
     if (task.attempt() == 0) {
-      long budget = settings.maxPagesPerHost();
-      if (budget > 0 && scheduler.started(lease.host()) > budget) {
-        stats.skip("host-budget");
-        return false;
-      }
       if (robots != null) {
         RobotsVerdict verdict = robots.check(task.url());
         switch (verdict.decision()) {
@@ -113,6 +110,11 @@ final class PageProcessor {
           }
         }
       }
+      long budget = settings.maxPagesPerHost();
+      if (budget > 0 && fetchesPerHost.computeIfAbsent(lease.host(), h -> new AtomicLong()).incrementAndGet() > budget) {
+        stats.skip("host-budget");
+        return false;
+      }
       long maxPages = settings.maxPages();
       if (maxPages > 0 && pagesStarted.incrementAndGet() > maxPages) {
         crawler.pageLimitReached();
@@ -128,6 +130,10 @@ final class PageProcessor {
         stats.retries.increment();
         scheduler.retryLater(lease, task.retry(), wait);
         return true;
+      }
+      if (response.retryAfter() != null) { // giving this URL up, but the host still asked for a rest
+        Duration cap = settings.maxRetryAfter();
+        scheduler.pause(lease.host(), response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter());
       }
     }
     record(resultOf(task, response));
@@ -157,7 +163,7 @@ final class PageProcessor {
           error = "more than " + settings.maxRedirects() + " redirects";
         } else {
           if (task.depth() == 0) {
-            scope.addSeed(redirectTo); // a seed's redirect target is where its site lives
+            scope.addSeedRedirect(task.url(), redirectTo);
           }
           follow(task.redirect(redirectTo), true);
         }
@@ -204,8 +210,7 @@ final class PageProcessor {
     try {
       sink.accept(result);
     } catch (IOException e) {
-      log.error("cannot write the result of {}: {}", result.url(), e.toString());
-      crawler.stop();
+      crawler.sinkFailed(e);
     }
   }
 }

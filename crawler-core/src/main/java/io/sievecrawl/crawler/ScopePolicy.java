@@ -40,10 +40,18 @@ final class ScopePolicy {
   }
 
   /**
-   * Takes {@code url}'s host into the scope as if it were a seed's: for a seed that redirects to another host
-   * ({@code example.com} to {@code www.example.com}), which is where the user's site really is.
+   * A seed that redirects to another host of its registrable domain ({@code example.com} to
+   * {@code www.example.com}) brings that host into scope: that is where the user's site lives. A redirect to
+   * another domain (a login or consent page elsewhere) does not.
    */
-  void addSeed(String url) {
+  void addSeedRedirect(String seed, String target) {
+    String targetHost = UrlNormalizer.hostOf(target);
+    if (registrableDomain(targetHost).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
+      addSeed(target);
+    }
+  }
+
+  private void addSeed(String url) {
     String host = UrlNormalizer.hostOf(url);
     if (seedHosts.add(host)) {
       seedDomains.add(registrableDomain(host));

@@ -30,8 +30,10 @@ class ScopePolicyTest {
   void aSeedRedirectTargetJoinsTheScope() {
     ScopePolicy host = policy(Scope.HOST);
     assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.co.uk/a", 1));
-    host.addSeed("https://example.co.uk/");
+    host.addSeedRedirect("https://www.example.co.uk/", "https://example.co.uk/");
     assertNull(host.rejection("https://example.co.uk/a", 1));
+    host.addSeedRedirect("https://www.example.co.uk/", "https://login.other-site.com/consent");
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://login.other-site.com/x", 1), "another domain");
   }
 
   @Test

@@ -142,12 +142,11 @@ public final class BloomFilter {
           flipped++;
         }
       }
+      if (flipped > 0) {
+        bitCount.add(flipped); // under the lock, so a file snapshot's count matches its bits
+      }
     }
-    if (flipped == 0) {
-      return false;
-    }
-    bitCount.add(flipped);
-    return true;
+    return flipped > 0;
   }
 
   boolean mightContain(Hash128 hash) {

@@ -14,8 +14,6 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -41,7 +39,6 @@ public final class PageFetcher implements AutoCloseable {
   private final OkHttpClient client;
   private final String userAgent;
   private final long maxBodySize;
-  private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
 
   public PageFetcher(CrawlSettings settings) {
     this.client = new OkHttpClient.Builder()
@@ -74,7 +71,6 @@ public final class PageFetcher implements AutoCloseable {
     Request request = new Request.Builder().url(url).header("User-Agent", userAgent)
         .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8").build();
     Call call = client.newCall(request);
-    inFlight.add(call);
     Integer status = null;
     try (Response response = call.execute()) {
       status = response.code();
@@ -119,14 +115,15 @@ public final class PageFetcher implements AutoCloseable {
     } catch (IOException e) {
       return new FetchResponse(status, null, null, null, null, null, new byte[0], 0, startedAt,
           elapsedMillis(start), classify(e), describe(e));
-    } finally {
-      inFlight.remove(call);
     }
   }
 
-  /** Aborts every call in flight; their fetches return a network error. */
+  /**
+   * Aborts every call in flight, robots.txt fetches included (clients derived from {@link #client()} share its
+   * dispatcher); their fetches return a network error.
+   */
   public void cancelAll() {
-    inFlight.forEach(Call::cancel);
+    client.dispatcher().cancelAll();
   }
 
   @Override

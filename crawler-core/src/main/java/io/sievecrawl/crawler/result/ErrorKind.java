@@ -16,8 +16,6 @@ public enum ErrorKind {
   TOO_MANY_REDIRECTS,
   /** A redirect without a usable Location. */
   BAD_REDIRECT,
-  /** The host's robots.txt could not be fetched (5xx or network errors) even after retries. */
-  ROBOTS_UNAVAILABLE,
   /** The page could not be parsed or an unexpected internal error happened while handling it. */
   INTERNAL
 }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>2xx: the rules apply (the first 500 KiB are read, as the RFC requires at least). 4xx other than 429: no rules,
  * everything allowed. 429, 5xx or a network error: the origin is disallowed until {@code retryAfter} has passed,
- * then robots.txt is fetched again; after {@value #MAX_FAILURES} failures in a row the origin is given up. Up to
+ * then robots.txt is fetched again; after {@value #MAX_FAILURES} failed attempts in a row the origin is given
+ * up. Up to
  * {@value #MAX_REDIRECTS} redirects are followed. The cache keeps the most recently used {@code cacheSize}
  * origins; concurrent lookups of an origin share one fetch.
  */
@@ -98,7 +99,7 @@ public final class RobotsPolicy {
       }
     }
     if (fetchHere) {
-      fetchInto(origin, HttpUrl.get(url), entry);
+      fetchInto(origin, url, entry);
     }
     BaseRobotRules rules;
     try {
@@ -113,7 +114,8 @@ public final class RobotsPolicy {
       if (entry.failures >= MAX_FAILURES) {
         return new RobotsVerdict(RobotsVerdict.Decision.UNAVAILABLE, Duration.ZERO, null);
       }
-      return new RobotsVerdict(RobotsVerdict.Decision.RETRY_LATER, Duration.ZERO, entry.retryAt);
+      Instant retryAt = entry.retryAt != null ? entry.retryAt : clock.instant().plus(retryAfter);
+      return new RobotsVerdict(RobotsVerdict.Decision.RETRY_LATER, Duration.ZERO, retryAt);
     }
     Duration delay = crawlDelay(rules);
     return rules.isAllowed(url) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
@@ -128,24 +130,26 @@ public final class RobotsPolicy {
     return d.compareTo(maxCrawlDelay) > 0 ? maxCrawlDelay : d;
   }
 
-  private void fetchInto(String origin, HttpUrl url, CacheEntry pending) {
+  /** Fetches the origin's robots.txt and completes {@code pending}, whatever happens (waiters must never hang). */
+  private void fetchInto(String origin, String url, CacheEntry pending) {
     BaseRobotRules rules = null;
     try {
-      rules = fetch(url.newBuilder().encodedPath("/robots.txt").query(null).fragment(null).build());
+      rules = fetch(HttpUrl.get(url).newBuilder().encodedPath("/robots.txt").query(null).fragment(null).build());
     } catch (IOException | RuntimeException e) {
       log.info("robots.txt of {} unreachable: {}", origin, e.toString());
-    }
-    if (rules == null) {
-      int failures = pending.failures + 1;
-      Instant retryAt = clock.instant().plus(retryAfter);
-      synchronized (cache) {
-        cache.put(origin, new CacheEntry(pending.rules, failures, retryAt));
+    } finally {
+      if (rules == null) {
+        int failures = pending.failures + 1;
+        Instant retryAt = clock.instant().plus(retryAfter);
+        synchronized (cache) {
+          cache.put(origin, new CacheEntry(pending.rules, failures, retryAt));
+        }
+        if (failures >= MAX_FAILURES) {
+          log.warn("robots.txt of {} unreachable {} times in a row; skipping that host's URLs", origin, failures);
+        }
       }
-      if (failures >= MAX_FAILURES) {
-        log.warn("robots.txt of {} unreachable {} times in a row; skipping that host's URLs", origin, failures);
-      }
+      pending.rules.complete(rules);
     }
-    pending.rules.complete(rules);
   }
 
   /** The rules, or {@code null} when robots.txt is unreachable for now (429, 5xx, network error). */

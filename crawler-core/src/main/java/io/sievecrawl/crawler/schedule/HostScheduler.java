@@ -56,7 +56,6 @@ public final class HostScheduler<T> {
     int inFlight;
     long nextStart;
     long delayNanos;
-    long started;
     boolean queued; // in the ready heap
 
     HostQueue(String host, long delayNanos, long now) {
@@ -162,7 +161,6 @@ public final class HostScheduler<T> {
     T task = q.tasks.pollFirst();
     waitingTasks--;
     q.inFlight++;
-    q.started++;
     q.nextStart = now + q.delayNanos;
     requeue(q);
     return new Lease<>(task, q.host);
@@ -228,12 +226,20 @@ public final class HostScheduler<T> {
     }
   }
 
-  /** Fetches started for {@code host} so far. */
-  public long started(String host) {
+  /** Starts nothing more for {@code host} until {@code pause} from now (a server that asked for a rest). */
+  public void pause(String host, Duration pause) {
     lock.lock();
     try {
       HostQueue<T> q = hosts.get(host);
-      return q == null ? 0 : q.started;
+      long now = System.nanoTime();
+      if (q != null && q.nextStart - now < pause.toNanos()) {
+        q.nextStart = now + pause.toNanos();
+        if (q.queued) { // the heap orders by nextStart: re-insert after changing it
+          ready.remove(q);
+          q.queued = false;
+          requeue(q);
+        }
+      }
     } finally {
       lock.unlock();
     }

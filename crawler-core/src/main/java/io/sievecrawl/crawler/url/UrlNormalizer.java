@@ -1,6 +1,9 @@
 package io.sievecrawl.crawler.url;
 
 import java.net.IDN;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -297,7 +300,7 @@ public final class UrlNormalizer {
         throw new InvalidUrlException("unclosed IPv6 address");
       }
       host = hostPort.substring(0, close + 1).toLowerCase(Locale.ROOT);
-      if (!IPV6.matcher(host).matches()) {
+      if (!IPV6.matcher(host).matches() || !isIpv6Literal(host.substring(1, host.length() - 1))) {
         throw new InvalidUrlException("invalid IPv6 address " + host);
       }
       String rest = hostPort.substring(close + 1);
@@ -347,13 +350,19 @@ public final class UrlNormalizer {
     return host;
   }
 
-  /** Dot-separated labels of a-z, 0-9, '_' and '-', none empty, none starting or ending with '-'. */
+  /**
+   * At most 253 characters of dot-separated labels of a-z, 0-9, '_' and '-', each 1 to 63 characters long and
+   * neither starting nor ending with '-'.
+   */
   private static boolean isHostName(String host) {
+    if (host.length() > 253) {
+      return false;
+    }
     int labelStart = 0;
     for (int i = 0; i <= host.length(); i++) {
       char c = i < host.length() ? host.charAt(i) : '.';
       if (c == '.') {
-        if (i == labelStart || host.charAt(labelStart) == '-' || host.charAt(i - 1) == '-') {
+        if (i == labelStart || i - labelStart > 63 || host.charAt(labelStart) == '-' || host.charAt(i - 1) == '-') {
           return false;
         }
         labelStart = i + 1;
@@ -362,6 +371,15 @@ public final class UrlNormalizer {
       }
     }
     return true;
+  }
+
+  private static boolean isIpv6Literal(String address) {
+    try {
+      // A literal with a colon is parsed, never looked up.
+      return address.indexOf(':') >= 0 && InetAddress.getByName(address) instanceof Inet6Address;
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   /** Decodes every %XX escape as UTF-8 (for host names). */

@@ -1,0 +1,56 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A host that answers 503 with Retry-After gets its rest even when the crawler gives that URL up. */
+class HostPauseTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private String root;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    root = "http://localhost:" + server.port();
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("root", "/busy", "/next"))));
+    server.stubFor(get(urlEqualTo("/busy")).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")));
+    server.stubFor(get(urlEqualTo("/next")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("next"))));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  @Test
+  void theHostRestsForItsRetryAfterAfterTheLastRetry() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+        .set(Setting.MAX_RETRIES, 0).set(Setting.HOST_CONCURRENCY, 1).build();
+    CollectingSink sink = new CollectingSink();
+    Crawler.create(settings, sink).run(List.of(root + "/"));
+
+    CrawlResult busy = sink.get(root + "/busy");
+    assertEquals(ErrorKind.RETRIES_EXHAUSTED, busy.errorKind());
+    CrawlResult next = sink.get(root + "/next");
+    long gap = Duration.between(busy.fetchedAt().plusMillis(busy.fetchMillis()), next.fetchedAt()).toMillis();
+    assertTrue(gap >= 900, "the next request came " + gap + " ms after the 503 asked for 1 s");
+  }
+}
