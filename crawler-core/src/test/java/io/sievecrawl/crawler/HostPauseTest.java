@@ -28,11 +28,9 @@ class HostPauseTest {
     server.start();
     root = "http://localhost:" + server.port();
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
-    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
-        .withBody(Html.page("root", "/busy", "/next"))));
+    Html.serve(server, "/", Html.page("root", "/busy", "/next"));
     server.stubFor(get(urlEqualTo("/busy")).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")));
-    server.stubFor(get(urlEqualTo("/next")).willReturn(aResponse().withHeader("Content-Type", "text/html")
-        .withBody(Html.page("next"))));
+    Html.serve(server, "/next", Html.page("next"));
   }
 
   @AfterEach

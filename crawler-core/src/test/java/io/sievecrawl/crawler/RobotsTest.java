@@ -25,11 +25,9 @@ class RobotsTest {
   void serve() {
     server.start();
     root = "http://localhost:" + server.port();
-    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
-        .withBody(Html.page("root", "/open", "/closed/x", "/only-others"))));
+    Html.serve(server, "/", Html.page("root", "/open", "/closed/x", "/only-others"));
     for (String path : List.of("/open", "/closed/x", "/only-others")) {
-      server.stubFor(get(urlEqualTo(path)).willReturn(aResponse().withHeader("Content-Type", "text/html")
-          .withBody(Html.page(path))));
+      Html.serve(server, path, Html.page(path));
     }
   }
 

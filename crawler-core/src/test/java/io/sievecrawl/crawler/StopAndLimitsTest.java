@@ -32,8 +32,7 @@ class StopAndLimitsTest {
     for (int i = 0; i < 200; i++) {
       links.add("/p" + i);
     }
-    server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
-        .withBody(Html.page("root", links.toArray(String[]::new)))));
+    Html.serve(server, "/", Html.page("root", links.toArray(String[]::new)));
     server.stubFor(get(urlPathMatching("/p\\d+")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withBody(Html.page("leaf")).withFixedDelay(300)));
   }
