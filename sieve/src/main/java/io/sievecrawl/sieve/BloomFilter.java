@@ -249,24 +249,12 @@ public final class BloomFilter {
     return Double.isInfinite(elements) ? 1.0 : BloomSizing.blockedFpp(elements / sizing.blocks(), hashCount());
   }
 
-  /** The words, for writing to a file; the caller holds every stripe lock. */
+  /**
+   * The words, for writing to a file. Read without locks while adds may go on: a reader sees every bit set before
+   * it started and perhaps some set while it reads (64-bit reads of a long[] are atomic on every 64-bit JVM).
+   */
   long[] words() {
     return words;
-  }
-
-  /** Runs {@code action} while holding every stripe lock, so no add is half done while it runs. */
-  void withAllStripesLocked(Runnable action) {
-    lockFrom(0, action);
-  }
-
-  private void lockFrom(int stripe, Runnable action) {
-    if (stripe == stripes.length) {
-      action.run();
-      return;
-    }
-    synchronized (stripes[stripe]) {
-      lockFrom(stripe + 1, action);
-    }
   }
 
   @Override

@@ -6,10 +6,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Logs one WARN when a filter's estimated element count first exceeds its capacity n, then again at 2n, 4n, ...
  *
- * <p>{@link #check()} is cheap enough to call after every admission: a volatile read and a comparison until the
+ * <p>Used by every {@link Frontier} implementation. {@link #check()} is cheap enough to call after every admission: a volatile read and a comparison until the
  * next level is reached. The level is compared in set bits, precomputed from the size estimate's inverse.
  */
-final class CapacityMonitor {
+public final class CapacityMonitor {
   /** The stable start of the warning, for users to grep logs for. */
   static final String PHRASE = "URL filter over capacity";
 
@@ -22,7 +22,8 @@ final class CapacityMonitor {
   private volatile long levelBits; // the set-bit count at or above which the estimate may exceed level
   private int warnings; // guarded by this
 
-  CapacityMonitor(BloomFilter filter, String capacityKey) {
+  /** Watches {@code filter}; the warning tells the user to raise {@code capacityKey}. */
+  public CapacityMonitor(BloomFilter filter, String capacityKey) {
     this.filter = filter;
     this.capacityKey = capacityKey;
     this.capacity = filter.expectedInsertions();
@@ -30,14 +31,14 @@ final class CapacityMonitor {
   }
 
   /** Logs a warning if the estimated size has passed the next level since the last call. */
-  void check() {
+  public void check() {
     if (filter.bitCount() >= levelBits) {
       warnIfOverLevel();
     }
   }
 
   /** Warnings logged so far. */
-  synchronized int warnings() {
+  public synchronized int warnings() {
     return warnings;
   }
 

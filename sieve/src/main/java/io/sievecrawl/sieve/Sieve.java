@@ -1,41 +1,36 @@
 package io.sievecrawl.sieve;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
- * A FIFO frontier of URLs gated by a {@link BloomFilter}: a URL is admitted at most once, and an admitted URL is
- * handed to exactly one taker.
+ * An in-memory {@link Frontier}: a FIFO queue gated by a {@link BloomFilter}. A URL is admitted at most once, and
+ * an admitted task is handed to exactly one taker.
  *
- * <p>The queued elements are URLs ({@link #forUrls}) or any task that carries one ({@link #over}, with a function
- * that gives the URL to sieve on), so a crawler can queue a URL together with its depth and referrer.
- *
- * <p>Producers call {@link #push}; workers call {@link #take} (blocking, with a timeout) or {@link #poll}, and
- * {@link #done} once they have finished with a URL they took, after pushing its links. The sieve is
- * {@linkplain #isFinished() finished} when nothing is queued and nothing taken is still being worked on.
+ * <p>The queue lives on the heap and is lost with the process: use it for tests and small crawls, and
+ * {@link io.sievecrawl.sieve.disk.DiskFrontier} for crawls that must outgrow the heap or survive a crash.
  *
  * <p>A URL the filter wrongly believes seen (a false positive, probability about p per new URL while the filter
  * is within capacity) is dropped and counted among {@link SieveStats#duplicatesDropped()}. When the filter's
  * estimated size passes its capacity n, and again at 2n, 4n, ..., one WARN is logged naming the setting to raise.
  */
-public final class Sieve<T> {
+public final class Sieve<T> implements Frontier<T> {
   /*
    * Design notes.
    *
-   * 1. Admission is the filter's atomic add(): of racing pushes of one new URL exactly one wins and enqueues
+   * 1. Admission is the filter's atomic add(): of racing offers of one new URL exactly one wins and enqueues
    *    it. The filter's lock is released before the queue lock is taken, so the two never nest.
-   * 2. One ReentrantLock guards the queue and the in-flight count; take() moves a URL from the queue to
-   *    "in flight" under that lock, so "queue empty and nothing in flight" can be read atomically and no URL
+   * 2. One ReentrantLock guards the queue and the in-flight count; poll() moves a task from the queue to
+   *    "in flight" under that lock, so "queue empty and nothing in flight" can be read atomically and no task
    *    is ever between the two states. ReentrantLock rather than a monitor so that virtual threads waiting
    *    in take() unmount from their carrier.
-   * 3. Waiters in take() are woken by push (a URL is ready) and by done() and stop() (the crawl may be over).
+   * 3. Waiters in take() are woken by offer and requeue (a task is ready) and by complete() and stop() (the crawl
+   *    may be over).
    */
 
   /** The setting named by the capacity warning when the caller does not name one. */
@@ -46,7 +41,8 @@ public final class Sieve<T> {
   private final CapacityMonitor capacity;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final ArrayDeque<T> queue = new ArrayDeque<>(); // guarded by lock
+  private final ArrayDeque<Claim<T>> queue = new ArrayDeque<>(); // guarded by lock
+  private long nextId; // guarded by lock
   private int inFlight; // guarded by lock
   private boolean stopped; // guarded by lock
   private final LongAdder admitted = new LongAdder();
@@ -72,11 +68,8 @@ public final class Sieve<T> {
     return new Sieve<>(filter, url, capacityKey);
   }
 
-  /**
-   * Offers {@code task}; returns {@code true} if its URL was admitted (never seen before) and the task queued,
-   * {@code false} if the filter has seen the URL, or might have (a false positive). Never waits for takers.
-   */
-  public boolean push(T task) {
+  @Override
+  public boolean offer(T task) {
     Objects.requireNonNull(task, "task");
     if (!filter.add(key.apply(task))) {
       dropped.increment();
@@ -85,7 +78,7 @@ public final class Sieve<T> {
     admitted.increment();
     lock.lock();
     try {
-      queue.addLast(task);
+      queue.addLast(new Claim<>(task, nextId++));
       changed.signal();
     } finally {
       lock.unlock();
@@ -95,11 +88,10 @@ public final class Sieve<T> {
   }
 
   /**
-   * The oldest queued URL, waiting up to {@code timeout} for one; {@code null} if none came in time, the sieve
-   * is {@linkplain #isFinished() finished}, or it was {@linkplain #stop() stopped}. A URL returned is in flight
-   * until {@link #done()} is called for it.
+   * The oldest queued task, waiting up to {@code timeout} for one; {@code null} if none came in time, the sieve is
+   * {@linkplain #isFinished() finished}, or it was {@linkplain #stop() stopped}.
    */
-  public T take(long timeout, TimeUnit unit) throws InterruptedException {
+  public Claim<T> take(long timeout, TimeUnit unit) throws InterruptedException {
     long nanos = unit.toNanos(timeout);
     lock.lockInterruptibly();
     try {
@@ -115,8 +107,8 @@ public final class Sieve<T> {
     }
   }
 
-  /** The oldest queued URL without waiting, or {@code null} if none is queued or the sieve was stopped. */
-  public T poll() {
+  @Override
+  public Claim<T> poll() {
     lock.lock();
     try {
       return queue.isEmpty() || stopped ? null : takeLocked();
@@ -125,28 +117,46 @@ public final class Sieve<T> {
     }
   }
 
-  private T takeLocked() {
+  private Claim<T> takeLocked() {
     inFlight++;
     return queue.pollFirst();
   }
 
-  /** Marks one URL returned by {@link #take} or {@link #poll} as finished with; call it after pushing its links. */
-  public void done() {
+  @Override
+  public void complete(Claim<T> claim) {
     lock.lock();
     try {
-      if (inFlight == 0) {
-        throw new IllegalStateException("done() called more often than URLs were taken");
-      }
-      inFlight--;
-      if (inFlight == 0) {
-        changed.signalAll();
-      }
+      releaseLocked();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Whether nothing is queued and nothing taken is unfinished, or the sieve was stopped. */
+  @Override
+  public long requeue(Claim<T> claim) {
+    lock.lock();
+    try {
+      releaseLocked();
+      long id = nextId++;
+      queue.addLast(new Claim<>(claim.task(), id));
+      changed.signal();
+      return id;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void releaseLocked() {
+    if (inFlight == 0) {
+      throw new IllegalStateException("more claims completed or requeued than handed out");
+    }
+    inFlight--;
+    if (inFlight == 0) {
+      changed.signalAll();
+    }
+  }
+
+  @Override
   public boolean isFinished() {
     lock.lock();
     try {
@@ -156,7 +166,7 @@ public final class Sieve<T> {
     }
   }
 
-  /** Stops handing out URLs: takers get {@code null} from now on. Pushes are still admitted and queued. */
+  @Override
   public void stop() {
     lock.lock();
     try {
@@ -167,27 +177,15 @@ public final class Sieve<T> {
     }
   }
 
-  /** Removes and returns every queued URL, oldest first (for example, to checkpoint them after a stop). */
-  public List<T> drain() {
-    lock.lock();
-    try {
-      List<T> rest = new ArrayList<>(queue);
-      queue.clear();
-      return rest;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** The filter behind the sieve, for its statistics and for checkpoints. */
+  @Override
   public BloomFilter filter() {
     return filter;
   }
 
-  /** A snapshot of the counters. */
+  @Override
   public SieveStats stats() {
-    int queued;
-    int working;
+    long queued;
+    long working;
     lock.lock();
     try {
       queued = queue.size();
@@ -195,8 +193,6 @@ public final class Sieve<T> {
     } finally {
       lock.unlock();
     }
-    return new SieveStats(admitted.sum(), dropped.sum(), queued, working, filter.expectedInsertions(),
-        filter.targetFpp(), filter.bitSize(), filter.bitCount(), filter.approximateElementCount(),
-        filter.expectedFpp(), capacity.warnings());
+    return SieveStats.of(admitted.sum(), dropped.sum(), queued, working, filter, capacity.warnings());
   }
 }

@@ -5,8 +5,8 @@ package io.sievecrawl.sieve;
  *
  * @param admitted URLs admitted and queued since the sieve was created
  * @param duplicatesDropped pushes refused because the filter had seen the URL, or believed so (false positives)
- * @param queued URLs waiting to be taken
- * @param inFlight URLs taken and not yet marked done
+ * @param queued tasks waiting to be handed out
+ * @param inFlight tasks handed out and not yet completed
  * @param capacity n, the number of distinct URLs the filter was sized for
  * @param targetFpp p, the false-positive rate wanted at n
  * @param filterBits m, bits allocated
@@ -18,8 +18,8 @@ package io.sievecrawl.sieve;
 public record SieveStats(
     long admitted,
     long duplicatesDropped,
-    int queued,
-    int inFlight,
+    long queued,
+    long inFlight,
     long capacity,
     double targetFpp,
     long filterBits,
@@ -27,6 +27,14 @@ public record SieveStats(
     long estimatedUrls,
     double currentFpp,
     int capacityWarnings) {
+
+  /** The counters of a frontier over {@code filter}, with the filter's state read now. */
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomFilter filter,
+      int capacityWarnings) {
+    return new SieveStats(admitted, duplicatesDropped, queued, inFlight, filter.expectedInsertions(),
+        filter.targetFpp(), filter.bitSize(), filter.bitCount(), filter.approximateElementCount(),
+        filter.expectedFpp(), capacityWarnings);
+  }
 
   /** Fraction of the filter's bits set. */
   public double fillRatio() {

@@ -51,7 +51,7 @@ class BloomFilterFileTest {
 
   @Test
   void theFileHasTheDocumentedSize() {
-    assertEquals(BloomFilterFile.HEADER_BYTES + filter.bitSize() / 8 + 4, bytes.length);
+    assertEquals(BloomFilterFile.HEADER_BYTES + filter.bitSize() / 8 + BloomFilterFile.TRAILER_BYTES, bytes.length);
   }
 
   @Test
@@ -107,10 +107,45 @@ class BloomFilterFileTest {
   @Test
   void aNewerVersionIsRefusedByNumber() {
     byte[] newer = bytes.clone();
-    newer[7] = 2;
+    newer[7] = 3;
     FilterFileException e = assertThrows(FilterFileException.class,
         () -> BloomFilterFile.read(new ByteArrayInputStream(newer)));
-    assertEquals("unsupported filter file version 2 (this build reads version 1)", e.getMessage());
+    assertEquals("unsupported filter file version 3 (this build reads version 2)", e.getMessage());
+  }
+
+  @Test
+  void aWrongSetBitCountIsRefusedEvenWithAMatchingChecksum() {
+    byte[] corrupt = bytes.clone();
+    int countAt = corrupt.length - BloomFilterFile.TRAILER_BYTES;
+    corrupt[countAt + 7] ^= 0x01;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(corrupt, 0, corrupt.length - 4);
+    java.nio.ByteBuffer.wrap(corrupt).putInt(corrupt.length - 4, (int) crc.getValue());
+    FilterFileException e = assertThrows(FilterFileException.class,
+        () -> BloomFilterFile.read(new ByteArrayInputStream(corrupt)));
+    assertTrue(e.getMessage().startsWith("corrupt file: the trailer says"), e.getMessage());
+  }
+
+  @Test
+  void aFileWrittenWhileAddsGoOnHoldsEverythingAddedBeforeAndCountsItsOwnBits() throws Exception {
+    BloomFilter live = BloomFilter.create(BloomSizing.of(200_000, 0.01), 99);
+    for (int i = 0; i < 100_000; i++) {
+      live.add(urls.url(i));
+    }
+    java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread adder = Thread.ofPlatform().start(() -> {
+      for (int i = 100_000; writing.get() && i < 200_000; i++) {
+        live.add(urls.url(i));
+      }
+    });
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(live, out);
+    writing.set(false);
+    adder.join();
+    BloomFilter copy = BloomFilterFile.read(new ByteArrayInputStream(out.toByteArray())); // its bit count checks out
+    for (int i = 0; i < 100_000; i++) {
+      assertTrue(copy.mightContain(urls.url(i)), "added before the write began: " + i);
+    }
   }
 
   @Test

@@ -38,7 +38,7 @@ class CapacityWarningTest {
     long[] levels = {N, 2L * N, 4L * N, 8L * N};
     int crossed = 0;
     for (int i = 0; i < 9 * N; i++) {
-      sieve.push(corpus.url(i));
+      sieve.offer(corpus.url(i));
       double estimate = sieve.filter().estimateElements(sieve.filter().bitCount());
       while (crossed < levels.length && estimate > levels[crossed]) {
         crossed++;
@@ -70,8 +70,8 @@ class CapacityWarningTest {
     Sieve<String> sieve = Sieve.forUrls(N, 0.01);
     UrlCorpus corpus = new UrlCorpus(22);
     for (int i = 0; i < N * 9 / 10; i++) {
-      sieve.push(corpus.url(i));
-      sieve.push(corpus.url(i)); // duplicates do not count
+      sieve.offer(corpus.url(i));
+      sieve.offer(corpus.url(i)); // duplicates do not count
     }
     assertEquals(List.of(), appender.list);
   }

@@ -36,7 +36,7 @@ class SieveStressTest {
         .add(PRODUCERS, () -> {
           int first = nextProducer.getAndIncrement() * OVERLAP_STRIDE;
           for (int i = first; i < first + PER_PRODUCER; i++) {
-            if (sieve.push(corpus.url(i))) {
+            if (sieve.offer(corpus.url(i))) {
               admittedByPush.incrementAndGet();
             }
           }
@@ -45,10 +45,10 @@ class SieveStressTest {
         .add(CONSUMERS, () -> {
           try {
             while (true) {
-              String url = sieve.take(10, TimeUnit.MILLISECONDS);
-              if (url != null) {
-                takes.merge(url, 1, Integer::sum);
-                sieve.done();
+              Claim<String> claim = sieve.take(10, TimeUnit.MILLISECONDS);
+              if (claim != null) {
+                takes.merge(claim.task(), 1, Integer::sum);
+                sieve.complete(claim);
               } else if (producersLeft.get() == 0 && sieve.isFinished()) {
                 return;
               }

@@ -16,14 +16,14 @@ class SieveTest {
 
   @Test
   void admitsEachUrlOnceAndHandsThemOutInArrivalOrder() throws InterruptedException {
-    assertTrue(sieve.push("https://a.example/1"));
-    assertTrue(sieve.push("https://a.example/2"));
-    assertFalse(sieve.push("https://a.example/1"), "a duplicate is dropped");
-    assertTrue(sieve.push("https://a.example/3"));
+    assertTrue(sieve.offer("https://a.example/1"));
+    assertTrue(sieve.offer("https://a.example/2"));
+    assertFalse(sieve.offer("https://a.example/1"), "a duplicate is dropped");
+    assertTrue(sieve.offer("https://a.example/3"));
 
-    assertEquals("https://a.example/1", sieve.take(1, TimeUnit.SECONDS));
-    assertEquals("https://a.example/2", sieve.poll());
-    assertEquals("https://a.example/3", sieve.take(0, TimeUnit.SECONDS));
+    assertEquals("https://a.example/1", sieve.take(1, TimeUnit.SECONDS).task());
+    assertEquals("https://a.example/2", sieve.poll().task());
+    assertEquals("https://a.example/3", sieve.take(0, TimeUnit.SECONDS).task());
     SieveStats stats = sieve.stats();
     assertEquals(3, stats.admitted());
     assertEquals(1, stats.duplicatesDropped());
@@ -34,15 +34,14 @@ class SieveTest {
   @Test
   void isFinishedOnlyWhenNothingIsQueuedAndNothingIsInFlight() throws InterruptedException {
     assertTrue(sieve.isFinished(), "an empty sieve with nothing taken is finished");
-    sieve.push("https://a.example/");
+    sieve.offer("https://a.example/");
     assertFalse(sieve.isFinished());
-    sieve.take(1, TimeUnit.SECONDS);
+    Claim<String> parent = sieve.take(1, TimeUnit.SECONDS);
     assertFalse(sieve.isFinished(), "the taken URL may still yield links");
-    sieve.push("https://a.example/child");
-    sieve.done();
+    sieve.offer("https://a.example/child");
+    sieve.complete(parent);
     assertFalse(sieve.isFinished());
-    sieve.take(1, TimeUnit.SECONDS);
-    sieve.done();
+    sieve.complete(sieve.take(1, TimeUnit.SECONDS));
     assertTrue(sieve.isFinished());
   }
 
@@ -55,7 +54,7 @@ class SieveTest {
 
   @Test
   void takeReturnsNullAfterItsTimeoutWhileAnotherUrlIsInFlight() throws InterruptedException {
-    sieve.push("https://a.example/");
+    sieve.offer("https://a.example/");
     sieve.poll();
     assertNull(sieve.take(10, TimeUnit.MILLISECONDS));
     assertFalse(sieve.isFinished());
@@ -63,55 +62,68 @@ class SieveTest {
 
   @Test
   void aWaitingTakerGetsAUrlPushedByTheWorkerInFlight() throws Exception {
-    sieve.push("https://a.example/");
+    sieve.offer("https://a.example/");
     sieve.poll();
-    CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+    CompletableFuture<Claim<String>> waiting = CompletableFuture.supplyAsync(() -> {
       try {
         return sieve.take(1, TimeUnit.MINUTES);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
     });
-    sieve.push("https://a.example/next");
-    assertEquals("https://a.example/next", waiting.get(1, TimeUnit.MINUTES));
+    sieve.offer("https://a.example/next");
+    assertEquals("https://a.example/next", waiting.get(1, TimeUnit.MINUTES).task());
   }
 
   @Test
   void aWaitingTakerIsReleasedWhenTheLastUrlInFlightIsDone() throws Exception {
-    sieve.push("https://a.example/");
-    sieve.poll();
-    CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> {
+    sieve.offer("https://a.example/");
+    Claim<String> only = sieve.poll();
+    CompletableFuture<Claim<String>> waiting = CompletableFuture.supplyAsync(() -> {
       try {
         return sieve.take(1, TimeUnit.HOURS);
       } catch (InterruptedException e) {
         throw new IllegalStateException(e);
       }
     });
-    sieve.done();
+    sieve.complete(only);
     assertNull(waiting.get(1, TimeUnit.MINUTES));
     assertTrue(sieve.isFinished());
   }
 
   @Test
-  void stopReleasesTakersAndLeavesQueuedUrlsToDrain() throws InterruptedException {
-    sieve.push("https://a.example/1");
-    sieve.push("https://a.example/2");
+  void stopReleasesTakersAndKeepsQueuedUrlsCounted() throws InterruptedException {
+    sieve.offer("https://a.example/1");
+    sieve.offer("https://a.example/2");
     sieve.stop();
     assertNull(sieve.take(1, TimeUnit.HOURS));
     assertNull(sieve.poll());
     assertTrue(sieve.isFinished());
-    assertEquals(List.of("https://a.example/1", "https://a.example/2"), sieve.drain());
-    assertEquals(0, sieve.stats().queued());
+    assertEquals(2, sieve.stats().queued());
   }
 
   @Test
-  void doneWithoutATakeIsAnError() {
-    IllegalStateException e = assertThrows(IllegalStateException.class, sieve::done);
-    assertEquals("done() called more often than URLs were taken", e.getMessage());
+  void aRequeuedTaskGoesToTheTailWithoutPassingTheFilterAgain() {
+    sieve.offer("https://a.example/1");
+    sieve.offer("https://a.example/2");
+    Claim<String> first = sieve.poll();
+    long id = sieve.requeue(first);
+    assertEquals("https://a.example/2", sieve.poll().task());
+    Claim<String> again = sieve.poll();
+    assertEquals(new Claim<>("https://a.example/1", id), again);
+    assertEquals(2, sieve.stats().admitted(), "a requeue is not an admission");
+    assertEquals(0, sieve.stats().duplicatesDropped());
+  }
+
+  @Test
+  void completingMoreThanWasHandedOutIsAnError() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> sieve.complete(new Claim<>("https://a.example/", 0)));
+    assertEquals("more claims completed or requeued than handed out", e.getMessage());
   }
 
   @Test
   void nullUrlsAreRefused() {
-    assertThrows(NullPointerException.class, () -> sieve.push(null));
+    assertThrows(NullPointerException.class, () -> sieve.offer(null));
   }
 }

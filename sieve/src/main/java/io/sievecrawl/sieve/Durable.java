@@ -1,0 +1,56 @@
+package io.sievecrawl.sieve;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Small helpers for files that must survive a crash: atomic replacement and forcing to the device.
+ *
+ * <p>A file replaced with {@link #replace} is either the old version or the new one after a kill or a power cut,
+ * never half of each: the new content is written to a temporary file, forced, renamed over the old one, and the
+ * directory is forced so that the rename itself is durable.
+ */
+public final class Durable {
+  private Durable() {}
+
+  /** Replaces {@code file} with {@code text} (UTF-8) atomically and durably. */
+  public static void replace(Path file, String text) throws IOException {
+    replace(file, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Replaces {@code file} with {@code bytes} atomically and durably. */
+  public static void replace(Path file, byte[] bytes) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Path temp = dir.resolve(file.getFileName() + ".tmp");
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+      channel.force(true);
+    }
+    Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    syncDirectory(dir);
+  }
+
+  /**
+   * Forces {@code dir}'s entries (new, renamed and deleted files) to the device. Where the platform cannot open a
+   * directory for this (not Linux), does nothing.
+   */
+  public static void syncDirectory(Path dir) throws IOException {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      if (Files.isDirectory(dir) && e.getMessage() != null && e.getMessage().contains("Is a directory")) {
+        return; // opening a directory is not supported here
+      }
+      throw e;
+    }
+  }
+}

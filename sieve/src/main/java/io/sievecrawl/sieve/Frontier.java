@@ -1,0 +1,67 @@
+package io.sievecrawl.sieve;
+
+import java.io.IOException;
+
+/**
+ * The crawl frontier: tasks admitted once through a URL filter, handed out in arrival order, and acknowledged one
+ * by one when done.
+ *
+ * <p>A task is <em>admitted</em> by {@link #offer} when the filter has not seen its URL; it then waits in the
+ * frontier until {@link #poll} hands it out as a {@link Claim}. A claim stays <em>in flight</em> until the caller
+ * {@linkplain #complete completes} it, after offering whatever the task produced (its links), or
+ * {@linkplain #requeue requeues} it. Because completion names the task, a frontier that survives its process (on
+ * disk, in Redis) hands out again every task that was claimed and never completed.
+ *
+ * <p>The frontier is {@linkplain #isFinished() finished} when nothing waits and nothing is in flight. Every method
+ * is thread-safe.
+ *
+ * <p>Implementations: {@link Sieve} (in memory), {@link io.sievecrawl.sieve.disk.DiskFrontier} (append-only log on
+ * disk, bounded heap, survives kill -9).
+ *
+ * @param <T> the task type; each task carries the URL it is sieved on
+ */
+public interface Frontier<T> extends AutoCloseable {
+
+  /**
+   * Offers {@code task}: returns {@code true} if its URL was new to the filter and the task is now queued,
+   * {@code false} if the filter has seen the URL or believes so (a false positive). Never waits for takers.
+   */
+  boolean offer(T task);
+
+  /**
+   * Hands out the oldest waiting task without blocking, or returns {@code null} if none waits or the frontier was
+   * {@linkplain #stop() stopped}. The claim is in flight until {@link #complete} or {@link #requeue}.
+   */
+  Claim<T> poll();
+
+  /** Acknowledges a claimed task as done: it will not be handed out again, not even after a restart. */
+  void complete(Claim<T> claim);
+
+  /**
+   * Puts a claimed task back at the tail of the frontier, still admitted (it does not pass the filter again), and
+   * returns its new claim identity for when it comes round again. For a task that cannot be worked on yet.
+   */
+  long requeue(Claim<T> claim);
+
+  /** Whether nothing waits and nothing is in flight; {@code true} once stopped. */
+  boolean isFinished();
+
+  /** Stops handing out tasks: {@link #poll} returns {@code null} from now on. Offers are still admitted. */
+  void stop();
+
+  /** A snapshot of the counters and the filter's state. */
+  SieveStats stats();
+
+  /** The URL filter, for its statistics. */
+  BloomFilter filter();
+
+  /**
+   * Makes everything admitted and acknowledged so far durable, so that a restart resumes from here; for an
+   * in-memory frontier this does nothing.
+   */
+  default void checkpoint() throws IOException {}
+
+  /** Releases files and connections; tasks not completed stay for the next run where the frontier is durable. */
+  @Override
+  default void close() throws IOException {}
+}

@@ -1,0 +1,95 @@
+package io.sievecrawl.sieve.disk;
+
+import io.sievecrawl.sieve.Durable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The frontier's checkpoint: which URL filter file holds the filter as of which log position, and the counters.
+ * A small text file of {@code key=value} lines ending in its CRC-32C, replaced atomically.
+ *
+ * @param n the filter's expected insertions, fixed for the life of the frontier
+ * @param p the filter's target false-positive rate, fixed likewise
+ * @param seed the filter's hash seed
+ * @param filterFile the filter file's name in the frontier directory, or empty before the first filter checkpoint
+ * @param redoFrom records at or after this position must be added to that filter again on recovery
+ * @param admitted tasks admitted before {@code redoFrom}
+ * @param duplicatesDropped offers refused by the filter up to the checkpoint
+ */
+record CheckpointFile(long n, double p, long seed, String filterFile, LogPosition redoFrom, long admitted,
+    long duplicatesDropped) {
+  static final String NAME = "checkpoint";
+  static final int VERSION = 1;
+
+  void write(Path dir) throws IOException {
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("format", "sievecrawl-frontier-checkpoint");
+    fields.put("version", Integer.toString(VERSION));
+    fields.put("n", Long.toString(n));
+    fields.put("p", Double.toString(p));
+    fields.put("seed", Long.toString(seed));
+    fields.put("filter", filterFile);
+    fields.put("redo.segment", Long.toString(redoFrom.segment()));
+    fields.put("redo.offset", Long.toString(redoFrom.offset()));
+    fields.put("admitted", Long.toString(admitted));
+    fields.put("dropped", Long.toString(duplicatesDropped));
+    StringBuilder text = new StringBuilder();
+    fields.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+    byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
+    text.append("crc32c=").append(String.format(Locale.ROOT, "%08x", LogFormat.crcOf(body, 0, body.length)))
+        .append('\n');
+    Durable.replace(dir.resolve(NAME), text.toString());
+  }
+
+  /** The checkpoint in {@code dir}, or {@code null} if there is none. */
+  static CheckpointFile read(Path dir) throws IOException {
+    Path file = dir.resolve(NAME);
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (java.nio.charset.MalformedInputException e) {
+      throw new FrontierCorruptException(file + ": not a frontier checkpoint (not UTF-8 text)");
+    }
+    int crcLine = text.lastIndexOf("crc32c=");
+    if (crcLine < 0 || !text.endsWith("\n")) {
+      throw new FrontierCorruptException(file + ": no checksum line; the file is damaged");
+    }
+    byte[] body = text.substring(0, crcLine).getBytes(StandardCharsets.UTF_8);
+    String stored = text.substring(crcLine + 7).strip();
+    String computed = String.format(Locale.ROOT, "%08x", LogFormat.crcOf(body, 0, body.length));
+    if (!stored.equals(computed)) {
+      throw new FrontierCorruptException(file + ": checksum mismatch (stored " + stored + ", computed " + computed
+          + "); the file is damaged");
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String line : text.substring(0, crcLine).split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        fields.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    if (!"sievecrawl-frontier-checkpoint".equals(fields.get("format"))) {
+      throw new FrontierCorruptException(file + ": not a sievecrawl frontier checkpoint");
+    }
+    if (!Integer.toString(VERSION).equals(fields.get("version"))) {
+      throw new FrontierCorruptException(file + ": checkpoint format version " + fields.get("version")
+          + ", but this build reads version " + VERSION);
+    }
+    try {
+      return new CheckpointFile(Long.parseLong(fields.get("n")), Double.parseDouble(fields.get("p")),
+          Long.parseLong(fields.get("seed")), fields.getOrDefault("filter", ""),
+          new LogPosition(Long.parseLong(fields.get("redo.segment")), Long.parseLong(fields.get("redo.offset"))),
+          Long.parseLong(fields.get("admitted")), Long.parseLong(fields.get("dropped")));
+    } catch (RuntimeException e) {
+      throw new FrontierCorruptException(file + ": a field is missing or malformed (" + e.getMessage() + ")");
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package io.sievecrawl.sieve.disk;
+
+import io.sievecrawl.sieve.Durable;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Appends records to the log's current segment through a buffer, and starts a new segment when the current one is
+ * full. Not thread-safe: the frontier calls it under its lock.
+ *
+ * <p>Records sit in the buffer until {@link #flush()}, which hands them to the operating system in one write: from
+ * then on they survive a kill of the process, though not a power cut until they are {@linkplain #force forced} (a
+ * full segment is forced before the next one starts, so only the last segment can ever end torn).
+ *
+ * <p>Files are written through {@link RandomAccessFile}, not a {@code FileChannel}: an interrupt of a thread inside
+ * a channel operation closes the channel for every thread, and crawl workers may be interrupted.
+ */
+final class LogWriter implements Closeable {
+  private static final int BUFFER_BYTES = 256 * 1024;
+
+  private final Path dir;
+  private final long segmentBytes;
+  private ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
+  private RandomAccessFile file;
+  private long segment;
+  private long firstSeq; // of the current segment
+  private long written; // bytes of the current segment handed to the operating system
+
+  private LogWriter(Path dir, long segmentBytes) {
+    this.dir = dir;
+    this.segmentBytes = segmentBytes;
+  }
+
+  /** A writer that starts segment {@code segment}, whose first task will have sequence number {@code firstSeq}. */
+  static LogWriter startSegment(Path dir, long segmentBytes, long segment, long firstSeq) throws IOException {
+    LogWriter writer = new LogWriter(dir, segmentBytes);
+    writer.create(segment, firstSeq);
+    return writer;
+  }
+
+  /** A writer that appends to the existing segment {@code segment} from byte {@code end}, cutting anything after. */
+  static LogWriter append(Path dir, long segmentBytes, long segment, long firstSeq, long end) throws IOException {
+    LogWriter writer = new LogWriter(dir, segmentBytes);
+    writer.firstSeq = firstSeq;
+    writer.file = new RandomAccessFile(dir.resolve(LogFormat.segmentName(segment)).toFile(), "rw");
+    writer.file.setLength(end);
+    writer.file.seek(end);
+    writer.segment = segment;
+    writer.written = end;
+    return writer;
+  }
+
+  private void create(long number, long firstSeq) throws IOException {
+    Path path = dir.resolve(LogFormat.segmentName(number));
+    if (Files.exists(path)) {
+      throw new FrontierCorruptException(path + ": exists already, but the log ends before it");
+    }
+    file = new RandomAccessFile(path.toFile(), "rw");
+    file.write(LogFormat.header(number, firstSeq).array());
+    segment = number;
+    this.firstSeq = firstSeq;
+    written = LogFormat.HEADER_BYTES;
+    Durable.syncDirectory(dir);
+  }
+
+  /**
+   * Buffers one record; {@code nextSeq} is the sequence number the next task will get, written into the header of a
+   * new segment if this record starts one.
+   */
+  void append(byte type, long seq, long replacedSeq, byte[] task, long nextSeq) throws IOException {
+    int size = LogFormat.RECORD_HEADER_BYTES + LogFormat.bodyLength(type, task == null ? 0 : task.length);
+    long end = written + buffer.position();
+    if (end + size > segmentBytes && end > LogFormat.HEADER_BYTES) {
+      rotate(type == LogFormat.ACK ? nextSeq : seq);
+    }
+    if (size > buffer.remaining()) {
+      flush();
+      if (size > buffer.capacity()) {
+        buffer = ByteBuffer.allocate(size); // a record larger than the buffer: rare; it shrinks back below
+      }
+    }
+    LogFormat.putRecord(buffer, type, seq, replacedSeq, task);
+    if (buffer.capacity() > BUFFER_BYTES) {
+      flush();
+      buffer = ByteBuffer.allocate(BUFFER_BYTES);
+    }
+  }
+
+  /** Hands the buffered records to the operating system. */
+  void flush() throws IOException {
+    if (buffer.position() == 0) {
+      return;
+    }
+    file.write(buffer.array(), 0, buffer.position());
+    written += buffer.position();
+    buffer.clear();
+  }
+
+  private void rotate(long firstSeqOfNext) throws IOException {
+    flush();
+    file.getFD().sync();
+    file.close();
+    create(segment + 1, firstSeqOfNext);
+  }
+
+  /** The position after the last flushed record. */
+  LogPosition flushedEnd() {
+    return new LogPosition(segment, written);
+  }
+
+  long segment() {
+    return segment;
+  }
+
+  /** The lowest sequence number a task in the current segment can have. */
+  long firstSeq() {
+    return firstSeq;
+  }
+
+  /** Whether records wait in the buffer. */
+  boolean hasBuffered() {
+    return buffer.position() > 0;
+  }
+
+  /** The current segment's file, to {@linkplain #force force} outside the frontier's lock. */
+  RandomAccessFile file() {
+    return file;
+  }
+
+  /**
+   * Forces what was flushed to {@code file} to the device. A file closed by a rotation in the meantime was forced
+   * before it was closed.
+   */
+  static void force(RandomAccessFile file) throws IOException {
+    try {
+      file.getFD().sync();
+    } catch (IOException e) {
+      if (file.getChannel().isOpen()) {
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      flush();
+      file.getFD().sync();
+    } finally {
+      file.close();
+    }
+  }
+}

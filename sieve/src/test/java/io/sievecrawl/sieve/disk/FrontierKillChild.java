@@ -1,0 +1,49 @@
+package io.sievecrawl.sieve.disk;
+
+import io.sievecrawl.sieve.Claim;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Random;
+
+/**
+ * The process {@link DiskFrontierKillTest} kills: opens the frontier in {@code args[0]}, then offers URLs from
+ * index {@code args[1]} on, claims and completes tasks out of order and checkpoints now and then, forever. It
+ * prints a line after each call has returned: {@code A i} (URL i admitted), {@code P url} (claimed),
+ * {@code C url} (completed).
+ */
+public final class FrontierKillChild {
+  private FrontierKillChild() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    int next = Integer.parseInt(args[1]);
+    Random random = new Random(next);
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
+    DiskFrontier<String> frontier = DiskFrontier.open(dir, 100_000, 0.001, Strings.CODEC, s -> s,
+        Strings.quietOptions(16 * 1024).withSyncInterval(java.time.Duration.ofMillis(50)));
+    ArrayDeque<Claim<String>> inFlight = new ArrayDeque<>();
+    for (long step = 0; ; step++) {
+      int offers = random.nextInt(4);
+      for (int i = 0; i < offers; i++) {
+        int index = random.nextInt(10) == 0 ? random.nextInt(next + 1) : next++; // some duplicates
+        if (frontier.offer(Strings.url(index))) {
+          out.println("A " + index);
+        }
+      }
+      Claim<String> claim = frontier.poll();
+      if (claim != null) {
+        inFlight.add(claim);
+        out.println("P " + claim.task());
+      }
+      if (inFlight.size() > 8 || (claim == null && !inFlight.isEmpty())) {
+        Claim<String> done = random.nextBoolean() ? inFlight.pollFirst() : inFlight.pollLast();
+        frontier.complete(done);
+        out.println("C " + done.task());
+      }
+      if (step % 3_000 == 2_999) {
+        frontier.checkpoint();
+      }
+    }
+  }
+}
