@@ -2,7 +2,6 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.bench.CrawlBenchmark;
-import io.sievecrawl.crawler.result.JsonLinesWriter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
@@ -64,8 +63,9 @@ final class BenchCommand implements Callable<Integer> {
         int level = levels.get(i);
         CrawlBenchmark.Run r;
         if (output != null && i == levels.size() - 1) {
-          try (JsonLinesWriter writer = Outputs.open(output, terminal.out())) {
-            r = CrawlBenchmark.run(pages, fanOut, level, settings, writer);
+          ResultsFile.checkNew(output, true);
+          try (ResultsFile results = ResultsFile.create(output, terminal.out())) {
+            r = CrawlBenchmark.run(pages, fanOut, level, settings, results.writer());
           }
         } else {
           r = CrawlBenchmark.run(pages, fanOut, level, settings);

@@ -74,6 +74,9 @@ final class Cli {
       if (type == PlanCommand.class) {
         return type.cast(new PlanCommand(terminal));
       }
+      if (type == ResumeCommand.class) {
+        return type.cast(new ResumeCommand(terminal));
+      }
       if (type == BenchCommand.class) {
         return type.cast(new BenchCommand(terminal));
       }

@@ -1,12 +1,15 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.Crawler;
-import io.sievecrawl.crawler.result.JsonLinesWriter;
+import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -19,10 +22,13 @@ import picocli.CommandLine.Parameters;
 /** {@code sievecrawl crawl SEEDS}: the main job. */
 @Command(name = "crawl", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Crawls from the seed URLs in SEEDS and writes one JSON line per fetched page.",
+        "Everything needed to continue lives in a crawl directory (--job): after Ctrl-C, kill -9 or a crash,"
+            + " 'sievecrawl resume DIR' carries on.",
         "Settings: defaults < config file (-c) < flags. The capacity warning in the log starts with"
             + " 'URL filter over capacity'."})
 final class CrawlCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final DateTimeFormatter JOB_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   private final Terminal terminal;
 
@@ -31,8 +37,17 @@ final class CrawlCommand implements Callable<Integer> {
   String seeds;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "crawl.jsonl",
-      description = "JSON Lines results, one object per fetched URL; '-' for standard output (default: ${DEFAULT-VALUE}).")
+      description = "JSON Lines results, one object per fetched URL; '-' for standard output (default: ${DEFAULT-VALUE})."
+          + " An existing non-empty file is refused unless --overwrite.")
   String output;
+
+  @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
+  boolean overwrite;
+
+  @Option(names = "--job", paramLabel = "DIR",
+      description = "Crawl directory: settings, seeds, frontier, filter checkpoints, state. A new or empty directory;"
+          + " default: a new ./sievecrawl-job-YYYYMMDD-HHMMSS, removed when the crawl completes.")
+  Path job;
 
   @Option(names = "--strict-seeds", description = "Fail on an invalid seed line instead of skipping it with a warning.")
   boolean strictSeeds;
@@ -73,31 +88,34 @@ final class CrawlCommand implements Callable<Integer> {
   private int crawl(CrawlSettings settings, StatusLine status) {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     List<String> seedUrls = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, log::warn);
-    log.info("crawl starts: {} seeds from {}, results to {}; settings:{}{}", seedUrls.size(), seeds, output,
-        System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-
-    try (JsonLinesWriter writer = Outputs.open(output, terminal.out())) {
-      Crawler crawler = Crawler.create(settings, writer, "filter.n in the config file, or -n/--expected-urls");
-      StopSignals signals = StopSignals.install(() -> {
-        log.warn("stopping: finishing fetches in flight (press Ctrl-C again to quit at once)");
-        crawler.stop();
-      });
-      CrawlSummary summary;
-      ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
-      try {
-        summary = crawler.run(seedUrls);
-      } finally {
-        progress.close();
-      }
-      for (String line : SummaryReport.lines(summary)) {
-        log.info(line);
-        if (logOptions.verbosity() != Logging.Verbosity.QUIET) {
-          status.println(line);
-        }
-      }
-      return signals.received() ? ExitCodes.INTERRUPTED : ExitCodes.OK;
-    } catch (IOException | UncheckedIOException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + e.getMessage());
+    ResultsFile.checkNew(output, overwrite); // every check passes before anything is created or emptied
+    boolean temporary = job == null;
+    Path dir = temporary ? defaultJobDir() : job;
+    CrawlJob crawlJob;
+    try {
+      crawlJob = CrawlJob.create(dir, settings, seedUrls, output);
+    } catch (CrawlJobException e) {
+      throw new UserError(ExitCodes.JOB, e.getMessage());
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
+    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", seedUrls.size(),
+        seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+    if (logOptions.verbosity() != Logging.Verbosity.QUIET) {
+      status.println("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
+          + " crawl continues with 'sievecrawl resume " + dir + "')" : ""));
+    }
+    ResultsFile results = ResultsFile.create(output, terminal.out());
+    return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, status, logOptions.verbosity());
+  }
+
+  /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC), with a suffix if that exists already. */
+  static Path defaultJobDir() {
+    String stamp = JOB_STAMP.format(ZonedDateTime.now(ZoneOffset.UTC));
+    Path dir = Path.of("sievecrawl-job-" + stamp);
+    for (int i = 2; Files.exists(dir); i++) {
+      dir = Path.of("sievecrawl-job-" + stamp + "-" + i);
+    }
+    return dir;
   }
 }

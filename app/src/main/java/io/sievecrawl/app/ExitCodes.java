@@ -20,6 +20,8 @@ public final class ExitCodes {
   public static final int OUTPUT = 5;
   /** A bench run did not fetch every page exactly once. */
   public static final int BENCH_MISMATCH = 6;
+  /** The crawl directory cannot be used: missing, not a crawl directory, of another version, damaged, in use. */
+  public static final int JOB = 7;
   /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the crawl was stopped gracefully. */
   public static final int INTERRUPTED = 130;
 
@@ -35,6 +37,7 @@ public final class ExitCodes {
     help.put(String.valueOf(SEEDS), "no seeds (seed file missing or unreadable, or no valid URL in it)");
     help.put(String.valueOf(OUTPUT), "cannot write the output or the log file");
     help.put(String.valueOf(BENCH_MISMATCH), "bench: some page was not fetched exactly once");
+    help.put(String.valueOf(JOB), "crawl directory unusable (missing, not a crawl, another version, damaged)");
     help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C or SIGTERM); the crawl stopped gracefully");
     return Collections.unmodifiableMap(help);
   }

@@ -60,7 +60,22 @@ final class SettingsOptions {
    * @throws UserError with {@link ExitCodes#CONFIG} listing every problem
    */
   CrawlSettings settings() {
+    return settings(null);
+  }
+
+  /**
+   * The effective settings over a base config file (a resumed crawl's own settings): defaults, the base, the config
+   * file, then flags.
+   */
+  CrawlSettings settings(Path base) {
     CrawlSettings.Builder builder = CrawlSettings.builder();
+    if (base != null) {
+      try {
+        ConfigFile.load(base, builder);
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.JOB, "cannot read the crawl's settings " + base + ": " + e.getMessage());
+      }
+    }
     if (config != null) {
       try {
         ConfigFile.load(config, builder);

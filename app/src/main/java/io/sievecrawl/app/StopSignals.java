@@ -3,8 +3,8 @@ package io.sievecrawl.app;
 import sun.misc.Signal;
 
 /**
- * Ctrl-C (SIGINT) and SIGTERM: the first asks the crawl to stop gracefully; a second exits at once with
- * {@link ExitCodes#INTERRUPTED}.
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP (a closed terminal): the first asks the crawl to stop gracefully; a second
+ * quits at once with {@link ExitCodes#INTERRUPTED}, but never in the middle of a results line.
  *
  * <p>Uses {@code sun.misc.Signal}, the JDK's only way to handle a signal without exiting; javac warns that it is
  * internal, but the {@code jdk.unsupported} module exports it for exactly this use.
@@ -12,13 +12,17 @@ import sun.misc.Signal;
 final class StopSignals {
   private volatile boolean received;
 
-  /** Installs the handlers; {@code onFirst} runs on the first signal, on a signal-handling thread. */
-  static StopSignals install(Runnable onFirst) {
+  /**
+   * Installs the handlers; {@code onFirst} runs on the first signal, {@code onSecond} (which should end the
+   * process) on any later one, each on a signal-handling thread.
+   */
+  static StopSignals install(Runnable onFirst, Runnable onSecond) {
     StopSignals signals = new StopSignals();
-    for (String name : new String[] {"INT", "TERM"}) {
+    for (String name : new String[] {"INT", "TERM", "HUP"}) {
       try {
         Signal.handle(new Signal(name), s -> {
           if (signals.received) {
+            onSecond.run();
             Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
           }
           signals.received = true;

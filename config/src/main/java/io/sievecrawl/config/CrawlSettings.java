@@ -62,6 +62,22 @@ public final class CrawlSettings {
     return lines;
   }
 
+  /**
+   * The settings as a config file that {@link ConfigFile} reads back to equal settings: one {@code key = value} line
+   * per setting, text values in double quotes.
+   */
+  public String toConfigText() {
+    StringBuilder text = new StringBuilder();
+    for (Setting s : Setting.values()) {
+      String value = format(s, values.get(s));
+      if (s.type() == Setting.Type.STRING) {
+        value = "\"" + value + "\"";
+      }
+      text.append(s.key()).append(" = ").append(value).append('\n');
+    }
+    return text.toString();
+  }
+
   static String format(Setting s, Object value) {
     return switch (s.type()) {
       case DURATION -> Values.formatDuration((Duration) value);
@@ -133,8 +149,21 @@ public final class CrawlSettings {
     return (Boolean) values.get(Setting.OBEY_ROBOTS);
   }
 
-  public int robotsCacheSize() {
-    return (Integer) values.get(Setting.ROBOTS_CACHE_SIZE);
+  /** Bytes. */
+  public long robotsCacheMemory() {
+    return (Long) values.get(Setting.ROBOTS_CACHE_MEMORY);
+  }
+
+  public int maxLinksPerPage() {
+    return (Integer) values.get(Setting.MAX_LINKS_PER_PAGE);
+  }
+
+  public Duration frontierSyncInterval() {
+    return (Duration) values.get(Setting.FRONTIER_SYNC_INTERVAL);
+  }
+
+  public Duration frontierCheckpointInterval() {
+    return (Duration) values.get(Setting.FRONTIER_CHECKPOINT_INTERVAL);
   }
 
   public Duration robotsRetry() {

@@ -29,6 +29,9 @@ public enum Setting {
           + " such as calendars."),
   MAX_PAGES_PER_HOST("crawl.max-pages-per-host", Type.COUNT, "100k", 0, Long.MAX_VALUE,
       "Fetch at most this many URLs from one host; 0 means no limit. A budget against spider traps."),
+  MAX_LINKS_PER_PAGE("crawl.max-links-per-page", Type.INT, "10000", 1, 10_000_000,
+      "Follow at most this many distinct links of one page (the first ones in the page); the rest are counted as"
+          + " links-over-page-cap. Bounds the memory a hostile page can take."),
   SCOPE("crawl.scope", Type.SCOPE, "host", 0, 0,
       "Which links to follow: host (the seeds' hosts), domain (the seeds' registrable domains, subdomains"
           + " included) or any."),
@@ -47,8 +50,9 @@ public enum Setting {
       "Skip links marked rel=nofollow, and all links of pages whose meta robots or X-Robots-Tag says nofollow."),
   OBEY_ROBOTS("robots.obey", Type.BOOLEAN, "true", 0, 0,
       "Fetch and obey each host's robots.txt (RFC 9309)."),
-  ROBOTS_CACHE_SIZE("robots.cache-size", Type.INT, "10000", 1, 10_000_000,
-      "robots.txt rules kept in memory, for this many hosts (least recently used are dropped)."),
+  ROBOTS_CACHE_MEMORY("robots.cache-memory", Type.SIZE, "64MB", 1_024, Integer.MAX_VALUE,
+      "Memory for parsed robots.txt rules, estimated from their size; the least recently used origins' rules are"
+          + " dropped past it (and fetched again when needed)."),
   ROBOTS_RETRY("robots.retry-after", Type.DURATION, "30s", 1, Duration.ofDays(1).toMillis(),
       "When robots.txt answers 5xx or cannot be fetched, the host is not crawled for this long; then robots.txt"
           + " is fetched again (three attempts in all, then the host's URLs are skipped)."),
@@ -71,6 +75,14 @@ public enum Setting {
       "Wait before the first retry; it doubles with every further retry (plus up to 50% jitter)."),
   MAX_RETRY_AFTER("fetch.max-retry-after", Type.DURATION, "2m", 0, Duration.ofDays(1).toMillis(),
       "A Retry-After longer than this is not waited for: the URL is given up."),
+
+  FRONTIER_SYNC_INTERVAL("frontier.sync-interval", Type.DURATION, "1s", 10, Duration.ofMinutes(10).toMillis(),
+      "How often the frontier log and the results file are forced to disk: a power cut loses at most about this"
+          + " much of the latest work (a killed process loses nothing)."),
+  FRONTIER_CHECKPOINT_INTERVAL("frontier.checkpoint-interval", Type.DURATION, "5m", 1_000,
+      Duration.ofDays(1).toMillis(),
+      "How often the URL filter is written to the crawl directory; lets finished log segments be deleted and"
+          + " bounds the log replayed on resume."),
 
   MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
       "URLs longer than this (after normalization) are dropped."),

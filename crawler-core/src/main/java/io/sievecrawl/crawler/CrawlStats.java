@@ -35,9 +35,16 @@ final class CrawlStats {
     skipped.computeIfAbsent(reason, k -> new LongAdder()).increment();
   }
 
-  /** A link or redirect target refused before the sieve (out of scope, a trap, or a redirect to a seen URL). */
+  /**
+   * Links and redirect targets refused before the frontier (out of scope, a trap, a redirect to a seen URL, past the
+   * per-page cap).
+   */
   void notAdmitted(String reason) {
-    notAdmitted.computeIfAbsent(reason, k -> new LongAdder()).increment();
+    notAdmitted(reason, 1);
+  }
+
+  void notAdmitted(String reason, long count) {
+    notAdmitted.computeIfAbsent(reason, k -> new LongAdder()).add(count);
   }
 
   Map<String, Long> byStatusClass() {

@@ -6,22 +6,28 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The outcome of a crawl.
+ * The outcome of one run of a crawl.
  *
- * @param end why the crawl ended
- * @param fetched URLs fetched (one result record each)
+ * @param end why the run ended
+ * @param fetched URLs fetched in this run (one result record each)
  * @param byStatusClass fetched URLs by status class: {@code 2xx} ... {@code 5xx}, {@code none} (no response)
  * @param errors fetched URLs that ended in an error, by kind
- * @param skipped admitted URLs that were not fetched, by reason ({@code robots}, {@code robots-unavailable},
- *     {@code host-budget}, {@code page-limit})
- * @param notAdmitted links and redirect targets refused before the sieve, by reason ({@code out-of-scope-host},
+ * @param skipped admitted URLs that will not be fetched, by reason ({@code robots}, {@code robots-unavailable},
+ *     {@code host-budget})
+ * @param notAdmitted links and redirect targets refused before the frontier, by reason ({@code out-of-scope-host},
  *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap},
- *     {@code redirect-to-seen-url}); duplicates the sieve dropped are counted in {@code sieve}
+ *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in
+ *     {@code sieve}
  * @param retries fetches repeated after a 5xx, 429 or network error
  * @param bytes body bytes read, decompressed
- * @param notFetched admitted URLs left unfetched because the crawl was stopped or hit its page limit
- * @param sieve the URL sieve's counters and filter state at the end
- * @param elapsed wall-clock time of the crawl
+ * @param carriedOver tasks waiting in the frontier when the run began (left by an earlier run)
+ * @param admitted tasks admitted during this run
+ * @param notFetched tasks still waiting or unfinished in the frontier when the run ended (a stop, the page limit, a
+ *     failure); a resumed crawl does them
+ * @param sieve the frontier's counters and filter state at the end
+ * @param totals counters over every run of the crawl, this one included
+ * @param elapsed wall-clock time of the run
+ * @param failure what ended the run when {@code end} is {@link End#FAILED}, otherwise {@code null}
  */
 public record CrawlSummary(
     End end,
@@ -32,18 +38,24 @@ public record CrawlSummary(
     Map<String, Long> notAdmitted,
     long retries,
     long bytes,
+    long carriedOver,
+    long admitted,
     long notFetched,
     SieveStats sieve,
-    Duration elapsed) {
+    CrawlTotals totals,
+    Duration elapsed,
+    Throwable failure) {
 
-  /** Why a crawl ended. */
+  /** Why a run ended. */
   public enum End {
     /** Every reachable URL in scope was fetched. */
     COMPLETED,
     /** crawl.max-pages was reached. */
     PAGE_LIMIT,
     /** {@link Crawler#stop()} was called. */
-    STOPPED
+    STOPPED,
+    /** A failure ended the run: see {@link CrawlSummary#failure()}. */
+    FAILED
   }
 
   /** Fetched URLs per second of wall-clock time. */
@@ -53,11 +65,12 @@ public record CrawlSummary(
   }
 
   /**
-   * Whether every admitted URL is accounted for: fetched, skipped for a reason, or left unfetched by a stop or a
-   * limit. Always true; a check for tests and for the summary.
+   * Whether every task is accounted for: those carried over plus those admitted were fetched, skipped for a reason,
+   * or are still in the frontier. A check for tests and for the summary; it holds whatever ended the run.
    */
   public boolean accountsForEveryAdmittedUrl() {
-    return sieve.admitted() == fetched + notFetched + skipped.values().stream().mapToLong(Long::longValue).sum();
+    long skippedCount = skipped.values().stream().mapToLong(Long::longValue).sum();
+    return carriedOver + admitted == fetched + skippedCount + notFetched;
   }
 
   /** Errors of every kind. */

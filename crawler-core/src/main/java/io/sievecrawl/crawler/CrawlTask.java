@@ -1,5 +1,10 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.sieve.TaskCodec;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
 /**
  * A URL waiting to be fetched, with how it was found.
  *
@@ -7,9 +12,16 @@ package io.sievecrawl.crawler;
  * @param depth link hops from a seed (0 for a seed; a redirect keeps the depth of the URL that redirected)
  * @param referrer the page that linked to or redirected to it, {@code null} for a seed
  * @param redirectHops redirects followed to reach it from the last linked URL
- * @param attempt fetches of it tried so far (retries after errors)
+ * @param attempt fetches of it tried so far (retries after errors); not kept across restarts
  */
-record CrawlTask(String url, int depth, String referrer, int redirectHops, int attempt) {
+public record CrawlTask(String url, int depth, String referrer, int redirectHops, int attempt) {
+
+  public CrawlTask {
+    Objects.requireNonNull(url, "url");
+  }
+
+  /** The encoding the disk and Redis frontiers keep tasks in. */
+  public static final TaskCodec<CrawlTask> CODEC = new Codec();
 
   static CrawlTask seed(String url) {
     return new CrawlTask(url, 0, null, 0, 0);
@@ -25,5 +37,94 @@ record CrawlTask(String url, int depth, String referrer, int redirectHops, int a
 
   CrawlTask retry() {
     return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1);
+  }
+
+  /**
+   * Varints for depth, redirect hops and lengths; the URL in UTF-8; the referrer as the length of the prefix it
+   * shares with the URL, plus one, then the rest of its bytes (a page mostly links within its own site, so this
+   * saves much of it); 0 in place of that length means no referrer.
+   */
+  private static final class Codec implements TaskCodec<CrawlTask> {
+    @Override
+    public byte[] encode(CrawlTask task) {
+      byte[] url = task.url.getBytes(StandardCharsets.UTF_8);
+      ByteArrayOutputStream out = new ByteArrayOutputStream(url.length + 24);
+      writeVarint(out, task.depth);
+      writeVarint(out, task.redirectHops);
+      writeVarint(out, url.length);
+      out.writeBytes(url);
+      if (task.referrer == null) {
+        writeVarint(out, 0);
+      } else {
+        byte[] referrer = task.referrer.getBytes(StandardCharsets.UTF_8);
+        int shared = 0;
+        while (shared < url.length && shared < referrer.length && url[shared] == referrer[shared]) {
+          shared++;
+        }
+        writeVarint(out, shared + 1);
+        writeVarint(out, referrer.length - shared);
+        out.write(referrer, shared, referrer.length - shared);
+      }
+      return out.toByteArray();
+    }
+
+    @Override
+    public CrawlTask decode(byte[] bytes, int offset, int length) {
+      int[] at = {offset};
+      int end = offset + length;
+      try {
+        int depth = readVarint(bytes, at, end);
+        int hops = readVarint(bytes, at, end);
+        int urlLength = readVarint(bytes, at, end);
+        check(at[0] + urlLength <= end);
+        String url = new String(bytes, at[0], urlLength, StandardCharsets.UTF_8);
+        int urlStart = at[0];
+        at[0] += urlLength;
+        int sharedPlusOne = readVarint(bytes, at, end);
+        String referrer = null;
+        if (sharedPlusOne > 0) {
+          int shared = sharedPlusOne - 1;
+          int rest = readVarint(bytes, at, end);
+          check(shared <= urlLength && at[0] + rest <= end);
+          byte[] joined = new byte[shared + rest];
+          System.arraycopy(bytes, urlStart, joined, 0, shared);
+          System.arraycopy(bytes, at[0], joined, shared, rest);
+          referrer = new String(joined, StandardCharsets.UTF_8);
+          at[0] += rest;
+        }
+        check(at[0] == end);
+        return new CrawlTask(url, depth, referrer, hops, 0);
+      } catch (ArrayIndexOutOfBoundsException e) {
+        throw new IllegalArgumentException("not an encoded crawl task");
+      }
+    }
+
+    private static void check(boolean ok) {
+      if (!ok) {
+        throw new IllegalArgumentException("not an encoded crawl task");
+      }
+    }
+
+    private static void writeVarint(ByteArrayOutputStream out, int value) {
+      while ((value & ~0x7F) != 0) {
+        out.write((value & 0x7F) | 0x80);
+        value >>>= 7;
+      }
+      out.write(value);
+    }
+
+    private static int readVarint(byte[] bytes, int[] at, int end) {
+      int value = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        check(at[0] < end);
+        byte b = bytes[at[0]++];
+        value |= (b & 0x7F) << shift;
+        if (b >= 0) {
+          check(value >= 0);
+          return value;
+        }
+      }
+      throw new IllegalArgumentException("not an encoded crawl task");
+    }
   }
 }

@@ -9,10 +9,11 @@ import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
+import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,77 +25,124 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Crawls from seed URLs until every reachable URL in scope has been fetched once, a limit is reached, or
- * {@link #stop()} is called; hands one {@link io.sievecrawl.crawler.result.CrawlResult} per fetched URL to a
- * {@link ResultSink} and returns a {@link CrawlSummary}.
+ * Crawls from seed URLs until every reachable URL in scope has been fetched once, a limit is reached, a failure
+ * ends it, or {@link #stop()} is called; hands one {@link io.sievecrawl.crawler.result.CrawlResult} per fetched URL
+ * to a {@link ResultSink} and returns a {@link CrawlSummary}.
  *
- * <p>One crawler runs one crawl. {@link #run} blocks the calling thread; {@link #stop()} and {@link #progress()}
- * may be called from any other thread.
+ * <p>The frontier comes from outside ({@link Builder#frontier}): an in-memory {@link Sieve} by default, a disk or
+ * Redis frontier for crawls that must outgrow the heap, survive a crash, or be shared. One crawler runs one crawl
+ * run. {@link #run} blocks the calling thread; {@link #stop()}, {@link #progress()} and {@link #state()} may be called
+ * from any other thread.
  */
 public final class Crawler {
   /*
-   * Threads: the caller of run(); crawl.concurrency worker virtual threads, each looping acquire -> process ->
-   * complete; OkHttp's own threads (none for synchronous calls beyond the connection pool's cleaner).
-   * Shared state: the Sieve (its own locks), the HostScheduler (one lock, never held during I/O), the
-   * RobotsPolicy cache (its own lock; a robots.txt fetch happens outside it), CrawlStats (lock-free adders), the
-   * ResultSink (thread-safe by contract). No lock is held while fetching.
+   * Threads: the caller of run(); crawl.concurrency worker virtual threads, each looping acquire -> process; OkHttp's
+   * own threads (none for synchronous calls beyond the connection pool's cleaner). Shared state: the frontier (its
+   * own locks), the HostScheduler (one lock, never held during network I/O), the RobotsPolicy cache (its own lock; a
+   * robots.txt fetch happens outside it), CrawlStats (lock-free adders), the per-origin sketch (its monitor), the
+   * ResultSink (thread-safe by contract), CrawlControl (volatile flags). Workers report to the crawl only through
+   * CrawlControl; nothing calls back into this class.
    */
   private static final Logger log = LoggerFactory.getLogger(Crawler.class);
   static final int STOP_GRACE_SECONDS = 5;
 
   private final CrawlSettings settings;
   private final ResultSink sink;
+  private final Frontier<CrawlTask> frontier;
+  private final CrawlState before;
   private final PageFetcher fetcher;
-  private final Sieve<CrawlTask> sieve;
   private final HostScheduler<CrawlTask> scheduler;
   private final CrawlStats stats = new CrawlStats();
   private final UrlNormalizer normalizer;
+  private final CrawlControl control;
   private final Queue<Throwable> workerFailures = new ConcurrentLinkedQueue<>();
-  private final PageProcessor processor;
-  private volatile long stopRequestedAt; // System.nanoTime() of the first stop(), 0 while none
-  private volatile boolean pageLimitReached;
-  private volatile IOException sinkFailure;
+  private volatile ScopePolicy scope;
+  private volatile long startedAt;
 
-  private Crawler(CrawlSettings settings, ResultSink sink, BloomFilter filter, String capacityHint) {
-    this.settings = settings;
-    this.sink = sink;
+  private Crawler(Builder b) {
+    this.settings = b.settings;
+    this.sink = b.sink;
+    this.frontier = b.frontier != null ? b.frontier
+        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::url, b.capacityHint);
+    this.before = b.state;
     this.fetcher = new PageFetcher(settings);
-    this.sieve = Sieve.over(filter, CrawlTask::url, capacityHint);
-    this.scheduler = new HostScheduler<>(sieve, task -> UrlNormalizer.hostOf(task.url()),
-        settings.hostConcurrency(), settings.delay());
+    this.scheduler = new HostScheduler<>(frontier, task -> Origins.of(task.url()),
+        HostScheduler.Politeness.of(settings.hostConcurrency(), settings.delay(), settings.concurrency()), b.ticker,
+        b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
-    RobotsPolicy robots = settings.obeyRobots()
-        ? new RobotsPolicy(fetcher.client(), settings.userAgent(), settings.maxCrawlDelay(), settings.robotsRetry(),
-            settings.robotsCacheSize(), Clock.systemUTC())
-        : null;
-    LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
-        RobotsPolicy.robotName(settings.userAgent()));
-    this.processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, sink, stats, this);
+    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
   }
 
-  /**
-   * A crawler with a fresh URL filter sized from the settings' {@code filter.n} and {@code filter.p}; the capacity
-   * warning names {@code capacityHint} as the thing to raise (for example {@code "filter.n (--expected-urls)"}).
-   */
-  public static Crawler create(CrawlSettings settings, ResultSink sink, String capacityHint) {
-    return new Crawler(settings, sink, BloomFilter.create(settings.expectedUrls(), settings.fpp()), capacityHint);
-  }
-
-  /** A crawler whose capacity warning names the {@code filter.n} setting. */
+  /** A crawler over an in-memory frontier sized from the settings' {@code filter.n} and {@code filter.p}. */
   public static Crawler create(CrawlSettings settings, ResultSink sink) {
-    return create(settings, sink, "filter.n");
+    return builder(settings, sink).build();
+  }
+
+  public static Builder builder(CrawlSettings settings, ResultSink sink) {
+    return new Builder(settings, sink);
+  }
+
+  /** Collects a crawler's collaborators; only the settings and the sink are required. */
+  public static final class Builder {
+    private final CrawlSettings settings;
+    private final ResultSink sink;
+    private Frontier<CrawlTask> frontier;
+    private String capacityHint = "filter.n";
+    private CrawlState state = CrawlState.fresh();
+    private LongSupplier ticker = System::nanoTime;
+    private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
+
+    private Builder(CrawlSettings settings, ResultSink sink) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      this.sink = Objects.requireNonNull(sink, "sink");
+    }
+
+    /** The frontier to crawl from; its owner checkpoints and closes it. Default: an in-memory sieve. */
+    public Builder frontier(Frontier<CrawlTask> frontier) {
+      this.frontier = Objects.requireNonNull(frontier, "frontier");
+      return this;
+    }
+
+    /** What the default frontier's capacity warning tells the user to raise. Default {@code filter.n}. */
+    public Builder capacityHint(String hint) {
+      this.capacityHint = Objects.requireNonNull(hint, "hint");
+      return this;
+    }
+
+    /** What earlier runs of this crawl left: totals, hosts in scope, per-origin counts. Default: none. */
+    public Builder state(CrawlState state) {
+      this.state = Objects.requireNonNull(state, "state");
+      return this;
+    }
+
+    /** The politeness clock, in nanoseconds. Default {@code System::nanoTime}. */
+    Builder ticker(LongSupplier ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    /** Told of every lease with the politeness clock's time, for tests. */
+    Builder leaseObserver(HostScheduler.LeaseObserver observer) {
+      this.leaseObserver = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    public Crawler build() {
+      return new Crawler(this);
+    }
   }
 
   /**
-   * Crawls from {@code seeds} (absolute http or https URLs) and returns when the crawl has ended and every result
-   * has been handed to the sink and flushed.
+   * Crawls from {@code seeds} (absolute http or https URLs; on a resumed crawl, the same seeds again: the frontier
+   * drops those it has seen) and returns when the run has ended and every result has been handed to the sink and
+   * flushed.
    *
    * @throws IllegalArgumentException if a seed is not a valid http(s) URL, naming it
-   * @throws UncheckedIOException if the sink fails; the crawl stops at the first failure
    */
   public CrawlSummary run(Collection<String> seeds) {
     List<String> normalized = new ArrayList<>();
@@ -105,40 +153,65 @@ public final class Crawler {
         throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
       }
     }
-    processor.setScope(new ScopePolicy(settings, normalized));
-    normalized.forEach(url -> scheduler.offer(CrawlTask.seed(url)));
+    ScopePolicy scope = new ScopePolicy(settings, normalized, before.scopeHosts());
+    this.scope = scope;
+    SieveStats atStart = frontier.stats();
+    long carriedOver = atStart.queued() + atStart.inFlight();
+    RobotsPolicy robots = settings.obeyRobots()
+        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgent(), settings.maxCrawlDelay(),
+            settings.robotsRetry(), settings.robotsCacheMemory(), Clock.systemUTC())
+        : null;
+    LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
+        RobotsPolicy.robotName(settings.userAgent()));
+    PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
+        stats, before.pagesPerOrigin(), control);
 
     long start = System.nanoTime();
+    startedAt = start;
+    try {
+      normalized.forEach(url -> scheduler.offer(CrawlTask.seed(url)));
+    } catch (FrontierFailure e) {
+      control.fail(e);
+    }
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
           workerFailures.add(e);
           log.error("worker {} died", thread.getName(), e);
+          control.fail(e);
         }).factory());
     try {
       for (int i = 0; i < settings.concurrency(); i++) {
-        workers.execute(this::workLoop);
+        workers.execute(() -> workLoop(processor));
       }
       workers.shutdown();
       awaitWorkers(workers);
     } finally {
       workers.shutdownNow();
     }
-    long notFetched = scheduler.drain().size();
     try {
       sink.flush();
     } catch (IOException e) {
-      sinkFailed(e);
-    }
-    if (sinkFailure != null) {
-      fetcher.close();
-      throw new UncheckedIOException("cannot write results: " + sinkFailure.getMessage(), sinkFailure);
+      control.fail(e);
     }
     fetcher.close();
-    CrawlSummary.End end = stopRequestedAt != 0 ? CrawlSummary.End.STOPPED
-        : pageLimitReached ? CrawlSummary.End.PAGE_LIMIT : CrawlSummary.End.COMPLETED;
-    return new CrawlSummary(end, stats.fetched.sum(), stats.byStatusClass(), stats.byError(), stats.skipped(),
-        stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), notFetched, sieve.stats(),
-        Duration.ofNanos(System.nanoTime() - start));
+    SieveStats atEnd = frontier.stats();
+    Throwable failure = control.failure();
+    CrawlSummary.End end = failure != null ? CrawlSummary.End.FAILED
+        : control.pageLimitReached() ? CrawlSummary.End.PAGE_LIMIT
+        : control.stopRequested() ? CrawlSummary.End.STOPPED : CrawlSummary.End.COMPLETED;
+    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    CrawlSummary run = new CrawlSummary(end, stats.fetched.sum(), stats.byStatusClass(), stats.byError(),
+        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver,
+        atEnd.admitted() - atStart.admitted(), atEnd.queued() + atEnd.inFlight(), atEnd, CrawlTotals.NONE, elapsed,
+        failure);
+    return withTotals(run);
+  }
+
+  private CrawlSummary withTotals(CrawlSummary run) {
+    CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
+    return new CrawlSummary(run.end(), run.fetched(), run.byStatusClass(), run.errors(), run.skipped(),
+        run.notAdmitted(), run.retries(), run.bytes(), run.carriedOver(), run.admitted(), run.notFetched(), run.sieve(),
+        totals, run.elapsed(), run.failure());
   }
 
   private void awaitWorkers(ExecutorService workers) {
@@ -152,9 +225,9 @@ public final class Crawler {
         interrupted = true;
         stop();
       }
-      long stopAt = stopRequestedAt;
+      long stopAt = control.stopRequestedAt();
       if (stopAt != 0 && System.nanoTime() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
-        fetcher.cancelAll(); // fetches still running after the grace period are aborted
+        fetcher.cancelAll(); // fetches and robots.txt reads still running after the grace period are aborted
       }
     }
     if (interrupted) {
@@ -162,16 +235,19 @@ public final class Crawler {
     }
   }
 
-  private void workLoop() {
+  private void workLoop(PageProcessor processor) {
     while (true) {
       HostScheduler.Lease<CrawlTask> lease;
       try {
         lease = scheduler.acquire(1, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         return;
+      } catch (FrontierFailure e) {
+        control.fail(e);
+        return;
       }
       if (lease == null) {
-        if (stopRequestedAt != 0 || pageLimitReached || sieve.isFinished()) {
+        if (control.isStopping() || frontier.isFinished()) {
           return;
         }
         continue;
@@ -182,42 +258,33 @@ public final class Crawler {
 
   /**
    * Asks the crawl to end: no new fetch starts, fetches in flight get {@value #STOP_GRACE_SECONDS} seconds to
-   * finish and are then aborted, results are flushed, and {@link #run} returns. Safe to call from any thread, and
-   * more than once.
+   * finish and are then aborted (and left for a resumed crawl), results are flushed, and {@link #run} returns. Safe
+   * to call from any thread, and more than once.
    */
   public void stop() {
-    if (stopRequestedAt == 0) {
-      stopRequestedAt = System.nanoTime() | 1;
-      scheduler.stop();
-    }
-  }
-
-  /** Called when the sink fails: the crawl stops, and {@link #run} throws once the workers are done. */
-  void sinkFailed(IOException e) {
-    if (sinkFailure == null) {
-      sinkFailure = e;
-      log.error("cannot write results, stopping the crawl: {}", e.getMessage());
-    }
-    stop();
-  }
-
-  /** Called by the processor when crawl.max-pages fetches have started. */
-  void pageLimitReached() {
-    if (!pageLimitReached) {
-      pageLimitReached = true;
-      scheduler.stop();
-    }
-  }
-
-  boolean stopping() {
-    return stopRequestedAt != 0 || pageLimitReached;
+    control.requestStop();
   }
 
   /** A live snapshot for a progress line. */
   public CrawlProgress progress() {
-    SieveStats s = sieve.stats();
-    return new CrawlProgress(stats.fetched.sum(), s.queued() + scheduler.waiting(), stats.inFlight.sum(),
-        stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp());
+    SieveStats s = frontier.stats();
+    HostScheduler.Snapshot held = scheduler.snapshot();
+    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued() + held.held(),
+        stats.inFlight.sum(), stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), held.paused());
+  }
+
+  /**
+   * What a resumed crawl needs besides the frontier, as of now: the totals including this run so far, the hosts in
+   * scope, the per-origin counts (the live sketch: serialize it, do not change it).
+   */
+  public CrawlState state() {
+    ScopePolicy current = scope;
+    long start = startedAt;
+    CrawlSummary soFar = new CrawlSummary(CrawlSummary.End.STOPPED, stats.fetched.sum(), stats.byStatusClass(),
+        stats.byError(), stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), 0, 0, 0, null,
+        CrawlTotals.NONE, start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
+    return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
+        current == null ? before.scopeHosts() : current.seedHosts(), before.pagesPerOrigin());
   }
 
   /** Uncaught exceptions that killed worker threads (empty in a healthy crawl); for tests and diagnostics. */
@@ -227,6 +294,6 @@ public final class Crawler {
 
   @Override
   public String toString() {
-    return "Crawler[" + Objects.toString(progress()) + "]";
+    return "Crawler[" + progress() + "]";
   }
 }

@@ -12,23 +12,30 @@ import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsVerdict;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.CountMinSketch;
+import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a worker does with one task: limits, robots.txt, the fetch, retries, the redirect or the links, the result.
- * Every path ends the lease exactly once: {@link HostScheduler#complete} or {@link HostScheduler#retryLater}.
+ * What a worker does with one lease: robots.txt, budgets, the fetch, retries, the redirect or the links, the result,
+ * and then the lease's end, exactly once: completed (acknowledged in the frontier), handed back for a retry, or
+ * abandoned (left unacknowledged, so a resumed crawl does it again).
+ *
+ * <p>Data flows one way: the processor gets its collaborators at construction and tells the crawl nothing but
+ * through {@link CrawlControl} (the page limit, a fatal failure).
  */
 final class PageProcessor {
   private static final Logger log = LoggerFactory.getLogger(PageProcessor.class);
+
+  /** How a lease ends. */
+  private enum End { COMPLETE, HANDED_BACK, ABANDON }
 
   private final CrawlSettings settings;
   private final PageFetcher fetcher;
@@ -36,108 +43,140 @@ final class PageProcessor {
   private final RobotsPolicy robots; // null when robots.txt is not obeyed
   private final LinkExtractor links;
   private final UrlNormalizer normalizer;
+  private final ScopePolicy scope;
   private final ResultSink sink;
   private final CrawlStats stats;
-  private final Crawler crawler;
-  private final AtomicLong pagesStarted = new AtomicLong();
-  private final Map<String, AtomicLong> fetchesPerHost = new ConcurrentHashMap<>();
-  private volatile ScopePolicy scope;
+  private final CountMinSketch pagesPerOrigin;
+  private final CrawlControl control;
 
   PageProcessor(CrawlSettings settings, PageFetcher fetcher, HostScheduler<CrawlTask> scheduler, RobotsPolicy robots,
-      LinkExtractor links, UrlNormalizer normalizer, ResultSink sink, CrawlStats stats, Crawler crawler) {
+      LinkExtractor links, UrlNormalizer normalizer, ScopePolicy scope, ResultSink sink, CrawlStats stats,
+      CountMinSketch pagesPerOrigin, CrawlControl control) {
     this.settings = settings;
     this.fetcher = fetcher;
     this.scheduler = scheduler;
     this.robots = robots;
     this.links = links;
     this.normalizer = normalizer;
+    this.scope = scope;
     this.sink = sink;
     this.stats = stats;
-    this.crawler = crawler;
-  }
-
-  void setScope(ScopePolicy scope) {
-    this.scope = scope;
+    this.pagesPerOrigin = pagesPerOrigin;
+    this.control = control;
   }
 
   void process(HostScheduler.Lease<CrawlTask> lease) {
     CrawlTask task = lease.task();
-    boolean leaseEnded = false;
+    End end = End.ABANDON;
     stats.inFlight.increment();
     try {
-      leaseEnded = fetchAndRecord(lease, task);
+      end = fetchAndRecord(lease, task);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (IOException e) {
-      crawler.sinkFailed(e);
-    } catch (RuntimeException e) {
-      // One bad page must not kill the worker: record it and go on.
-      log.warn("internal error on {}", task.url(), e);
-      record(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
-          ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+    } catch (IOException | FrontierFailure e) {
+      control.fail(e); // the results or the crawl directory cannot be written: the page is done again on resume
+    } catch (StackOverflowError | RuntimeException e) {
+      // One bad page must not end the crawl (a parser that recursed too deep included): record it and go on.
+      log.warn("internal error on {}: {}", task.url(), CrawlControl.describe(e));
+      log.debug("internal error on {}", task.url(), e);
+      end = recordInternalError(task, e);
+    } catch (Error e) {
+      control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
     } finally {
       stats.inFlight.decrement();
-      if (!leaseEnded) {
-        scheduler.complete(lease);
-      }
+      finish(lease, end);
     }
   }
 
-  /** Returns whether the lease was already ended (handed back for a retry). */
-  private boolean fetchAndRecord(HostScheduler.Lease<CrawlTask> lease, CrawlTask task)
+  private void finish(HostScheduler.Lease<CrawlTask> lease, End end) {
+    try {
+      switch (end) {
+        case COMPLETE -> scheduler.complete(lease);
+        case ABANDON -> scheduler.abandon(lease);
+        case HANDED_BACK -> { }
+      }
+    } catch (FrontierFailure e) {
+      control.fail(e);
+      scheduler.abandon(lease);
+    }
+  }
+
+  private End recordInternalError(CrawlTask task, Throwable e) {
+    try {
+      record(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
+          ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+      return End.COMPLETE;
+    } catch (IOException failure) {
+      control.fail(failure);
+      return End.ABANDON;
+    }
+  }
+
+  private End fetchAndRecord(HostScheduler.Lease<CrawlTask> lease, CrawlTask task)
       throws InterruptedException, IOException {
     if (task.attempt() == 0) {
-      if (robots != null) {
-        RobotsVerdict verdict = robots.check(task.url());
-        switch (verdict.decision()) {
-          case DISALLOWED -> {
-            stats.skip("robots");
-            return false;
-          }
-          case RETRY_LATER -> {
-            Duration wait = Duration.between(Instant.now(), verdict.retryAt());
-            scheduler.retryLater(lease, task, wait.isNegative() ? Duration.ZERO : wait);
-            return true;
-          }
-          case UNAVAILABLE -> {
-            stats.skip("robots-unavailable");
-            return false;
-          }
-          case ALLOWED -> {
-            if (!verdict.crawlDelay().isZero()) {
-              scheduler.setHostDelay(lease.host(), verdict.crawlDelay());
-            }
-          }
-        }
-      }
-      long budget = settings.maxPagesPerHost();
-      if (budget > 0 && fetchesPerHost.computeIfAbsent(lease.host(), h -> new AtomicLong()).incrementAndGet() > budget) {
-        stats.skip("host-budget");
-        return false;
-      }
-      long maxPages = settings.maxPages();
-      if (maxPages > 0 && pagesStarted.incrementAndGet() > maxPages) {
-        crawler.pageLimitReached();
-        stats.skip("page-limit");
-        return false;
+      End gated = passGates(lease, task);
+      if (gated != null) {
+        return gated;
       }
     }
-
+    if (control.isStopping()) {
+      return End.ABANDON;
+    }
     FetchResponse response = fetcher.fetch(task.url(), true);
-    if (response.isRetryable() && !crawler.stopping()) {
+    if (control.isStopping() && response.status() == null) {
+      return End.ABANDON; // most likely cut off by the stop: fetch it again on resume rather than record an error
+    }
+    if (response.isRetryable() && !control.isStopping()) {
       Duration wait = retryWait(task.attempt(), response.retryAfter());
       if (task.attempt() < settings.maxRetries() && wait != null) {
         stats.retries.increment();
         scheduler.retryLater(lease, task.retry(), wait);
-        return true;
+        return End.HANDED_BACK;
       }
-      if (response.retryAfter() != null) { // giving this URL up, but the host still asked for a rest
+      if (response.retryAfter() != null) { // giving this URL up, but the origin still asked for a rest
         Duration cap = settings.maxRetryAfter();
-        scheduler.pause(lease.host(), response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter());
+        scheduler.pause(lease.origin(), response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter());
       }
     }
     record(resultOf(task, response));
-    return false;
+    return End.COMPLETE;
+  }
+
+  /** robots.txt, the per-origin budget and the page limit; {@code null} when the task may be fetched. */
+  private End passGates(HostScheduler.Lease<CrawlTask> lease, CrawlTask task) throws InterruptedException {
+    if (robots != null) {
+      RobotsVerdict verdict = robots.check(task.url());
+      switch (verdict.decision()) {
+        case DISALLOWED -> {
+          stats.skip("robots");
+          return End.COMPLETE;
+        }
+        case RETRY_LATER -> {
+          Duration wait = Duration.between(Instant.now(), verdict.retryAt());
+          scheduler.retryLater(lease, task, wait.isNegative() ? Duration.ZERO : wait);
+          return End.HANDED_BACK;
+        }
+        case UNAVAILABLE -> {
+          stats.skip("robots-unavailable");
+          return End.COMPLETE;
+        }
+        case ALLOWED -> {
+          if (!verdict.crawlDelay().isZero()) {
+            scheduler.setDelay(lease.origin(), verdict.crawlDelay());
+          }
+        }
+      }
+    }
+    long budget = settings.maxPagesPerHost();
+    if (budget > 0 && !pagesPerOrigin.incrementIfBelow(lease.origin(), budget)) {
+      stats.skip("host-budget");
+      return End.COMPLETE;
+    }
+    if (!control.tryStartPage()) {
+      return End.ABANDON; // left in the frontier for a resumed crawl with a higher limit
+    }
+    return null;
   }
 
   private CrawlResult resultOf(CrawlTask task, FetchResponse response) {
@@ -171,7 +210,13 @@ final class PageProcessor {
     } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
       PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag());
       outlinks = page.found();
-      for (String link : page.links()) {
+      List<String> found = page.links();
+      int cap = settings.maxLinksPerPage();
+      if (found.size() > cap) {
+        stats.notAdmitted("links-over-page-cap", found.size() - cap);
+        found = found.subList(0, cap);
+      }
+      for (String link : found) {
         follow(task.link(link), false);
       }
     }
@@ -180,7 +225,7 @@ final class PageProcessor {
         task.attempt() + 1);
   }
 
-  /** Pushes a link or redirect target through scope and the sieve. */
+  /** Offers a link or redirect target through scope and the frontier. */
   private void follow(CrawlTask next, boolean redirect) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
     if (reason != null) {
@@ -205,12 +250,9 @@ final class PageProcessor {
     return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base / 2 + 1));
   }
 
-  private void record(CrawlResult result) {
+  /** Counts and writes one result; the sink writes it out before the lease is completed. */
+  private void record(CrawlResult result) throws IOException {
     stats.record(result);
-    try {
-      sink.accept(result);
-    } catch (IOException e) {
-      crawler.sinkFailed(e);
-    }
+    sink.accept(result);
   }
 }

@@ -29,14 +29,28 @@ final class ScopePolicy {
   private final int maxPathSegments;
   private final int maxSegmentRepeats;
 
-  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls) {
+  /**
+   * @param seedUrls the normalized seed URLs
+   * @param moreSeedHosts hosts that count as seeds' too (brought into scope by seed redirects in an earlier run)
+   */
+  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls, Collection<String> moreSeedHosts) {
     this.scope = settings.scope();
     this.include = settings.include();
     this.exclude = settings.exclude();
     this.maxDepth = settings.maxDepth();
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
-    seedUrls.forEach(this::addSeed);
+    seedUrls.forEach(url -> addSeedHost(UrlNormalizer.hostOf(url)));
+    moreSeedHosts.forEach(this::addSeedHost);
+  }
+
+  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls) {
+    this(settings, seedUrls, List.of());
+  }
+
+  /** The hosts that count as the seeds' now, for a resumed crawl. */
+  Set<String> seedHosts() {
+    return Set.copyOf(seedHosts);
   }
 
   /**
@@ -47,12 +61,11 @@ final class ScopePolicy {
   void addSeedRedirect(String seed, String target) {
     String targetHost = UrlNormalizer.hostOf(target);
     if (registrableDomain(targetHost).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
-      addSeed(target);
+      addSeedHost(targetHost);
     }
   }
 
-  private void addSeed(String url) {
-    String host = UrlNormalizer.hostOf(url);
+  private void addSeedHost(String host) {
     if (seedHosts.add(host)) {
       seedDomains.add(registrableDomain(host));
     }

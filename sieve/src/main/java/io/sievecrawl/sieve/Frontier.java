@@ -13,7 +13,8 @@ import java.io.IOException;
  * disk, in Redis) hands out again every task that was claimed and never completed.
  *
  * <p>The frontier is {@linkplain #isFinished() finished} when nothing waits and nothing is in flight. Every method
- * is thread-safe.
+ * is thread-safe. A frontier that cannot keep its state throws {@link FrontierFailure} from the call that found out,
+ * and from every later one.
  *
  * <p>Implementations: {@link Sieve} (in memory), {@link io.sievecrawl.sieve.disk.DiskFrontier} (append-only log on
  * disk, bounded heap, survives kill -9).
@@ -39,7 +40,8 @@ public interface Frontier<T> extends AutoCloseable {
 
   /**
    * Puts a claimed task back at the tail of the frontier, still admitted (it does not pass the filter again), and
-   * returns its new claim identity for when it comes round again. For a task that cannot be worked on yet.
+   * returns its new claim identity for when it comes round again: larger than every identity handed out before, so
+   * a caller can tell when it has gone round the whole frontier. For a task that cannot be worked on yet.
    */
   long requeue(Claim<T> claim);
 

@@ -37,6 +37,7 @@ public final class PageFetcher implements AutoCloseable {
   private static final int READ_CHUNK = 16 * 1024;
 
   private final OkHttpClient client;
+  private final CallTracker calls = new CallTracker();
   private final String userAgent;
   private final long maxBodySize;
 
@@ -59,6 +60,11 @@ public final class PageFetcher implements AutoCloseable {
     return client;
   }
 
+  /** The calls {@link #cancelAll()} cancels; other fetches of the crawl (robots.txt) track theirs here too. */
+  public CallTracker calls() {
+    return calls;
+  }
+
   /**
    * GETs {@code url}. Never throws for network or HTTP errors: they come back in the response's
    * {@link FetchResponse#errorKind()}.
@@ -72,6 +78,7 @@ public final class PageFetcher implements AutoCloseable {
         .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8").build();
     Call call = client.newCall(request);
     Integer status = null;
+    CallTracker.Tracked tracked = calls.track(call);
     try (Response response = call.execute()) {
       status = response.code();
       ResponseBody body = response.body();
@@ -115,14 +122,17 @@ public final class PageFetcher implements AutoCloseable {
     } catch (IOException e) {
       return new FetchResponse(status, null, null, null, null, null, new byte[0], 0, startedAt,
           elapsedMillis(start), classify(e), describe(e));
+    } finally {
+      tracked.close();
     }
   }
 
   /**
-   * Aborts every call in flight, robots.txt fetches included (clients derived from {@link #client()} share its
-   * dispatcher); their fetches return a network error.
+   * Aborts every call in flight, body reads and robots.txt fetches included, and every call started afterwards;
+   * their fetches return a network error.
    */
   public void cancelAll() {
+    calls.cancelAll();
     client.dispatcher().cancelAll();
   }
 

@@ -11,6 +11,10 @@ import java.io.OutputStream;
  * Writes results as JSON Lines: one object per line, fields in a fixed order, {@code null} fields written as
  * {@code null} so every line has the same keys.
  *
+ * <p>Each line is handed to the stream, and the stream flushed, before {@link #accept} returns: a line is never
+ * half in a buffer when the process dies, and a crawl acknowledges a page only after its line is written. Give it
+ * an unbuffered stream (one write per line) or one whose flush writes through.
+ *
  * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","bytes":5120,"depth":0,
  * "referrer":null,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
  * "errorKind":null,"error":null,"attempts":1}</pre>
@@ -52,6 +56,25 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeNumberField("attempts", r.attempts());
     json.writeEndObject();
     json.writeRaw('\n');
+    json.flush();
+  }
+
+  /**
+   * Runs {@code action} while no line is being written, for an exit that must not cut a line in half; gives up
+   * waiting after {@code timeoutMillis} (a write blocked on a full pipe) and runs it anyway.
+   */
+  public void whenIdle(Runnable action, long timeoutMillis) {
+    Thread waiter = Thread.ofPlatform().daemon().start(() -> {
+      synchronized (this) {
+        action.run();
+      }
+    });
+    try {
+      waiter.join(timeoutMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    action.run();
   }
 
   @Override

@@ -1,85 +1,125 @@
 package io.sievecrawl.crawler.schedule;
 
-import io.sievecrawl.sieve.Sieve;
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Frontier;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.List;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
- * Hands workers tasks from a {@link Sieve} in an order that is polite per host and never lets one host hold up
+ * Hands workers tasks from a {@link Frontier} in an order that is polite per origin and never lets one origin hold up
  * the others.
  *
- * <p>Tasks taken from the sieve wait in per-host queues. A host is <em>ready</em> when it has a waiting task, fewer
- * than {@code hostConcurrency} tasks in flight, and its next start time has come (the previous start plus its
- * delay, or the end of a pause after 429/503 or an unreachable robots.txt). {@link #acquire} returns a task of the
- * host that became ready first; while none is ready it keeps moving tasks from the sieve into host queues, so a
- * slow or paused host's backlog never blocks a worker while another host has work.
+ * <p>Tasks claimed from the frontier wait in a bounded window per origin (scheme, host, port). An origin is
+ * <em>ready</em> when it has a waiting task, fewer than {@code hostConcurrency} tasks in flight, and its next start
+ * time has come (the previous start plus its delay, or the end of a pause after 429/503 or an unreachable
+ * robots.txt). {@link #acquire} returns a task of the origin that became ready first; when none is ready it pulls
+ * from the frontier on demand, so a slow or paused origin's backlog never blocks a worker while another origin has
+ * work.
  *
- * <p>A task stays "in flight" for the sieve from the moment it leaves the sieve until {@link #complete}, so the
- * sieve's {@link Sieve#isFinished()} also covers tasks waiting in host queues or for a retry.
+ * <p>Memory is bounded whatever the frontier holds: at most {@code window} tasks per origin and {@code maxHeld} in
+ * all wait here. A task pulled for an origin whose window is full goes back to the frontier's tail
+ * ({@link Frontier#requeue}); when a whole pass over the frontier places nothing, pulling pauses until a window has
+ * room again. Origins with nothing waiting, nothing in flight and no delay pending are forgotten.
  */
 public final class HostScheduler<T> {
   /*
-   * Concurrency: one ReentrantLock guards every host queue, the ready heap and the counters. No I/O happens under
-   * it; the sieve's own locks are taken inside it (never the other way round), so the order is fixed.
-   * Workers wait on one condition, signalled when a task is offered, a lease is released or the scheduler stops;
-   * they also wake when the earliest host becomes ready.
+   * Concurrency: one ReentrantLock guards every origin queue, the ready heap and the counters. Network I/O never
+   * happens under it; the frontier's own lock is taken inside it (never the other way round), and a disk frontier
+   * may read its log under it (page-cache reads of at most 256 KB). Workers wait on one condition, signalled when a
+   * task is offered, a lease is released or the scheduler stops; they also wake when the earliest origin becomes
+   * ready. Times come from the injected ticker (System.nanoTime in a crawl), so tests can drive the schedule.
    */
-  private static final int MAX_PULL_PER_ACQUIRE = 10_000;
   private static final long IDLE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  private static final int PULL_BUDGET = 4_096; // frontier records looked at per acquire, at most
+  private static final int SWEEP_EVERY = 1_024;
 
-  private final Sieve<T> sieve;
-  private final Function<T, String> hostOf;
+  private final Frontier<T> frontier;
+  private final Function<T, String> originOf;
   private final int hostConcurrency;
   private final long baseDelayNanos;
+  private final int window;
+  private final int maxHeld;
+  private final LongSupplier ticker;
+  private final LeaseObserver observer;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final Map<String, HostQueue<T>> hosts = new HashMap<>();
-  private final PriorityQueue<HostQueue<T>> ready =
+  private final Map<String, OriginQueue<T>> origins = new HashMap<>();
+  private final PriorityQueue<OriginQueue<T>> ready =
       new PriorityQueue<>((a, b) -> Long.compare(a.nextStart - b.nextStart, 0));
   private boolean stopped;
-  private int waitingTasks;
+  private int held; // tasks waiting in origin queues
+  private long cycleStart = -1; // claim id of the first task requeued since the last one placed
+  private boolean parked; // a whole pass placed nothing: pull again once a window has room
+  private int operations;
 
-  /** A task handed to a worker, with the host it belongs to. */
-  public record Lease<T>(T task, String host) {}
+  /** A task handed to a worker: its frontier claim and its origin. */
+  public record Lease<T>(Claim<T> claim, String origin) {
+    public T task() {
+      return claim.task();
+    }
+  }
 
-  private static final class HostQueue<T> {
-    final String host;
-    final ArrayDeque<T> tasks = new ArrayDeque<>();
+  /** Told of every lease, with the ticker's time: lets tests check the schedule on the scheduler's own clock. */
+  @FunctionalInterface
+  public interface LeaseObserver {
+    LeaseObserver NONE = (origin, nanos) -> { };
+
+    void leased(String origin, long nanos);
+  }
+
+  private static final class OriginQueue<T> {
+    final String origin;
+    final ArrayDeque<Claim<T>> tasks = new ArrayDeque<>();
     int inFlight;
     long nextStart;
     long delayNanos;
     boolean queued; // in the ready heap
 
-    HostQueue(String host, long delayNanos, long now) {
-      this.host = host;
+    OriginQueue(String origin, long delayNanos, long now) {
+      this.origin = origin;
       this.delayNanos = delayNanos;
       this.nextStart = now;
     }
   }
 
   /**
-   * @param hostOf the politeness key of a task (its host name)
-   * @param hostConcurrency tasks in flight at once per host
-   * @param delay least time between the starts of two tasks of one host
+   * @param originOf the politeness key of a task: its origin
+   * @param politeness requests in flight per origin, least delay between starts, and the memory bounds
+   * @param ticker nanoseconds of a monotonic clock ({@code System::nanoTime})
    */
-  public HostScheduler(Sieve<T> sieve, Function<T, String> hostOf, int hostConcurrency, Duration delay) {
-    this.sieve = sieve;
-    this.hostOf = hostOf;
-    this.hostConcurrency = hostConcurrency;
-    this.baseDelayNanos = delay.toNanos();
+  public HostScheduler(Frontier<T> frontier, Function<T, String> originOf, Politeness politeness, LongSupplier ticker,
+      LeaseObserver observer) {
+    this.frontier = frontier;
+    this.originOf = originOf;
+    this.hostConcurrency = politeness.hostConcurrency();
+    this.baseDelayNanos = politeness.delay().toNanos();
+    this.window = politeness.window();
+    this.maxHeld = politeness.maxHeld();
+    this.ticker = ticker;
+    this.observer = observer;
   }
 
-  /** Pushes {@code task} through the sieve; returns whether it was admitted. Wakes a waiting worker if so. */
+  /** How one origin is treated, and how much waits in memory. */
+  public record Politeness(int hostConcurrency, Duration delay, int window, int maxHeld) {
+    /** Windows sized for {@code concurrency} workers: enough waiting work per origin to keep them busy. */
+    public static Politeness of(int hostConcurrency, Duration delay, int concurrency) {
+      int window = Math.max(64, 4 * hostConcurrency);
+      return new Politeness(hostConcurrency, delay, window, Math.max(10_000, Math.max(window, 16 * concurrency)));
+    }
+  }
+
+  /** Offers {@code task} to the frontier; returns whether it was admitted. Wakes a waiting worker if so. */
   public boolean offer(T task) {
-    if (!sieve.push(task)) {
+    if (!frontier.offer(task)) {
       return false;
     }
     lock.lock();
@@ -92,30 +132,30 @@ public final class HostScheduler<T> {
   }
 
   /**
-   * The next task whose host is ready, waiting up to {@code timeout}; {@code null} when the crawl is finished,
+   * The next task whose origin is ready, waiting up to {@code timeout}; {@code null} when the crawl is finished,
    * the scheduler stopped, or the time ran out.
    */
   public Lease<T> acquire(long timeout, TimeUnit unit) throws InterruptedException {
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    long deadline = ticker.getAsLong() + unit.toNanos(timeout);
     lock.lockInterruptibly();
     try {
       while (true) {
         if (stopped) {
           return null;
         }
-        long now = System.nanoTime();
-        pullFromSieve(now);
-        HostQueue<T> head = ready.peek();
-        if (head != null && head.nextStart - now <= 0) {
-          return lease(ready.poll(), now);
+        long now = ticker.getAsLong();
+        Lease<T> lease = leaseIfReady(now);
+        if (lease != null) {
+          return lease;
         }
-        if (waitingTasks == 0 && sieve.isFinished()) {
+        if (held == 0 && frontier.isFinished()) {
           return null;
         }
-        long wait = Math.min(deadline - now, head == null ? IDLE_RECHECK_NANOS : head.nextStart - now);
         if (deadline - now <= 0) {
           return null;
         }
+        OriginQueue<T> head = ready.peek();
+        long wait = Math.min(deadline - now, head == null ? IDLE_RECHECK_NANOS : head.nextStart - now);
         changed.awaitNanos(Math.max(wait, 1));
       }
     } finally {
@@ -123,165 +163,224 @@ public final class HostScheduler<T> {
     }
   }
 
-  private void pullFromSieve(long now) {
-    for (int i = 0; i < MAX_PULL_PER_ACQUIRE; i++) {
-      HostQueue<T> head = ready.peek();
+  /** The next task whose origin is ready now, without waiting; {@code null} if none is. */
+  public Lease<T> poll() {
+    lock.lock();
+    try {
+      return stopped ? null : leaseIfReady(ticker.getAsLong());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Lease<T> leaseIfReady(long now) {
+    OriginQueue<T> head = ready.peek();
+    if (head == null || head.nextStart - now > 0) {
+      pull(now);
+      head = ready.peek();
+    }
+    if (head != null && head.nextStart - now <= 0) {
+      return lease(ready.poll(), now);
+    }
+    return null;
+  }
+
+  /** Claims tasks from the frontier into origin windows until an origin is ready or a bound is reached. */
+  private void pull(long now) {
+    for (int budget = PULL_BUDGET; budget > 0 && held < maxHeld && !parked; budget--) {
+      Claim<T> claim = frontier.poll();
+      if (claim == null) {
+        return;
+      }
+      String origin = originOf.apply(claim.task());
+      OriginQueue<T> q = origins.computeIfAbsent(origin, o -> new OriginQueue<>(o, baseDelayNanos, now));
+      if (q.tasks.size() >= window) {
+        boolean wrapped = cycleStart >= 0 && claim.id() >= cycleStart;
+        long id = frontier.requeue(claim);
+        if (cycleStart < 0) {
+          cycleStart = id;
+        }
+        if (wrapped) {
+          parked = true; // everything waiting in the frontier belongs to origins whose windows are full
+        }
+        continue;
+      }
+      cycleStart = -1;
+      q.tasks.addLast(claim);
+      held++;
+      requeue(q);
+      OriginQueue<T> head = ready.peek();
       if (head != null && head.nextStart - now <= 0) {
         return;
       }
-      T task = sieve.poll();
-      if (task == null) {
-        return;
-      }
-      enqueue(task, now, false);
     }
   }
 
-  private void enqueue(T task, long now, boolean first) {
-    String host = hostOf.apply(task);
-    HostQueue<T> q = hosts.computeIfAbsent(host, h -> new HostQueue<>(h, baseDelayNanos, now));
-    if (first) {
-      q.tasks.addFirst(task);
-    } else {
-      q.tasks.addLast(task);
-    }
-    waitingTasks++;
-    requeue(q);
-  }
-
-  private void requeue(HostQueue<T> q) {
+  private void requeue(OriginQueue<T> q) {
     if (!q.queued && !q.tasks.isEmpty() && q.inFlight < hostConcurrency) {
       ready.add(q);
       q.queued = true;
     }
   }
 
-  private Lease<T> lease(HostQueue<T> q, long now) {
+  private void reposition(OriginQueue<T> q) {
+    if (q.queued) { // the heap orders by nextStart: re-insert after changing it
+      ready.remove(q);
+      q.queued = false;
+    }
+    requeue(q);
+  }
+
+  private Lease<T> lease(OriginQueue<T> q, long now) {
     q.queued = false;
-    T task = q.tasks.pollFirst();
-    waitingTasks--;
+    Claim<T> claim = q.tasks.pollFirst();
+    held--;
     q.inFlight++;
     q.nextStart = now + q.delayNanos;
     requeue(q);
-    return new Lease<>(task, q.host);
+    observer.leased(q.origin, now);
+    return new Lease<>(claim, q.origin);
   }
 
-  /** The worker is done with the lease's task: the sieve may count it finished. */
+  /** The worker is done with the lease's task, and has offered what it found: the frontier acknowledges it. */
   public void complete(Lease<T> lease) {
     lock.lock();
     try {
-      HostQueue<T> q = hosts.get(lease.host());
-      q.inFlight--;
-      requeue(q);
-      sieve.done();
-      changed.signalAll();
+      frontier.complete(lease.claim());
+      release(lease);
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * The task goes back to the front of its host's queue, to be tried again no earlier than {@code after} from
-   * now; the whole host waits that long (a host answering 429 or 503 gets a rest).
+   * The worker gives the lease up without finishing the task (a stop, the page limit, a fatal error): the frontier
+   * keeps it unacknowledged, so a resumed crawl does it again.
+   */
+  public void abandon(Lease<T> lease) {
+    lock.lock();
+    try {
+      release(lease);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void release(Lease<T> lease) {
+    OriginQueue<T> q = origins.get(lease.origin());
+    q.inFlight--;
+    requeue(q);
+    windowHasRoom();
+    forgetIfIdle(q, ticker.getAsLong());
+    changed.signalAll();
+  }
+
+  /**
+   * The task goes back to the front of its origin's queue as {@code retry}, to be tried again no earlier than
+   * {@code after} from now; the whole origin waits that long (a server answering 429 or 503 gets a rest).
    */
   public void retryLater(Lease<T> lease, T retry, Duration after) {
     lock.lock();
     try {
-      HostQueue<T> q = hosts.get(lease.host());
+      OriginQueue<T> q = origins.get(lease.origin());
       q.inFlight--;
-      long now = System.nanoTime();
+      long now = ticker.getAsLong();
       q.nextStart = now + Math.max(q.nextStart - now, after.toNanos());
-      if (q.queued) { // the heap orders by nextStart: re-insert after changing it
-        ready.remove(q);
-        q.queued = false;
-      }
-      q.tasks.addFirst(retry);
-      waitingTasks++;
-      requeue(q);
+      q.tasks.addFirst(new Claim<>(retry, lease.claim().id()));
+      held++;
+      reposition(q);
       changed.signalAll();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Sets the host's least delay between starts, when robots.txt asks for a longer one than configured. */
-  public void setHostDelay(String host, Duration crawlDelay) {
+  /** Sets the origin's least delay between starts, when robots.txt asks for a longer one than configured. */
+  public void setDelay(String origin, Duration crawlDelay) {
     lock.lock();
     try {
-      HostQueue<T> q = hosts.get(host);
+      OriginQueue<T> q = origins.get(origin);
       long delay = Math.max(baseDelayNanos, crawlDelay.toNanos());
       if (q != null && q.delayNanos != delay) {
-        // Called just before the host's current request starts: the next start is a full delay from now.
-        long now = System.nanoTime();
+        // Called just before the origin's current request starts: the next start is a full delay from now.
+        long now = ticker.getAsLong();
         q.nextStart = now + Math.max(q.nextStart - now, delay);
         q.delayNanos = delay;
-        if (q.queued) {
-          ready.remove(q);
-          q.queued = false;
-          requeue(q);
-        }
+        reposition(q);
       }
     } finally {
       lock.unlock();
     }
   }
 
-  /** Starts nothing more for {@code host} until {@code pause} from now (a server that asked for a rest). */
-  public void pause(String host, Duration pause) {
+  /** Starts nothing more for {@code origin} until {@code pause} from now (a server that asked for a rest). */
+  public void pause(String origin, Duration pause) {
     lock.lock();
     try {
-      HostQueue<T> q = hosts.get(host);
-      long now = System.nanoTime();
+      OriginQueue<T> q = origins.get(origin);
+      long now = ticker.getAsLong();
       if (q != null && q.nextStart - now < pause.toNanos()) {
         q.nextStart = now + pause.toNanos();
-        if (q.queued) { // the heap orders by nextStart: re-insert after changing it
-          ready.remove(q);
-          q.queued = false;
-          requeue(q);
-        }
+        reposition(q);
       }
     } finally {
       lock.unlock();
     }
   }
 
-  /** Stops handing out tasks; waiting workers return {@code null}. */
+  private void windowHasRoom() {
+    parked = false;
+    cycleStart = -1;
+  }
+
+  private void forgetIfIdle(OriginQueue<T> q, long now) {
+    if (q.tasks.isEmpty() && q.inFlight == 0 && q.nextStart - now <= 0) {
+      origins.remove(q.origin);
+    }
+    if (++operations % SWEEP_EVERY == 0 && origins.size() > SWEEP_EVERY) {
+      Iterator<OriginQueue<T>> all = origins.values().iterator();
+      while (all.hasNext()) {
+        OriginQueue<T> o = all.next();
+        if (o.tasks.isEmpty() && o.inFlight == 0 && o.nextStart - now <= 0) {
+          all.remove();
+        }
+      }
+    }
+  }
+
+  /** Stops handing out tasks; waiting workers return {@code null}. Tasks held here stay unacknowledged. */
   public void stop() {
     lock.lock();
     try {
       stopped = true;
-      sieve.stop();
+      frontier.stop();
       changed.signalAll();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Tasks waiting in host queues (taken from the sieve, not yet handed out). */
-  public int waiting() {
+  /** What waits here now, for a progress line. */
+  public Snapshot snapshot() {
     lock.lock();
     try {
-      return waitingTasks;
+      long now = ticker.getAsLong();
+      int paused = 0;
+      for (OriginQueue<T> q : origins.values()) {
+        if (!q.tasks.isEmpty() && q.nextStart - now > IDLE_RECHECK_NANOS) {
+          paused++;
+        }
+      }
+      return new Snapshot(held, origins.size(), paused);
     } finally {
       lock.unlock();
     }
   }
 
-  /** Removes and returns the tasks still waiting in host queues, then those still in the sieve. */
-  public List<T> drain() {
-    lock.lock();
-    try {
-      List<T> rest = new java.util.ArrayList<>();
-      for (HostQueue<T> q : hosts.values()) {
-        rest.addAll(q.tasks);
-        q.tasks.clear();
-      }
-      ready.clear();
-      waitingTasks = 0;
-      rest.addAll(sieve.drain());
-      return rest;
-    } finally {
-      lock.unlock();
-    }
-  }
+  /**
+   * @param held tasks waiting in origin windows
+   * @param origins origins with state (waiting tasks, tasks in flight, or a pending delay)
+   * @param paused origins with waiting tasks that may not start for a while (a delay, a pause, a Crawl-delay)
+   */
+  public record Snapshot(int held, int origins, int paused) {}
 }

@@ -6,12 +6,12 @@ import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.FilterFileException;
+import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.TaskCodec;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -431,11 +431,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
   }
 
   /** Remembers the first write failure (later calls fail too) and wraps it for the unchecked contract. */
-  private UncheckedIOException failed(IOException e) {
+  private FrontierFailure failed(IOException e) {
     if (failure == null) {
       failure = e;
     }
-    return new UncheckedIOException(e.getMessage(), e);
+    return new FrontierFailure("the frontier in " + dir + " failed: " + e.getMessage(), e);
   }
 
   /** Flushes and forces the log and closes the files; tasks not completed wait there for the next run. */

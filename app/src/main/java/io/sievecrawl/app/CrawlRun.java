@@ -1,0 +1,177 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.job.CrawlJobException;
+import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a crawl in its crawl directory, for {@code crawl} and {@code resume} alike: opens the frontier, runs
+ * the crawler with its state saved every few seconds and its results forced to disk on the sync interval, handles
+ * Ctrl-C, SIGTERM and SIGHUP, and leaves the directory ready to resume whatever ends the run.
+ */
+final class CrawlRun {
+  static final String CAPACITY_HINT = "filter.n in the config file, or -n/--expected-urls";
+  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final long STATE_EVERY_MILLIS = 10_000;
+
+  private CrawlRun() {}
+
+  /**
+   * Runs the crawl and returns the exit code.
+   *
+   * @param temporary whether the directory was made for this crawl without the user naming it: it is deleted
+   *     when the crawl completes
+   * @throws UserError when the run fails (results or directory unwritable, an internal error), after the summary
+   */
+  static int run(CrawlJob job, boolean temporary, CrawlSettings settings, List<String> seeds, ResultsFile results,
+      StatusLine status, Logging.Verbosity verbosity) {
+    DiskFrontier<CrawlTask> frontier;
+    Crawler crawler;
+    try {
+      job.runStarts();
+      frontier = job.openFrontier(settings, CAPACITY_HINT);
+      crawler = Crawler.builder(settings, results.writer()).frontier(frontier).state(job.loadState()).build();
+    } catch (CrawlJobException e) {
+      throw new UserError(ExitCodes.JOB, e.getMessage());
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write the crawl directory " + job.dir() + ": "
+          + Errors.reason(e));
+    }
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "crawl-checkpoint");
+      t.setDaemon(true);
+      return t;
+    });
+    timers.scheduleWithFixedDelay(() -> saveState(job, crawler), STATE_EVERY_MILLIS, STATE_EVERY_MILLIS,
+        TimeUnit.MILLISECONDS);
+    long sync = settings.frontierSyncInterval().toMillis();
+    timers.scheduleWithFixedDelay(() -> syncResults(results), sync, sync, TimeUnit.MILLISECONDS);
+    StopSignals signals = StopSignals.install(() -> {
+      log.warn("stopping: finishing fetches in flight (press Ctrl-C again to quit at once; 'sievecrawl resume {}'"
+          + " continues either way)", job.dir());
+      crawler.stop();
+    }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
+    CrawlSummary summary;
+    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    try {
+      summary = crawler.run(seeds);
+    } finally {
+      progress.close();
+      timers.shutdownNow();
+      awaitQuietly(timers);
+    }
+    IOException closing = finish(job, frontier, crawler, summary, results);
+    for (String line : SummaryReport.lines(summary)) {
+      log.info(line);
+      if (verbosity != Logging.Verbosity.QUIET) {
+        status.println(line);
+      }
+    }
+    boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
+    if (completed && temporary && closing == null) {
+      try {
+        job.delete();
+      } catch (IOException e) {
+        log.warn("could not remove the finished crawl's directory {}: {}", job.dir(), Errors.reason(e));
+      }
+    } else if (!completed) {
+      String line = "continue this crawl with: sievecrawl resume " + job.dir();
+      log.info(line);
+      if (verbosity != Logging.Verbosity.QUIET) {
+        status.println(line);
+      }
+    }
+    return exitCode(summary, closing, results, job);
+  }
+
+  /** Checkpoints the frontier, saves the state and the status, closes everything; returns the first failure. */
+  private static IOException finish(CrawlJob job, DiskFrontier<CrawlTask> frontier, Crawler crawler,
+      CrawlSummary summary, ResultsFile results) {
+    IOException first = null;
+    try {
+      results.close();
+    } catch (IOException e) {
+      first = e;
+    }
+    try {
+      frontier.checkpoint();
+    } catch (IOException | FrontierFailure e) {
+      log.warn("could not write the final frontier checkpoint ({}); resume replays the log instead",
+          e.getMessage());
+    }
+    try {
+      frontier.close();
+      job.writeState(crawler.state());
+      job.runEnded(switch (summary.end()) {
+        case COMPLETED -> CrawlJob.Status.COMPLETED;
+        case PAGE_LIMIT -> CrawlJob.Status.PAGE_LIMIT;
+        case STOPPED -> CrawlJob.Status.STOPPED;
+        case FAILED -> CrawlJob.Status.FAILED;
+      });
+    } catch (IOException e) {
+      if (first == null) {
+        first = e;
+      }
+    }
+    return first;
+  }
+
+  private static int exitCode(CrawlSummary summary, IOException closing, ResultsFile results, CrawlJob job) {
+    Throwable failure = summary.failure();
+    if (failure instanceof FrontierFailure e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write the crawl directory " + job.dir() + ": "
+          + Errors.reason(e.getCause()) + "; free the space or fix the permissions, then: sievecrawl resume "
+          + job.dir());
+    }
+    if (failure instanceof IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
+          + "; then: sievecrawl resume " + job.dir());
+    }
+    if (failure != null) {
+      throw new UserError(ExitCodes.INTERNAL, "the crawl failed: " + failure + "; the pages it was fetching are"
+          + " kept for 'sievecrawl resume " + job.dir() + "' (with a larger -Xmx in SIEVECRAWL_OPTS for an"
+          + " OutOfMemoryError)");
+    }
+    if (closing != null) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + " or " + job.dir() + ": "
+          + Errors.reason(closing));
+    }
+    return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+  }
+
+  private static void awaitQuietly(ScheduledExecutorService timers) {
+    try {
+      timers.awaitTermination(1, TimeUnit.MINUTES); // a state save in progress finishes before the final one
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void saveState(CrawlJob job, Crawler crawler) {
+    try {
+      job.writeState(crawler.state());
+    } catch (IOException | RuntimeException e) {
+      log.error("cannot save the crawl state in {}: {}", job.dir(), e.getMessage());
+    }
+  }
+
+  private static void syncResults(ResultsFile results) {
+    try {
+      results.sync();
+    } catch (IOException e) {
+      log.error("cannot force {} to disk: {}", results.name(), Errors.reason(e));
+    }
+  }
+}

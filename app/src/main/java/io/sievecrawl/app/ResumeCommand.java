@@ -1,0 +1,88 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.job.CrawlJobException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code sievecrawl resume DIR}: continues a crawl from its crawl directory, whatever interrupted it. */
+@Command(name = "resume", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+    description = {"Continues the crawl in DIR with its recorded settings, after Ctrl-C, kill -9, a crash or a limit.",
+        "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log;"
+            + " n and p (the URL filter) cannot change."})
+final class ResumeCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+
+  private final Terminal terminal;
+
+  @Parameters(index = "0", paramLabel = "DIR", description = "The crawl directory (crawl --job DIR, or the one"
+      + " 'crawl' printed).")
+  Path dir;
+
+  @Mixin
+  SettingsOptions settingsOptions;
+
+  @Mixin
+  LogOptions logOptions;
+
+  ResumeCommand(Terminal terminal) {
+    this.terminal = terminal;
+  }
+
+  @Override
+  public Integer call() {
+    CrawlJob job;
+    try {
+      job = CrawlJob.open(dir);
+    } catch (CrawlJobException e) {
+      throw new UserError(ExitCodes.JOB, e.getMessage());
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.JOB, "cannot read the crawl directory " + dir + ": " + Errors.reason(e));
+    }
+    CrawlSettings settings = settingsOptions.settings(job.settingsFile());
+    checkFixed(settings, job);
+    if (job.status() == CrawlJob.Status.COMPLETED) {
+      terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
+      return ExitCodes.OK;
+    }
+    StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
+    Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    try {
+      List<String> seeds;
+      try {
+        seeds = job.seeds();
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
+      }
+      log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
+          job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+      ResultsFile results = ResultsFile.append(job.output(), terminal.out());
+      return CrawlRun.run(job, false, settings, seeds, results, status, logOptions.verbosity());
+    } finally {
+      Logging.shutdown();
+    }
+  }
+
+  /** n and p size the URL filter the crawl has filled: they cannot change. */
+  private void checkFixed(CrawlSettings settings, CrawlJob job) {
+    if (settings.expectedUrls() != job.expectedUrls()) {
+      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
+          + "the crawl in " + dir + " was sized for n = " + job.expectedUrls() + " (given " + settings.origin(
+          Setting.FILTER_N) + ": " + settings.expectedUrls() + ")");
+    }
+    if (Double.compare(settings.fpp(), job.fpp()) != 0) {
+      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "
+          + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
+          Setting.FILTER_P) + ": " + settings.fpp() + ")");
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package io.sievecrawl.crawler;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether the crawl goes on: the one piece of crawl-wide state that workers both read and change. A stop request,
+ * the page limit and a fatal failure all end up here; {@code onStop} (the scheduler's stop) runs once, on the first.
+ */
+final class CrawlControl {
+  private static final Logger log = LoggerFactory.getLogger(Crawler.class);
+
+  private final Runnable onStop;
+  private final long maxPages;
+  private final AtomicLong pagesStarted;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private volatile long stopRequestedAt; // System.nanoTime() of the first stop, 0 while none
+  private volatile boolean pageLimitReached;
+  private volatile boolean stopRequested;
+
+  /**
+   * @param maxPages fetches allowed over the whole crawl, 0 for no limit
+   * @param pagesBefore fetches started in earlier runs of the same crawl
+   */
+  CrawlControl(long maxPages, long pagesBefore, Runnable onStop) {
+    this.maxPages = maxPages;
+    this.pagesStarted = new AtomicLong(pagesBefore);
+    this.onStop = onStop;
+  }
+
+  /** Takes one page of the page limit; {@code false} (and the crawl stops) once it is used up. */
+  boolean tryStartPage() {
+    if (maxPages > 0 && pagesStarted.incrementAndGet() > maxPages) {
+      pagesStarted.decrementAndGet();
+      if (!pageLimitReached) {
+        pageLimitReached = true;
+        halt();
+      }
+      return false;
+    }
+    return true;
+  }
+
+  /** Asks the crawl to end; safe from any thread, more than once. */
+  void requestStop() {
+    stopRequested = true;
+    halt();
+  }
+
+  /** A failure that ends the crawl (results or the crawl directory cannot be written, an Error in a worker). */
+  void fail(Throwable cause) {
+    if (failure.compareAndSet(null, cause)) {
+      log.error("the crawl stops: {}", describe(cause));
+    }
+    halt();
+  }
+
+  private synchronized void halt() {
+    if (stopRequestedAt == 0) {
+      stopRequestedAt = System.nanoTime() | 1;
+      onStop.run();
+    }
+  }
+
+  /** Whether the crawl is ending, for whatever reason: no new fetch or retry should start. */
+  boolean isStopping() {
+    return stopRequestedAt != 0;
+  }
+
+  /** {@link System#nanoTime()} of the first stop, or 0. */
+  long stopRequestedAt() {
+    return stopRequestedAt;
+  }
+
+  boolean pageLimitReached() {
+    return pageLimitReached;
+  }
+
+  /** Whether {@link #requestStop()} was called (by the user, through a signal). */
+  boolean stopRequested() {
+    return stopRequested;
+  }
+
+  /** Fetches started over the whole crawl. */
+  long pagesStarted() {
+    return pagesStarted.get();
+  }
+
+  Throwable failure() {
+    return failure.get();
+  }
+
+  static String describe(Throwable e) {
+    String message = e.getMessage();
+    return message == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + message;
+  }
+}

@@ -1,0 +1,276 @@
+package io.sievecrawl.crawler.job;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.sieve.CountMinSketch;
+import io.sievecrawl.sieve.Durable;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import io.sievecrawl.sieve.disk.FrontierCorruptException;
+import io.sievecrawl.sieve.disk.FrontierOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A crawl directory (see the package notes for its files): created for a new crawl, opened to resume one.
+ *
+ * <p>Every file is either written once at creation or replaced atomically ({@link Durable#replace}), so a kill or a
+ * power cut leaves each one whole; the frontier repairs its own log. Not thread-safe: one thread (the command that
+ * runs the crawl and its checkpoint timer, under its own lock) uses it.
+ */
+public final class CrawlJob {
+  static final String FORMAT = "sievecrawl-crawl";
+  static final int VERSION = 1;
+  private static final String MANIFEST = "manifest.json";
+  private static final String SETTINGS = "settings.conf";
+  private static final String SEEDS = "seeds.txt";
+  private static final String STATE = "state.json";
+  private static final String SKETCH = "pages-per-origin.cms";
+  private static final String FRONTIER = "frontier";
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /** Where a crawl stands; recorded in the manifest when a run ends (and {@code RUNNING} while one goes on). */
+  public enum Status { RUNNING, STOPPED, PAGE_LIMIT, FAILED, COMPLETED }
+
+  /**
+   * The manifest: what the directory is and how to continue it.
+   *
+   * @param format always {@value #FORMAT}
+   * @param version the directory's format version
+   * @param output the results file (absolute), or {@code -} for standard output
+   * @param n the URL filter's n, fixed for the crawl
+   * @param p the URL filter's p, fixed likewise
+   */
+  record Manifest(String format, int version, String status, String output, long n, double p, String created,
+      String updated, int runs) {}
+
+  /** The state file: the crawl's totals and the hosts in scope. */
+  record StateFile(int runs, long fetched, long bytes, long retries, Map<String, Long> byStatusClass,
+      Map<String, Long> errors, Map<String, Long> skipped, Map<String, Long> notAdmitted, long pagesStarted,
+      long elapsedMillis, Set<String> scopeHosts) {
+
+    static StateFile of(CrawlState state) {
+      CrawlTotals t = state.totals();
+      return new StateFile(t.runs(), t.fetched(), t.bytes(), t.retries(), t.byStatusClass(), t.errors(), t.skipped(),
+          t.notAdmitted(), t.pagesStarted(), t.elapsed().toMillis(), state.scopeHosts());
+    }
+
+    CrawlTotals totals() {
+      return new CrawlTotals(runs, fetched, bytes, retries, orEmpty(byStatusClass), orEmpty(errors),
+          orEmpty(skipped), orEmpty(notAdmitted), pagesStarted, java.time.Duration.ofMillis(elapsedMillis));
+    }
+
+    private static Map<String, Long> orEmpty(Map<String, Long> map) {
+      return map == null ? Map.of() : map;
+    }
+  }
+
+  private final Path dir;
+  private Manifest manifest;
+
+  private CrawlJob(Path dir, Manifest manifest) {
+    this.dir = dir;
+    this.manifest = manifest;
+  }
+
+  /**
+   * Makes {@code dir} (missing or empty) the directory of a new crawl.
+   *
+   * @param output the results file, or {@code -} for standard output
+   * @throws CrawlJobException if {@code dir} holds a crawl already, or other files
+   */
+  public static CrawlJob create(Path dir, CrawlSettings settings, List<String> seeds, String output)
+      throws IOException {
+    if (Files.exists(dir.resolve(MANIFEST))) {
+      throw new CrawlJobException(dir + " holds a crawl already: continue it with 'sievecrawl resume " + dir
+          + "', or choose another directory");
+    }
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> entries = Files.list(dir)) {
+        if (entries.findAny().isPresent()) {
+          throw new CrawlJobException(dir + " is not empty: a new crawl needs an empty or new directory");
+        }
+      }
+    } else if (Files.exists(dir)) {
+      throw new CrawlJobException(dir + " is a file, not a directory");
+    }
+    Files.createDirectories(dir);
+    Files.createDirectories(dir.resolve(FRONTIER));
+    Durable.replace(dir.resolve(SETTINGS), "# The settings of this crawl; 'sievecrawl resume' reads them.\n"
+        + settings.toConfigText());
+    Durable.replace(dir.resolve(SEEDS), String.join("\n", seeds) + "\n");
+    String now = Instant.now().toString();
+    String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
+    CrawlJob job = new CrawlJob(dir, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
+        settings.expectedUrls(), settings.fpp(), now, now, 0));
+    job.writeState(CrawlState.fresh());
+    job.writeManifest(); // last: a directory without a manifest is not a crawl yet
+    return job;
+  }
+
+  /**
+   * Opens the crawl in {@code dir}.
+   *
+   * @throws CrawlJobException if there is no crawl there, it is of another format version, or a file is damaged
+   */
+  public static CrawlJob open(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new CrawlJobException(dir + ": no such crawl directory");
+    }
+    Path file = dir.resolve(MANIFEST);
+    Manifest manifest;
+    try {
+      manifest = JSON.readValue(Files.readAllBytes(file), Manifest.class);
+    } catch (NoSuchFileException e) {
+      throw new CrawlJobException(dir + " is not a sievecrawl crawl directory (no " + MANIFEST + ")");
+    } catch (JacksonException e) {
+      throw new CrawlJobException(file + ": not a sievecrawl manifest, or damaged (" + e.getOriginalMessage() + ")");
+    }
+    if (!FORMAT.equals(manifest.format())) {
+      throw new CrawlJobException(file + ": not a sievecrawl crawl manifest (format '" + manifest.format() + "')");
+    }
+    if (manifest.version() != VERSION) {
+      throw new CrawlJobException(file + ": crawl directory format version " + manifest.version()
+          + ", but this build reads version " + VERSION);
+    }
+    try {
+      Status.valueOf(manifest.status());
+    } catch (RuntimeException e) {
+      throw new CrawlJobException(file + ": unknown status '" + manifest.status() + "'");
+    }
+    for (String needed : List.of(SETTINGS, SEEDS, STATE)) {
+      if (!Files.isRegularFile(dir.resolve(needed))) {
+        throw new CrawlJobException(dir.resolve(needed) + ": missing from the crawl directory");
+      }
+    }
+    return new CrawlJob(dir, manifest);
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** The results file (absolute), or {@code -} for standard output. */
+  public String output() {
+    return manifest.output();
+  }
+
+  public Status status() {
+    return Status.valueOf(manifest.status());
+  }
+
+  /** The URL filter's n, which the crawl cannot change. */
+  public long expectedUrls() {
+    return manifest.n();
+  }
+
+  /** The URL filter's p, which the crawl cannot change. */
+  public double fpp() {
+    return manifest.p();
+  }
+
+  /** Runs started so far. */
+  public int runs() {
+    return manifest.runs();
+  }
+
+  /** The settings file, to load as the base of a resumed crawl's settings. */
+  public Path settingsFile() {
+    return dir.resolve(SETTINGS);
+  }
+
+  /** The seeds, normalized, as the crawl began with them. */
+  public List<String> seeds() throws IOException {
+    return Files.readAllLines(dir.resolve(SEEDS), StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+  }
+
+  /**
+   * The crawl's disk frontier, recovered as of its last write.
+   *
+   * @throws CrawlJobException if its files are damaged or of another version (naming the file)
+   */
+  public DiskFrontier<CrawlTask> openFrontier(CrawlSettings settings, String capacityHint) throws IOException {
+    FrontierOptions options = FrontierOptions.defaults(capacityHint)
+        .withSyncInterval(settings.frontierSyncInterval())
+        .withCheckpointInterval(settings.frontierCheckpointInterval());
+    try {
+      return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::url,
+          options);
+    } catch (FrontierCorruptException e) {
+      throw new CrawlJobException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * What earlier runs left: totals, hosts in scope, per-origin counts.
+   *
+   * @throws CrawlJobException if a state file is damaged
+   */
+  public CrawlState loadState() throws IOException {
+    Path stateFile = dir.resolve(STATE);
+    Path sketchFile = dir.resolve(SKETCH);
+    try {
+      StateFile state = JSON.readValue(Files.readAllBytes(stateFile), StateFile.class);
+      CountMinSketch sketch = Files.exists(sketchFile) ? CountMinSketch.fromBytes(Files.readAllBytes(sketchFile))
+          : CrawlState.fresh().pagesPerOrigin();
+      return new CrawlState(state.totals(), state.scopeHosts() == null ? Set.of() : state.scopeHosts(), sketch);
+    } catch (JacksonException | NullPointerException e) {
+      throw new CrawlJobException(stateFile + ": damaged (" + e.getMessage() + ")");
+    } catch (IllegalArgumentException e) {
+      throw new CrawlJobException(sketchFile + ": damaged (" + e.getMessage() + ")");
+    }
+  }
+
+  /** Saves {@code state}: each file is replaced atomically. */
+  public void writeState(CrawlState state) throws IOException {
+    Durable.replace(dir.resolve(SKETCH), state.pagesPerOrigin().toBytes());
+    Durable.replace(dir.resolve(STATE), JSON.writeValueAsBytes(StateFile.of(state)));
+  }
+
+  /** Records that a run starts. */
+  public void runStarts() throws IOException {
+    manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
+        manifest.n(), manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs() + 1);
+    writeManifest();
+  }
+
+  /** Records how the last run ended. */
+  public void runEnded(Status status) throws IOException {
+    manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
+        manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs());
+    writeManifest();
+  }
+
+  private void writeManifest() throws IOException {
+    Durable.replace(dir.resolve(MANIFEST), JSON.writeValueAsBytes(manifest));
+  }
+
+  /** Deletes the whole directory (a completed crawl that nobody asked to keep). */
+  public void delete() throws IOException {
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** Manifest fields for display: status, runs, output. */
+  public Map<String, String> describe() {
+    return Map.of("status", manifest.status(), "runs", Integer.toString(manifest.runs()), "output",
+        manifest.output());
+  }
+}
