@@ -69,6 +69,15 @@ public final class SyntheticSite implements AutoCloseable {
     return once;
   }
 
+  /** Pages never requested so far. */
+  public int pagesNeverServed() {
+    int never = 0;
+    for (int i = 0; i < pages; i++) {
+      never += requests.get(i) == 0 ? 1 : 0;
+    }
+    return never;
+  }
+
   /** Requests for pages beyond the first one per page. */
   public int repeatedRequests() {
     int repeats = 0;

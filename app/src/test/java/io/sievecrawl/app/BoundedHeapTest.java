@@ -1,0 +1,47 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.crawler.bench.SyntheticSite;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A crawl whose pages each link 1,000 new URLs runs in a child JVM with a 128 MB heap until its frontier holds over a
+ * million URLs: the frontier lives on disk, so the heap does not grow with it, and the crawl ends cleanly at its page
+ * limit. (The in-memory frontier died at 1.6 million queued URLs with 256 MB.)
+ */
+class BoundedHeapTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aMillionQueuedUrlsFitIn128MegabytesOfHeap() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(20_000_000, 1_000)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path stderr = dir.resolve("stderr.txt");
+      Process child = ChildProcess.start(List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"), stderr, "crawl",
+          seeds.toString(), "--job", dir.resolve("job").toString(), "-o", dir.resolve("results.jsonl").toString(),
+          "--log-file", dir.resolve("sievecrawl.log").toString(), "--max-pages", "1200", "-n", "2M", "-p", "0.01",
+          "--concurrency", "8", "--host-concurrency", "8", "--delay", "0ms");
+      assertTrue(child.waitFor(5, TimeUnit.MINUTES), "the crawl ends");
+      String err = Files.readString(stderr);
+      assertFalse(err.contains("OutOfMemoryError"), err);
+      assertEquals(0, child.exitValue(), err);
+      assertTrue(err.contains("crawl page limit: 1200 pages"), err);
+      Matcher left = Pattern.compile("left in the frontier for 'resume': (\\d+)").matcher(err);
+      assertTrue(left.find(), err);
+      long queued = Long.parseLong(left.group(1));
+      System.out.printf("bounded heap: %d URLs left in the frontier after 1200 pages, -Xmx128m%n", queued);
+      assertTrue(queued > 1_000_000, "over a million URLs queued: " + queued);
+    }
+  }
+}

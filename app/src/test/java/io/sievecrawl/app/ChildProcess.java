@@ -1,0 +1,24 @@
+package io.sievecrawl.app;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Starts {@code sievecrawl} in a child JVM on the test's class path, for tests that kill it or limit its heap. */
+final class ChildProcess {
+  private ChildProcess() {}
+
+  /** A running {@code sievecrawl ARGS...} with {@code jvmOptions}; its standard error goes to {@code stderr}. */
+  static Process start(List<String> jvmOptions, Path stderr, String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile())).start();
+  }
+}
