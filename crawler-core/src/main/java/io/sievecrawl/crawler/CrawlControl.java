@@ -32,7 +32,7 @@ final class CrawlControl {
 
   /** Takes one page of the page limit; {@code false} (and the crawl stops) once it is used up. */
   boolean tryStartPage() {
-    if (maxPages > 0 && pagesStarted.incrementAndGet() > maxPages) {
+    if (pagesStarted.incrementAndGet() > maxPages && maxPages > 0) {
       pagesStarted.decrementAndGet();
       if (!pageLimitReached) {
         pageLimitReached = true;

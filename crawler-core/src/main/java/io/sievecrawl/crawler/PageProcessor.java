@@ -250,9 +250,9 @@ final class PageProcessor {
     return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base / 2 + 1));
   }
 
-  /** Counts and writes one result; the sink writes it out before the lease is completed. */
+  /** Writes one result and counts it; the sink writes it out before the lease is completed. */
   private void record(CrawlResult result) throws IOException {
-    stats.record(result);
     sink.accept(result);
+    stats.record(result); // only once written: a result the sink refused belongs to a page done again on resume
   }
 }

@@ -555,7 +555,7 @@ public final class DiskFrontier<T> implements Frontier<T> {
             break;
           }
           if (step == LogReader.Step.DAMAGED) {
-            if (scan.segment() != last) {
+            if (scan.segment() != last || !scan.damageAtTail) {
               throw new FrontierCorruptException(dir + "/" + scan.damage + " (not at the end of the log: the"
                   + " segment is corrupt, not merely cut short)");
             }

@@ -40,6 +40,11 @@ final class LogReader implements Closeable {
   LogPosition recordStart;
   /** Why the last {@link Step#DAMAGED} happened. */
   String damage;
+  /**
+   * Whether the damage is what an interrupted append leaves: a record cut off by the end of the data, a last record
+   * that fails its checksum, or nothing but zeros from the damaged record on. Anything else is corruption.
+   */
+  boolean damageAtTail;
 
   private LogReader(Path dir) {
     this.dir = dir;
@@ -140,7 +145,7 @@ final class LogReader implements Closeable {
         }
       }
       if (end - offset < LogFormat.RECORD_HEADER_BYTES) {
-        return damaged("a record header is cut off");
+        return damaged("a record header is cut off", true);
       }
       fill(LogFormat.RECORD_HEADER_BYTES, end);
       int at = (int) (offset - bufferStart);
@@ -148,16 +153,17 @@ final class LogReader implements Closeable {
       int length = view.getInt(at);
       int crc = view.getInt(at + 4);
       if (length < 1 + Long.BYTES || length > LogFormat.MAX_BODY_BYTES) {
-        return damaged("a record claims " + length + " bytes");
+        return damaged("a record claims " + length + " bytes", zerosFrom(offset, end));
       }
       if (end - offset < LogFormat.RECORD_HEADER_BYTES + (long) length) {
-        return damaged("a record is cut off");
+        return damaged("a record is cut off", true);
       }
       fill(LogFormat.RECORD_HEADER_BYTES + length, end);
       at = (int) (offset - bufferStart);
       int body = at + LogFormat.RECORD_HEADER_BYTES;
       if (LogFormat.crcOf(buffer, body, length) != crc) {
-        return damaged("a record fails its checksum");
+        long recordEnd = offset + LogFormat.RECORD_HEADER_BYTES + length;
+        return damaged("a record fails its checksum", recordEnd == end || zerosFrom(offset, end));
       }
       view = ByteBuffer.wrap(buffer);
       type = buffer[body];
@@ -167,13 +173,13 @@ final class LogReader implements Closeable {
         case LogFormat.TASK, LogFormat.ACK -> replacedSeq = 0;
         case LogFormat.REQUEUE -> {
           if (length < fixed + Long.BYTES) {
-            return damaged("a requeue record is too short");
+            return damaged("a requeue record is too short", false);
           }
           replacedSeq = view.getLong(body + fixed);
           fixed += Long.BYTES;
         }
         default -> {
-          return damaged("a record of unknown type " + type);
+          return damaged("a record of unknown type " + type, false);
         }
       }
       taskOffset = body + fixed;
@@ -184,9 +190,27 @@ final class LogReader implements Closeable {
     }
   }
 
-  private Step damaged(String why) {
+  private Step damaged(String why, boolean atTail) {
     damage = LogFormat.segmentName(segment) + " at byte " + offset + ": " + why;
+    damageAtTail = atTail;
     return Step.DAMAGED;
+  }
+
+  /** Whether every byte of the file from {@code from} to {@code end} is zero (space allocated, never written). */
+  private boolean zerosFrom(long from, long end) throws IOException {
+    byte[] chunk = new byte[8192];
+    for (long at = from; at < end; ) {
+      int n = (int) Math.min(chunk.length, end - at);
+      file.seek(at);
+      file.readFully(chunk, 0, n);
+      for (int i = 0; i < n; i++) {
+        if (chunk[i] != 0) {
+          return false;
+        }
+      }
+      at += n;
+    }
+    return true;
   }
 
   /** Makes sure {@code bytes} bytes from {@code offset} are in the buffer (the caller checked they exist). */

@@ -158,6 +158,26 @@ class DiskFrontierTest {
   }
 
   @Test
+  void aDamagedRecordInsideTheLastSegmentIsRefusedButZerosAfterTheLastRecordAreATornTail() throws IOException {
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      for (int i = 0; i < 50; i++) {
+        frontier.offer(url(i));
+      }
+    }
+    Path segment = lastSegment();
+    long length = Files.size(segment);
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+      file.setLength(length + 4096); // space allocated but never written, as a power cut can leave
+    }
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      assertEquals(50, drain(frontier).size());
+    }
+    flipByte(segment, 300);
+    FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(dir, 1 << 20));
+    assertTrue(e.getMessage().contains(segment.getFileName() + " at byte"), e.getMessage());
+  }
+
+  @Test
   void aSegmentOfAnotherVersionIsRefused() throws IOException {
     open(dir, 1 << 20).close();
     Path segment = lastSegment();

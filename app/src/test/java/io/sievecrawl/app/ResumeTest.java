@@ -1,0 +1,188 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sievecrawl.crawler.bench.SyntheticSite;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sievecrawl resume}: what it continues, what it refuses, and what it repairs. */
+class ResumeTest {
+  @TempDir
+  Path dir;
+
+  private Path seeds(SyntheticSite site) throws IOException {
+    return Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+  }
+
+  private String log() {
+    return dir.resolve("sievecrawl.log").toString();
+  }
+
+  @Test
+  void sigtermLeavesADirectoryThatResumesWithNothingFetchedTwice() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(2_000, 10)) {
+      Path results = dir.resolve("results.jsonl");
+      Path job = dir.resolve("job");
+      Path stderr = dir.resolve("stderr.txt");
+      Process child = ChildProcess.start(List.of(), stderr, "crawl", seeds(site).toString(), "--job", job.toString(),
+          "-o", results.toString(), "--log-file", log(), "--delay", "0ms", "--host-concurrency", "4",
+          "--concurrency", "4");
+      while (lineCount(results) < 300) {
+        assertFalse(child.waitFor(10, TimeUnit.MILLISECONDS), "the crawl ended before it could be stopped");
+      }
+      child.destroy(); // SIGTERM
+      assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+      assertEquals(ExitCodes.INTERRUPTED, child.exitValue(), Files.readString(stderr));
+      assertTrue(Files.readString(stderr).contains("continue this crawl with: sievecrawl resume " + job),
+          Files.readString(stderr));
+
+      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log());
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertEquals(2_000, site.pagesServedOnce(), "every page once, across the two runs");
+      assertEquals(0, site.repeatedRequests());
+      assertEquals(2_000, distinctUrls(results));
+      assertEquals(2_000, Files.readAllLines(results).size());
+      assertTrue(resumed.err().contains("whole crawl:     2 runs, 2000 pages"), resumed.err());
+
+      Cmd again = Cmd.run("resume", job.toString(), "--log-file", log());
+      assertEquals(ExitCodes.OK, again.exitCode());
+      assertTrue(again.err().contains("is complete: nothing to resume"), again.err());
+    }
+  }
+
+  @Test
+  void aTornResultsLineIsCutOffOnResume() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(100, 5)) {
+      Path results = dir.resolve("results.jsonl");
+      Path job = dir.resolve("job");
+      Cmd first = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o", results.toString(),
+          "--log-file", log(), "--max-pages", "40", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      assertTrue(first.err().contains("crawl page limit: 40 pages"), first.err());
+      Files.writeString(results, "{\"url\":\"http://torn", java.nio.file.StandardOpenOption.APPEND);
+
+      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertEquals(100, distinctUrls(results), "parses line by line: no torn line left");
+      assertEquals(100, Files.readAllLines(results).size());
+      assertTrue(Files.readString(dir.resolve("sievecrawl.log")).contains("cut off a torn last line (19 bytes)"));
+    }
+  }
+
+  @Test
+  void nAndPCannotChange() throws Exception {
+    Path job = stoppedCrawl();
+    Cmd cmd = Cmd.run("resume", job.toString(), "-n", "5M");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode(), cmd.toString());
+    assertEquals("sievecrawl: filter.n cannot change when a crawl resumes: the crawl in " + job + " was sized for"
+        + " n = 100000 (given --expected-urls: 5000000)\n", cmd.err());
+    Cmd p = Cmd.run("resume", job.toString(), "-p", "0.01");
+    assertEquals(ExitCodes.CONFIG, p.exitCode(), p.toString());
+  }
+
+  @Test
+  void aMissingOrForeignDirectoryIsRefused() throws IOException {
+    Cmd missing = Cmd.run("resume", dir.resolve("nope").toString());
+    assertEquals(ExitCodes.JOB, missing.exitCode());
+    assertEquals("sievecrawl: " + dir.resolve("nope") + ": no such crawl directory\n", missing.err());
+
+    Files.writeString(dir.resolve("notes.txt"), "hello");
+    Cmd foreign = Cmd.run("resume", dir.toString());
+    assertEquals(ExitCodes.JOB, foreign.exitCode());
+    assertEquals("sievecrawl: " + dir + " is not a sievecrawl crawl directory (no manifest.json)\n", foreign.err());
+  }
+
+  @Test
+  void aManifestOfAnotherVersionIsRefused() throws Exception {
+    Path job = stoppedCrawl();
+    Path manifest = job.resolve("manifest.json");
+    Files.writeString(manifest, Files.readString(manifest).replace("\"version\" : 1", "\"version\" : 2"));
+    Cmd cmd = Cmd.run("resume", job.toString());
+    assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 2, but this build reads version 1\n",
+        cmd.err());
+  }
+
+  @Test
+  void aDamagedFrontierSegmentIsRefusedNamingTheFile() throws Exception {
+    Path job = stoppedCrawl();
+    Path segment;
+    try (Stream<Path> files = Files.list(job.resolve("frontier"))) {
+      segment = files.filter(f -> f.getFileName().toString().startsWith("log-")).sorted().findFirst().orElseThrow();
+    }
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+      file.seek(40);
+      file.write(0x7f);
+      file.write(0x7f);
+    }
+    Cmd cmd = Cmd.run("resume", job.toString(), "--log-file", log());
+    assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().startsWith("sievecrawl: " + segment + " at byte"), cmd.err());
+    assertEquals(1, cmd.err().lines().count(), "one line");
+  }
+
+  @Test
+  void aNewCrawlRefusesToOverwriteResultsOrReuseACrawlDirectory() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(10, 2)) {
+      Path results = Files.writeString(dir.resolve("keep.jsonl"), "{\"precious\":true}\n");
+      Cmd refused = Cmd.run("crawl", seeds(site).toString(), "--job", dir.resolve("a").toString(), "-o",
+          results.toString(), "--log-file", log());
+      assertEquals(ExitCodes.OUTPUT, refused.exitCode(), refused.toString());
+      assertTrue(refused.err().contains("results file " + results + " exists (18 bytes)"), refused.err());
+      assertEquals("{\"precious\":true}\n", Files.readString(results), "untouched");
+      assertFalse(Files.exists(dir.resolve("a")), "nothing created");
+
+      Cmd badN = Cmd.run("crawl", seeds(site).toString(), "-o", results.toString(), "--overwrite", "-n", "0");
+      assertEquals(ExitCodes.CONFIG, badN.exitCode(), badN.toString());
+      assertEquals("{\"precious\":true}\n", Files.readString(results), "not emptied before validation passed");
+
+      Cmd overwritten = Cmd.run("crawl", seeds(site).toString(), "--job", dir.resolve("a").toString(), "-o",
+          results.toString(), "--overwrite", "--log-file", log(), "--delay", "0ms");
+      assertEquals(ExitCodes.OK, overwritten.exitCode(), overwritten.toString());
+      assertEquals(10, distinctUrls(results));
+
+      Cmd reuse = Cmd.run("crawl", seeds(site).toString(), "--job", dir.resolve("a").toString(), "-o",
+          dir.resolve("other.jsonl").toString(), "--log-file", log());
+      assertEquals(ExitCodes.JOB, reuse.exitCode(), reuse.toString());
+      assertTrue(reuse.err().contains("holds a crawl already: continue it with 'sievecrawl resume"), reuse.err());
+    }
+  }
+
+  /** A crawl of a small site stopped by its page limit, so it can be resumed. */
+  private Path stoppedCrawl() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(50, 5)) {
+      Path job = dir.resolve("job");
+      Cmd cmd = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
+          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "5", "-n", "100k",
+          "--delay", "0ms");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      return job;
+    }
+  }
+
+  private static int distinctUrls(Path results) throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    Set<String> urls = new HashSet<>();
+    for (String line : Files.readAllLines(results)) {
+      urls.add(json.readTree(line).get("url").asText());
+    }
+    return urls.size();
+  }
+
+  private static long lineCount(Path file) throws IOException {
+    return Files.exists(file) ? Files.readAllLines(file).size() : 0;
+  }
+}
