@@ -13,6 +13,16 @@ public final class Main {
 
   /** Runs one command line with the given standard streams and returns its exit code; never calls System.exit. */
   public static int run(InputStream in, PrintStream out, PrintStream err, String... args) {
-    return Cli.create(new Terminal(in, out, err, StatusLine.stderrIsTerminal())).execute(args);
+    try {
+      return Cli.create(new Terminal(in, out, err, StatusLine.stderrIsTerminal())).execute(args);
+    } catch (Error e) { // picocli hands only Exceptions to the handler: an Error still gets one line, no trace
+      err.println("sievecrawl: internal error: " + e);
+      if (java.util.Arrays.asList(args).contains("--stacktrace")) {
+        e.printStackTrace(err);
+      } else {
+        err.println("Run again with --stacktrace for details.");
+      }
+      return ExitCodes.INTERNAL;
+    }
   }
 }
