@@ -4,7 +4,10 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.bench.CrawlBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,6 +33,15 @@ final class BenchCommand implements Callable<Integer> {
       description = "Concurrency levels to run, one crawl each (default: ${DEFAULT-VALUE}).")
   List<Integer> levels;
 
+  @Option(names = "--frontier", paramLabel = "memory|disk|both", defaultValue = "disk",
+      description = "Frontier to crawl with: disk (as 'crawl' does), memory, or both in alternating runs with the"
+          + " ratio of their median pages/s (default: ${DEFAULT-VALUE}).")
+  String frontier;
+
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = "Runs per level (and per frontier); medians are printed when more than one (default: ${DEFAULT-VALUE}).")
+  int repeat;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Also write the JSON Lines results of the last run to FILE ('-' for standard output).")
   String output;
@@ -46,9 +58,17 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (pages < 1 || pages > 10_000_000 || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 1_000)) {
-      throw new UserError(ExitCodes.USAGE, "--pages must be 1..10000000, --fan-out 0..1000 and each level 1..1000");
+    if (pages < 1 || pages > 10_000_000 || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 1_000)
+        || repeat < 1 || repeat > 100) {
+      throw new UserError(ExitCodes.USAGE,
+          "--pages must be 1..10000000, --fan-out 0..1000, each level 1..1000 and --repeat 1..100");
     }
+    List<CrawlBenchmark.FrontierKind> kinds = switch (frontier.toLowerCase(Locale.ROOT)) {
+      case "memory" -> List.of(CrawlBenchmark.FrontierKind.MEMORY);
+      case "disk" -> List.of(CrawlBenchmark.FrontierKind.DISK);
+      case "both" -> List.of(CrawlBenchmark.FrontierKind.MEMORY, CrawlBenchmark.FrontierKind.DISK);
+      default -> throw new UserError(ExitCodes.USAGE, "--frontier must be memory, disk or both, not '" + frontier + "'");
+    };
     CrawlSettings settings = settingsOptions.settings();
     StatusLine status = new StatusLine(terminal.err(), false);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
@@ -56,29 +76,59 @@ final class BenchCommand implements Callable<Integer> {
       PrintStream out = terminal.out();
       out.printf(Locale.ROOT, "synthetic site: %d pages, %d random links each, on loopback; Java %s, %d cores%n",
           pages, fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
-      CrawlBenchmark.run(Math.min(pages, 1_000), fanOut, levels.get(0), settings); // warm-up
-      out.printf("%-12s %8s %10s %8s %9s  %s%n", "concurrency", "pages", "pages/s", "MB/s", "seconds", "every page once");
+      for (CrawlBenchmark.FrontierKind kind : kinds) { // warm-up
+        CrawlBenchmark.run(Math.min(pages, 1_000), fanOut, levels.get(0), settings, r -> { }, kind);
+      }
+      out.printf("%-12s %-9s %8s %10s %8s %9s  %s%n", "concurrency", "frontier", "pages", "pages/s", "MB/s",
+          "seconds", "every page once");
       boolean allOnce = true;
       for (int i = 0; i < levels.size(); i++) {
         int level = levels.get(i);
-        CrawlBenchmark.Run r;
-        if (output != null && i == levels.size() - 1) {
-          ResultsFile.checkNew(output, true);
-          try (ResultsFile results = ResultsFile.create(output, terminal.out())) {
-            r = CrawlBenchmark.run(pages, fanOut, level, settings, results.writer());
+        Map<CrawlBenchmark.FrontierKind, List<Double>> rates = new EnumMap<>(CrawlBenchmark.FrontierKind.class);
+        for (int round = 0; round < repeat; round++) {
+          for (CrawlBenchmark.FrontierKind kind : kinds) { // alternating, so both see the same machine noise
+            boolean last = i == levels.size() - 1 && round == repeat - 1 && kind == kinds.get(kinds.size() - 1);
+            CrawlBenchmark.Run r = runOnce(level, settings, kind, last);
+            allOnce &= r.exactlyOnce();
+            rates.computeIfAbsent(kind, k -> new ArrayList<>()).add(r.pagesPerSecond());
+            out.printf(Locale.ROOT, "%-12d %-9s %8d %10.0f %8.1f %9.2f  %s%n", level,
+                kind.name().toLowerCase(Locale.ROOT), r.fetched(), r.pagesPerSecond(), r.megabytesPerSecond(),
+                r.seconds(), r.exactlyOnce() ? "yes"
+                    : "NO: " + r.servedOnce() + " of " + r.pages() + " once, " + r.repeated() + " repeated");
+            out.flush();
           }
-        } else {
-          r = CrawlBenchmark.run(pages, fanOut, level, settings);
         }
-        allOnce &= r.exactlyOnce();
-        out.printf(Locale.ROOT, "%-12d %8d %10.0f %8.1f %9.2f  %s%n", level, r.fetched(), r.pagesPerSecond(),
-            r.megabytesPerSecond(), r.seconds(), r.exactlyOnce() ? "yes"
-                : "NO: " + r.servedOnce() + " of " + r.pages() + " once, " + r.repeated() + " repeated");
-        out.flush();
+        if (repeat > 1 || kinds.size() > 1) {
+          StringBuilder medians = new StringBuilder("  median pages/s at " + level + ":");
+          rates.forEach((kind, list) -> medians.append(String.format(Locale.ROOT, " %s %.0f",
+              kind.name().toLowerCase(Locale.ROOT), median(list))));
+          if (kinds.size() > 1) {
+            medians.append(String.format(Locale.ROOT, "; disk / memory = %.2f",
+                median(rates.get(CrawlBenchmark.FrontierKind.DISK)) / median(rates.get(CrawlBenchmark.FrontierKind.MEMORY))));
+          }
+          out.println(medians);
+        }
       }
       return allOnce ? ExitCodes.OK : ExitCodes.BENCH_MISMATCH;
     } finally {
       Logging.shutdown();
     }
+  }
+
+  private CrawlBenchmark.Run runOnce(int level, CrawlSettings settings, CrawlBenchmark.FrontierKind kind,
+      boolean writeOutput) throws IOException {
+    if (output == null || !writeOutput) {
+      return CrawlBenchmark.run(pages, fanOut, level, settings, r -> { }, kind);
+    }
+    ResultsFile.checkNew(output, true);
+    try (ResultsFile results = ResultsFile.create(output, terminal.out())) {
+      return CrawlBenchmark.run(pages, fanOut, level, settings, results.writer(), kind);
+    }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 }

@@ -38,7 +38,7 @@ public final class ExitCodes {
     help.put(String.valueOf(OUTPUT), "cannot write the output or the log file");
     help.put(String.valueOf(BENCH_MISMATCH), "bench: some page was not fetched exactly once");
     help.put(String.valueOf(JOB), "crawl directory unusable (missing, not a crawl, another version, damaged)");
-    help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C or SIGTERM); the crawl stopped gracefully");
+    help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C, SIGTERM or SIGHUP); stopped gracefully, resumable");
     return Collections.unmodifiableMap(help);
   }
 

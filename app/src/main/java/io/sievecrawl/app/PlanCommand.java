@@ -67,6 +67,9 @@ final class PlanCommand implements Callable<Integer> {
         s.expectedFppAt(count), s.classicalFppAt(count));
     out.printf(Locale.ROOT, "  expected false-positive rate at 2n: %.3g (classical %.3g)%n",
         s.expectedFppAt(2 * count), s.classicalFppAt(2 * count));
+    out.printf(Locale.ROOT, "frontier on disk (the crawl directory): about %s per million queued URLs of %d"
+        + " characters; the heap holds the filter, not the queue%n", Values.formatSize(FrontierDisk.bytesPerMillion()),
+        FrontierDisk.TYPICAL_URL_LENGTH);
     out.flush();
     return ExitCodes.OK;
   }

@@ -3,10 +3,18 @@ package io.sievecrawl.crawler.bench;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +32,17 @@ import java.util.Locale;
  */
 public final class CrawlBenchmark {
 
+  /** Where a benchmark crawl keeps its frontier. */
+  public enum FrontierKind {
+    /** The in-memory sieve. */
+    MEMORY,
+    /** The disk frontier the command line crawls with, in a temporary directory deleted after the run. */
+    DISK
+  }
+
   /** One run's figures. */
   public record Run(int concurrency, int pages, long fetched, double seconds, long bytes, int servedOnce,
-      int repeated, CrawlSummary summary) {
+      int repeated, CrawlSummary summary, FrontierKind frontier) {
 
     public double pagesPerSecond() {
       return fetched / seconds;
@@ -45,12 +61,13 @@ public final class CrawlBenchmark {
 
   /** Crawls a fresh site of {@code pages} pages with {@code settings}, overriding politeness as described above. */
   public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings) throws IOException {
-    return run(pages, fanOut, concurrency, settings, result -> { });
+    return run(pages, fanOut, concurrency, settings, result -> { }, FrontierKind.MEMORY);
   }
 
-  /** As {@link #run(int, int, int, CrawlSettings)}, handing every result to {@code sink}. */
-  public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings, ResultSink sink)
-      throws IOException {
+  /** As {@link #run(int, int, int, CrawlSettings)}, with the given frontier, handing every result to {@code sink}. */
+  public static Run run(int pages, int fanOut, int concurrency, CrawlSettings settings, ResultSink sink,
+      FrontierKind kind) throws IOException {
+    Path dir = kind == FrontierKind.DISK ? Files.createTempDirectory("sievecrawl-bench") : null;
     try (SyntheticSite site = SyntheticSite.start(pages, fanOut)) {
       CrawlSettings tuned = settings.toBuilder()
           .set(Setting.CONCURRENCY, concurrency)
@@ -59,11 +76,30 @@ public final class CrawlBenchmark {
           .set(Setting.MAX_DEPTH, 1_000_000)
           .set(Setting.MAX_PAGES_PER_HOST, 0L)
           .build();
+      Crawler.Builder crawler = Crawler.builder(tuned, sink);
+      Frontier<CrawlTask> frontier = null;
+      if (dir != null) {
+        frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::url,
+            FrontierOptions.defaults("filter.n").withSyncInterval(tuned.frontierSyncInterval())
+                .withCheckpointInterval(tuned.frontierCheckpointInterval()));
+        crawler.frontier(frontier);
+      }
       long start = System.nanoTime();
-      CrawlSummary summary = Crawler.create(tuned, sink).run(List.of(site.rootUrl()));
+      CrawlSummary summary = crawler.build().run(List.of(site.rootUrl()));
       double seconds = (System.nanoTime() - start) / 1e9;
+      if (frontier != null) {
+        frontier.close();
+      }
       return new Run(concurrency, pages, summary.fetched(), seconds, summary.bytes(), site.pagesServedOnce(),
-          site.repeatedRequests(), summary);
+          site.repeatedRequests(), summary, kind);
+    } finally {
+      if (dir != null) {
+        try (Stream<Path> files = Files.walk(dir)) {
+          for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
     }
   }
 

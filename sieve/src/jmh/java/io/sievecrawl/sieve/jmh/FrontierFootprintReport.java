@@ -1,0 +1,70 @@
+package io.sievecrawl.sieve.jmh;
+
+import io.sievecrawl.sieve.BloomFilter;
+import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.Sieve;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import io.sievecrawl.sieve.disk.FrontierOptions;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Heap and disk of a frontier holding 10 million queued URLs (n = 10M, p = 1%): the disk frontier's heap should be
+ * its filter and buffers, whatever it holds; the in-memory one's grows with every URL.
+ *
+ * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec -Djmh.main=io.sievecrawl.sieve.jmh.FrontierFootprintReport
+ * -Djmh.args="disk 10000000"} (or {@code memory}); heap is measured after a full GC, with the URLs generated one at
+ * a time so that nothing but the frontier keeps them.
+ */
+public final class FrontierFootprintReport {
+  private FrontierFootprintReport() {}
+
+  public static void main(String[] args) throws IOException {
+    String kind = args.length > 0 ? args[0] : "disk";
+    int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
+    Path dir = Files.createTempDirectory("frontier-footprint");
+    long heapBefore = usedHeapAfterGc();
+    Frontier<String> frontier = kind.equals("memory")
+        ? Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, "n")
+        : DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url,
+            FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)));
+    long start = System.nanoTime();
+    long urlBytes = 0;
+    for (int i = 0; i < count; i++) {
+      String url = Urls.CORPUS.url(i);
+      urlBytes += url.length();
+      frontier.offer(url);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    long queued = frontier.stats().queued();
+    long heap = usedHeapAfterGc() - heapBefore;
+    long disk = frontier instanceof DiskFrontier<String> d ? d.diskBytes() : 0;
+    System.out.printf(Locale.ROOT, "%s frontier: %,d URLs queued (mean URL %.1f characters) in %.1f s (%,.0f/s)%n",
+        kind, queued, (double) urlBytes / count, seconds, count / seconds);
+    System.out.printf(Locale.ROOT, "  heap held by the frontier after a full GC: %,.1f MB (filter %,.1f MB)%n",
+        heap / 1e6, frontier.filter().bitSize() / 8e6);
+    if (disk > 0) {
+      System.out.printf(Locale.ROOT, "  on disk: %,.1f MB, %.1f bytes per queued URL%n", disk / 1e6,
+          (double) disk / queued);
+    }
+    frontier.close();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  private static long usedHeapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+}
