@@ -148,6 +148,11 @@ final class CrawlRun {
       throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + " or " + job.dir() + ": "
           + Errors.reason(closing));
     }
+    if (summary.end() == CrawlSummary.End.COMPLETED && summary.reachedNothing()) {
+      throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: no server answered"
+          + (summary.givenUp().isEmpty() ? "" : " (" + summary.givenUp().size() + " origins given up: see above)")
+          + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors()));
+    }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
   }
 

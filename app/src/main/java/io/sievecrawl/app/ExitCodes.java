@@ -22,6 +22,8 @@ public final class ExitCodes {
   public static final int BENCH_MISMATCH = 6;
   /** The crawl directory cannot be used: missing, not a crawl directory, of another version, damaged, in use. */
   public static final int JOB = 7;
+  /** The crawl had seeds (or work left) but reached nothing: no server answered (refused, unknown, TLS, robots). */
+  public static final int NOTHING_REACHED = 8;
   /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the crawl was stopped gracefully. */
   public static final int INTERRUPTED = 130;
 
@@ -38,6 +40,7 @@ public final class ExitCodes {
     help.put(String.valueOf(OUTPUT), "cannot write the output or the log file");
     help.put(String.valueOf(BENCH_MISMATCH), "bench: some page was not fetched exactly once");
     help.put(String.valueOf(JOB), "crawl directory unusable (missing, not a crawl, another version, damaged)");
+    help.put(String.valueOf(NOTHING_REACHED), "nothing fetched: no seed's server answered (the summary says why)");
     help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C, SIGTERM or SIGHUP); stopped gracefully, resumable");
     return Collections.unmodifiableMap(help);
   }

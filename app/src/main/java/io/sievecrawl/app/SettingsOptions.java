@@ -31,11 +31,12 @@ final class SettingsOptions {
   String concurrency;
 
   @Option(names = "--host-concurrency", paramLabel = "N",
-      description = "Requests in flight at once per host (politeness.host-concurrency).")
+      description = "Requests in flight at once per origin (politeness.host-concurrency).")
   String hostConcurrency;
 
   @Option(names = "--delay", paramLabel = "DURATION",
-      description = "Least time between requests to one host, e.g. 250ms (politeness.delay).")
+      description = "Fixed least time between requests to one origin, e.g. 250ms or 0ms for your own servers"
+          + " (politeness.delay; turns politeness.adaptive off).")
   String delay;
 
   @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetches; 0 = no limit (crawl.max-pages).")
@@ -90,6 +91,9 @@ final class SettingsOptions {
     flag(builder, Setting.CONCURRENCY, concurrency, "--concurrency");
     flag(builder, Setting.HOST_CONCURRENCY, hostConcurrency, "--host-concurrency");
     flag(builder, Setting.DELAY, delay, "--delay");
+    if (delay != null) {
+      builder.parse(Setting.ADAPTIVE, "false", "--delay"); // a delay given on the command line is meant exactly
+    }
     flag(builder, Setting.MAX_PAGES, maxPages, "--max-pages");
     flag(builder, Setting.MAX_DEPTH, maxDepth, "--max-depth");
     flag(builder, Setting.SCOPE, scope, "--scope");

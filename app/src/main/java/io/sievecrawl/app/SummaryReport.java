@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 
 /** The end-of-run summary, as lines for the console and the log. */
 final class SummaryReport {
+  private static final int MAX_ORIGINS_LISTED = 10;
+
   private SummaryReport() {}
 
   static List<String> lines(CrawlSummary s) {
@@ -25,6 +27,12 @@ final class SummaryReport {
     lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
         + (s.notFetched() > 0 ? "; left in the frontier for 'resume': " + s.notFetched() : ""));
     lines.add("  not followed:    " + (s.notAdmitted().isEmpty() ? "none" : join(s.notAdmitted())));
+    if (!s.givenUp().isEmpty()) {
+      lines.add("  origins given up: " + s.givenUp().entrySet().stream().limit(MAX_ORIGINS_LISTED)
+          .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "))
+          + (s.givenUp().size() > MAX_ORIGINS_LISTED ? ", and " + (s.givenUp().size() - MAX_ORIGINS_LISTED) + " more"
+              : ""));
+    }
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d%s; duplicates dropped: %d (of which about %.1f new URLs"
         + " lost to false positives); retries: %d", s.admitted(),
         s.carriedOver() > 0 ? " (plus " + s.carriedOver() + " carried over from the last run)" : "",

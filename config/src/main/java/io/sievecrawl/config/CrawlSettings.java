@@ -133,6 +133,22 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.DELAY);
   }
 
+  public boolean adaptiveDelay() {
+    return (Boolean) values.get(Setting.ADAPTIVE);
+  }
+
+  public int responseTimeFactor() {
+    return (Integer) values.get(Setting.RESPONSE_TIME_FACTOR);
+  }
+
+  public Duration maxDelay() {
+    return (Duration) values.get(Setting.MAX_DELAY);
+  }
+
+  public boolean allowPrivateAddresses() {
+    return (Boolean) values.get(Setting.ALLOW_PRIVATE_ADDRESSES);
+  }
+
   public int hostConcurrency() {
     return (Integer) values.get(Setting.HOST_CONCURRENCY);
   }

@@ -29,6 +29,9 @@ public enum Setting {
           + " such as calendars."),
   MAX_PAGES_PER_HOST("crawl.max-pages-per-host", Type.COUNT, "100k", 0, Long.MAX_VALUE,
       "Fetch at most this many URLs from one host; 0 means no limit. A budget against spider traps."),
+  ALLOW_PRIVATE_ADDRESSES("crawl.allow-private-addresses", Type.BOOLEAN, "false", 0, 0,
+      "With crawl.scope = any, also follow links and redirects to loopback, private and link-local addresses (the"
+          + " seeds' hosts may always be such). Off, a public page cannot lead the crawler into the local network."),
   MAX_LINKS_PER_PAGE("crawl.max-links-per-page", Type.INT, "10000", 1, 10_000_000,
       "Follow at most this many distinct links of one page (the first ones in the page); the rest are counted as"
           + " links-over-page-cap. Bounds the memory a hostile page can take."),
@@ -40,10 +43,20 @@ public enum Setting {
   EXCLUDE("crawl.exclude", Type.PATTERNS, "", 0, 0,
       "Space-separated regular expressions; a URL matching any of them is not fetched."),
 
-  DELAY("politeness.delay", Type.DURATION, "50ms", 0, Duration.ofHours(1).toMillis(),
-      "Least time between the starts of two requests to the same host."),
-  HOST_CONCURRENCY("politeness.host-concurrency", Type.INT, "2", 1, 1_000,
-      "Requests in flight at once to one host."),
+  DELAY("politeness.delay", Type.DURATION, "1s", 0, Duration.ofHours(1).toMillis(),
+      "Least time between the starts of two requests to one origin (scheme, host, port): the floor of the adaptive"
+          + " delay, or the fixed delay when politeness.adaptive is false. The --delay flag sets a fixed delay."),
+  ADAPTIVE("politeness.adaptive", Type.BOOLEAN, "true", 0, 0,
+      "Adapt each origin's delay to its server: response-time-factor times its last response time, between"
+          + " politeness.delay and politeness.max-delay; doubled after a 429 or 503, eased back after successes."
+          + " A robots.txt Crawl-delay still wins."),
+  RESPONSE_TIME_FACTOR("politeness.response-time-factor", Type.INT, "5", 1, 1_000,
+      "With adaptive politeness: wait this many times the origin's last response time before its next request."),
+  MAX_DELAY("politeness.max-delay", Type.DURATION, "30s", 0, Duration.ofHours(1).toMillis(),
+      "Ceiling of the adaptive delay and of the back-off after 429 and 503 (a Retry-After is honoured up to"
+          + " fetch.max-retry-after)."),
+  HOST_CONCURRENCY("politeness.host-concurrency", Type.INT, "1", 1, 1_000,
+      "Requests in flight at once to one origin (scheme, host, port)."),
   MAX_CRAWL_DELAY("politeness.max-crawl-delay", Type.DURATION, "30s", 0, Duration.ofHours(1).toMillis(),
       "A robots.txt Crawl-delay is honoured up to this; a longer one is capped."),
   HONOR_NOFOLLOW("politeness.honor-nofollow", Type.BOOLEAN, "true", 0, 0,

@@ -16,11 +16,26 @@ class CrawlSettingsTest {
     CrawlSettings defaults = CrawlSettings.defaults();
     assertEquals(10_000_000, defaults.expectedUrls());
     assertEquals(0.001, defaults.fpp());
-    assertEquals(Duration.ofMillis(50), defaults.delay());
+    assertEquals(Duration.ofSeconds(1), defaults.delay());
+    assertTrue(defaults.adaptiveDelay());
+    assertEquals(1, defaults.hostConcurrency());
     assertEquals(10_000_000, defaults.maxBodySize());
     assertEquals(Scope.HOST, defaults.scope());
     assertTrue(defaults.userAgent().startsWith("sievecrawl/"), defaults.userAgent());
     assertEquals(Setting.values().length, defaults.describe().size());
+  }
+
+  @Test
+  void theConfigTextOfSettingsLoadsBackToEqualSettings() {
+    CrawlSettings changed = CrawlSettings.builder().set(Setting.FILTER_N, 12_345_678L).set(Setting.FILTER_P, 1e-4)
+        .set(Setting.DELAY, Duration.ofMillis(250)).set(Setting.USER_AGENT, "sievecrawl/1.0 (+https://example.org)")
+        .set(Setting.MAX_BODY_SIZE, 1_234_567L).build();
+    CrawlSettings.Builder loaded = CrawlSettings.builder();
+    ConfigFile.parse("settings.conf", changed.toConfigText(), loaded);
+    CrawlSettings back = loaded.build();
+    for (Setting s : Setting.values()) {
+      assertEquals(CrawlSettings.format(s, changed.get(s)), CrawlSettings.format(s, back.get(s)), s.key());
+    }
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 /** Counters updated by every worker; cheap to update, summed when read. */
 final class CrawlStats {
   final LongAdder fetched = new LongAdder();
+  final LongAdder responses = new LongAdder();
   final LongAdder inFlight = new LongAdder();
   final LongAdder retries = new LongAdder();
   final LongAdder bytes = new LongAdder();
@@ -22,6 +23,9 @@ final class CrawlStats {
 
   void record(CrawlResult result) {
     fetched.increment();
+    if (result.status() != null) {
+      responses.increment();
+    }
     bytes.add(result.bytes());
     byStatusClass.computeIfAbsent(result.statusClass(), k -> new LongAdder()).increment();
     if (result.errorKind() != null) {

@@ -10,6 +10,7 @@ import java.util.Map;
  *
  * @param end why the run ended
  * @param fetched URLs fetched in this run (one result record each)
+ * @param responses fetches that got an HTTP response (any status); 0 with work to do means nothing could be reached
  * @param byStatusClass fetched URLs by status class: {@code 2xx} ... {@code 5xx}, {@code none} (no response)
  * @param errors fetched URLs that ended in an error, by kind
  * @param skipped admitted URLs that will not be fetched, by reason ({@code robots}, {@code robots-unavailable},
@@ -24,6 +25,7 @@ import java.util.Map;
  * @param admitted tasks admitted during this run
  * @param notFetched tasks still waiting or unfinished in the frontier when the run ended (a stop, the page limit, a
  *     failure); a resumed crawl does them
+ * @param givenUp origins given up because their robots.txt could not be fetched, with why
  * @param sieve the frontier's counters and filter state at the end
  * @param totals counters over every run of the crawl, this one included
  * @param elapsed wall-clock time of the run
@@ -32,6 +34,7 @@ import java.util.Map;
 public record CrawlSummary(
     End end,
     long fetched,
+    long responses,
     Map<String, Long> byStatusClass,
     Map<ErrorKind, Long> errors,
     Map<String, Long> skipped,
@@ -41,6 +44,7 @@ public record CrawlSummary(
     long carriedOver,
     long admitted,
     long notFetched,
+    Map<String, String> givenUp,
     SieveStats sieve,
     CrawlTotals totals,
     Duration elapsed,
@@ -71,6 +75,11 @@ public record CrawlSummary(
   public boolean accountsForEveryAdmittedUrl() {
     long skippedCount = skipped.values().stream().mapToLong(Long::longValue).sum();
     return carriedOver + admitted == fetched + skippedCount + notFetched;
+  }
+
+  /** Whether there was work (seeds, or tasks left by an earlier run) but no server answered at all. */
+  public boolean reachedNothing() {
+    return responses == 0 && carriedOver + admitted > 0;
   }
 
   /** Errors of every kind. */

@@ -6,6 +6,7 @@ import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -72,8 +74,8 @@ public final class Crawler {
     this.before = b.state;
     this.fetcher = new PageFetcher(settings);
     this.scheduler = new HostScheduler<>(frontier, task -> Origins.of(task.url()),
-        HostScheduler.Politeness.of(settings.hostConcurrency(), settings.delay(), settings.concurrency()), b.ticker,
-        b.leaseObserver);
+        Politeness.of(settings.hostConcurrency(), settings.delay(), settings.adaptiveDelay(),
+            settings.responseTimeFactor(), settings.maxDelay(), settings.concurrency()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
   }
@@ -158,8 +160,9 @@ public final class Crawler {
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsPolicy robots = settings.obeyRobots()
-        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgent(), settings.maxCrawlDelay(),
-            settings.robotsRetry(), settings.robotsCacheMemory(), Clock.systemUTC())
+        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgent(),
+            RobotsPolicy.robotName(settings.userAgent()), settings.maxCrawlDelay(), settings.robotsRetry(),
+            settings.robotsCacheMemory(), Clock.systemUTC())
         : null;
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
         RobotsPolicy.robotName(settings.userAgent()));
@@ -194,24 +197,32 @@ public final class Crawler {
       control.fail(e);
     }
     fetcher.close();
+    Map<String, String> givenUp = robots == null ? Map.of() : robots.givenUp();
+    if (robots != null) {
+      robots.close();
+    }
     SieveStats atEnd = frontier.stats();
     Throwable failure = control.failure();
     CrawlSummary.End end = failure != null ? CrawlSummary.End.FAILED
         : control.pageLimitReached() ? CrawlSummary.End.PAGE_LIMIT
         : control.stopRequested() ? CrawlSummary.End.STOPPED : CrawlSummary.End.COMPLETED;
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-    CrawlSummary run = new CrawlSummary(end, stats.fetched.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver,
-        atEnd.admitted() - atStart.admitted(), atEnd.queued() + atEnd.inFlight(), atEnd, CrawlTotals.NONE, elapsed,
-        failure);
-    return withTotals(run);
+    CrawlSummary run = summary(end, carriedOver, atEnd.admitted() - atStart.admitted(),
+        atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
+    CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
+    return summary(end, carriedOver, run.admitted(), run.notFetched(), atEnd, givenUp, elapsed, failure, totals);
   }
 
-  private CrawlSummary withTotals(CrawlSummary run) {
-    CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
-    return new CrawlSummary(run.end(), run.fetched(), run.byStatusClass(), run.errors(), run.skipped(),
-        run.notAdmitted(), run.retries(), run.bytes(), run.carriedOver(), run.admitted(), run.notFetched(), run.sieve(),
-        totals, run.elapsed(), run.failure());
+  private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
+      SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure) {
+    return summary(end, carriedOver, admitted, notFetched, sieve, givenUp, elapsed, failure, CrawlTotals.NONE);
+  }
+
+  private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
+      SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
+    return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
+        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver, admitted,
+        notFetched, givenUp, sieve, totals, elapsed, failure);
   }
 
   private void awaitWorkers(ExecutorService workers) {
@@ -280,9 +291,8 @@ public final class Crawler {
   public CrawlState state() {
     ScopePolicy current = scope;
     long start = startedAt;
-    CrawlSummary soFar = new CrawlSummary(CrawlSummary.End.STOPPED, stats.fetched.sum(), stats.byStatusClass(),
-        stats.byError(), stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), 0, 0, 0, null,
-        CrawlTotals.NONE, start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
+    CrawlSummary soFar = summary(CrawlSummary.End.STOPPED, 0, 0, 0, null, Map.of(),
+        start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
     return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
         current == null ? before.scopeHosts() : current.seedHosts(), before.pagesPerOrigin());
   }

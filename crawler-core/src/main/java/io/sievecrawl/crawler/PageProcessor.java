@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PageProcessor {
   private static final Logger log = LoggerFactory.getLogger(PageProcessor.class);
+  /** How long an origin waits for its robots.txt at most; it is resumed as soon as robots.txt is known. */
+  private static final Duration UNTIL_ROBOTS_ARRIVES = Duration.ofHours(1);
 
   /** How a lease ends. */
   private enum End { COMPLETE, HANDED_BACK, ABANDON }
@@ -48,6 +50,7 @@ final class PageProcessor {
   private final CrawlStats stats;
   private final CountMinSketch pagesPerOrigin;
   private final CrawlControl control;
+  private final OriginWarnings failures = new OriginWarnings();
 
   PageProcessor(CrawlSettings settings, PageFetcher fetcher, HostScheduler<CrawlTask> scheduler, RobotsPolicy robots,
       LinkExtractor links, UrlNormalizer normalizer, ScopePolicy scope, ResultSink sink, CrawlStats stats,
@@ -71,8 +74,6 @@ final class PageProcessor {
     stats.inFlight.increment();
     try {
       end = fetchAndRecord(lease, task);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } catch (IOException | FrontierFailure e) {
       control.fail(e); // the results or the crawl directory cannot be written: the page is done again on resume
     } catch (StackOverflowError | RuntimeException e) {
@@ -112,8 +113,7 @@ final class PageProcessor {
     }
   }
 
-  private End fetchAndRecord(HostScheduler.Lease<CrawlTask> lease, CrawlTask task)
-      throws InterruptedException, IOException {
+  private End fetchAndRecord(HostScheduler.Lease<CrawlTask> lease, CrawlTask task) throws IOException {
     if (task.attempt() == 0) {
       End gated = passGates(lease, task);
       if (gated != null) {
@@ -124,6 +124,7 @@ final class PageProcessor {
       return End.ABANDON;
     }
     FetchResponse response = fetcher.fetch(task.url(), true);
+    scheduler.responded(lease.origin(), Duration.ofMillis(response.millis()), response.status());
     if (control.isStopping() && response.status() == null) {
       return End.ABANDON; // most likely cut off by the stop: fetch it again on resume rather than record an error
     }
@@ -139,18 +140,29 @@ final class PageProcessor {
         scheduler.pause(lease.origin(), response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter());
       }
     }
+    if (response.errorKind() == ErrorKind.TLS) {
+      failures.warnOnce(lease.origin(), response.error());
+    }
     record(resultOf(task, response));
     return End.COMPLETE;
   }
 
   /** robots.txt, the per-origin budget and the page limit; {@code null} when the task may be fetched. */
-  private End passGates(HostScheduler.Lease<CrawlTask> lease, CrawlTask task) throws InterruptedException {
+  private End passGates(HostScheduler.Lease<CrawlTask> lease, CrawlTask task) throws IOException {
     if (robots != null) {
-      RobotsVerdict verdict = robots.check(task.url());
+      String origin = lease.origin();
+      RobotsVerdict verdict = robots.verdict(task.url(), () -> scheduler.resume(origin));
       switch (verdict.decision()) {
         case DISALLOWED -> {
-          stats.skip("robots");
-          return End.COMPLETE;
+          return skip(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", "robots");
+        }
+        case PENDING -> {
+          // robots.txt is being fetched in the background: the origin waits for it, this worker moves on.
+          scheduler.retryLater(lease, task, UNTIL_ROBOTS_ARRIVES);
+          if (robots.isSettled(task.url())) {
+            scheduler.resume(origin); // it arrived before the origin was paused
+          }
+          return End.HANDED_BACK;
         }
         case RETRY_LATER -> {
           Duration wait = Duration.between(Instant.now(), verdict.retryAt());
@@ -158,12 +170,12 @@ final class PageProcessor {
           return End.HANDED_BACK;
         }
         case UNAVAILABLE -> {
-          stats.skip("robots-unavailable");
-          return End.COMPLETE;
+          return skip(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(),
+              "robots-unavailable");
         }
         case ALLOWED -> {
           if (!verdict.crawlDelay().isZero()) {
-            scheduler.setDelay(lease.origin(), verdict.crawlDelay());
+            scheduler.setCrawlDelay(origin, verdict.crawlDelay());
           }
         }
       }
@@ -177,6 +189,14 @@ final class PageProcessor {
       return End.ABANDON; // left in the frontier for a resumed crawl with a higher limit
     }
     return null;
+  }
+
+  /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
+  private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
+    sink.accept(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
+        kind, why, 0));
+    stats.skip(reason);
+    return End.COMPLETE;
   }
 
   private CrawlResult resultOf(CrawlTask task, FetchResponse response) {

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.result.ResultSink;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +33,20 @@ final class CollectingSink implements ResultSink {
     return List.copyOf(results);
   }
 
-  /** How many records each URL got. */
+  /** How many records of fetches (not of URLs given up for robots.txt) each URL got. */
   Map<String, Long> countsByUrl() {
-    return results.stream().collect(Collectors.groupingBy(CrawlResult::url, Collectors.counting()));
+    return fetched().stream().collect(Collectors.groupingBy(CrawlResult::url, Collectors.counting()));
+  }
+
+  /** Records of fetches, leaving out those of URLs given up for robots.txt reasons (no request was sent). */
+  List<CrawlResult> fetched() {
+    return results.stream().filter(r -> r.errorKind() != ErrorKind.ROBOTS_DISALLOWED
+        && r.errorKind() != ErrorKind.ROBOTS_UNAVAILABLE).toList();
+  }
+
+  /** The URLs of fetch records, sorted. */
+  List<String> fetchedUrls() {
+    return fetched().stream().map(CrawlResult::url).sorted().toList();
   }
 
   CrawlResult get(String url) {

@@ -93,7 +93,7 @@ class CrawlerEndToEndTest {
   void fetchesEveryReachableUrlInScopeExactlyOnce() {
     CrawlSettings settings = CrawlSettings.builder()
         .set(Setting.SCOPE, io.sievecrawl.config.Scope.ANY)
-        .set(Setting.DELAY, Duration.ZERO)
+        .set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
         .set(Setting.MAX_CRAWL_DELAY, Duration.ofMillis(150))
         .set(Setting.CONCURRENCY, 4)
         .set(Setting.RETRY_BACKOFF, Duration.ofMillis(10))
@@ -128,6 +128,8 @@ class CrawlerEndToEndTest {
     assertEquals(3L, requests.get("/error"), "first try and two retries");
     assertEquals(2L, requests.get("/throttled"), "429, then after Retry-After the page");
     assertNull(requests.get("/private/secret"), "disallowed by robots.txt");
+    assertEquals(ErrorKind.ROBOTS_DISALLOWED, sink.results().stream().filter(r -> r.url().endsWith("/private/secret"))
+        .findFirst().orElseThrow().errorKind(), "recorded with why it was not fetched");
     assertNull(requests.get("/never-seen"), "links of an oversized page are not followed");
     assertNull(requests.get("/not-a-link"), "non-HTML bodies are not parsed");
     requests.forEach((path, count) -> {

@@ -40,7 +40,7 @@ class HostPauseTest {
 
   @Test
   void theHostRestsForItsRetryAfterAfterTheLastRetry() {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.MAX_RETRIES, 0).set(Setting.HOST_CONCURRENCY, 1).build();
     CollectingSink sink = new CollectingSink();
     Crawler.create(settings, sink).run(List.of(root + "/"));

@@ -7,10 +7,13 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +40,7 @@ class RobotsTest {
   }
 
   private CollectingSink crawl() {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.ROBOTS_RETRY, Duration.ofMillis(300)).build();
     CollectingSink sink = new CollectingSink();
     Crawler crawler = Crawler.create(settings, sink);
@@ -51,13 +54,13 @@ class RobotsTest {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withBody(
         "User-agent: *\nDisallow: /\n\nUser-agent: sievecrawl\nDisallow: /closed/\n")));
     assertEquals(List.of(root + "/", root + "/only-others", root + "/open"),
-        crawl().results().stream().map(r -> r.url()).sorted().toList());
+        crawl().fetchedUrls());
   }
 
   @Test
   void aMissingRobotsTxtAllowsEverything() {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
-    assertEquals(4, crawl().results().size());
+    assertEquals(4, crawl().fetched().size());
   }
 
   @Test
@@ -67,20 +70,28 @@ class RobotsTest {
     server.stubFor(get(urlEqualTo("/robots.txt")).inScenario("robots").whenScenarioStateIs("up")
         .willReturn(aResponse().withBody("User-agent: *\nDisallow: /closed/\n")));
     CollectingSink sink = crawl();
-    assertEquals(List.of(root + "/", root + "/only-others", root + "/open"),
-        sink.results().stream().map(r -> r.url()).sorted().toList());
+    assertEquals(List.of(root + "/", root + "/only-others", root + "/open"), sink.fetchedUrls());
+    CrawlResult skipped = sink.get(root + "/closed/x");
+    assertEquals(ErrorKind.ROBOTS_DISALLOWED, skipped.errorKind(), "a disallowed URL is in the results with why");
+    assertEquals(null, skipped.status());
+    assertEquals(0, skipped.attempts());
     server.verify(2, getRequestedFor(urlEqualTo("/robots.txt")));
   }
 
   @Test
   void aRobotsTxtThatNeverAnswersMakesTheHostSkippedAfterThreeTries() {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(500)));
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.ROBOTS_RETRY, Duration.ofMillis(100)).build();
-    CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(List.of(root + "/"));
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings, sink).run(List.of(root + "/"));
     assertEquals(0, summary.fetched());
     assertEquals(1L, summary.skipped().get("robots-unavailable"));
     server.verify(3, getRequestedFor(urlEqualTo("/robots.txt")));
+    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(root + "/").errorKind(), "the seed's record says why");
+    assertTrue(summary.givenUp().get(root).startsWith("robots.txt unreachable 3 times in a row"),
+        summary.givenUp().toString());
+    assertTrue(summary.reachedNothing());
   }
 
   @Test
@@ -89,7 +100,7 @@ class RobotsTest {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
     server.stubFor(get(urlEqualTo("/moved")).willReturn(aResponse().withStatus(301)
         .withHeader("Location", "http://127.0.0.1:" + server.port() + "/")));
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .build();
     CollectingSink sink = new CollectingSink();
     CrawlSummary summary = Crawler.create(settings, sink).run(List.of(root + "/moved"));
@@ -103,6 +114,6 @@ class RobotsTest {
         .withHeader("Location", "/real-robots.txt")));
     server.stubFor(get(urlEqualTo("/real-robots.txt")).willReturn(aResponse().withBody("User-agent: *\nDisallow: /open\n")));
     assertEquals(List.of(root + "/", root + "/closed/x", root + "/only-others"),
-        crawl().results().stream().map(r -> r.url()).sorted().toList());
+        crawl().fetchedUrls());
   }
 }

@@ -60,7 +60,7 @@ class SlowHostTest {
         .set(Setting.SCOPE, Scope.ANY)
         .set(Setting.CONCURRENCY, 4)
         .set(Setting.HOST_CONCURRENCY, 2)
-        .set(Setting.DELAY, Duration.ZERO)
+        .set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
         .set(Setting.FILTER_N, 1_000L)
         .build();
     CollectingSink sink = new CollectingSink();

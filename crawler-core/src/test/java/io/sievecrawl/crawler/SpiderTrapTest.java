@@ -76,7 +76,7 @@ class SpiderTrapTest {
   }
 
   private CrawlSummary crawl(String seed, CollectingSink sink) {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 100_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 100_000L)
         .set(Setting.MAX_DEPTH, 20).build();
     Crawler crawler = Crawler.create(settings, sink);
     CrawlSummary summary = crawler.run(List.of(seed));
@@ -118,7 +118,7 @@ class SpiderTrapTest {
         .withBody(Html.page("trickle") + " ".repeat(10_000)).withChunkedDribbleDelay(100, 60_000)));
     server.stubFor(get(urlEqualTo("/start")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withBody(Html.page("start", "/hang", "/trickle", "/calendar?month=0"))));
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.MAX_DEPTH, 3).set(Setting.CALL_TIMEOUT, Duration.ofSeconds(2))
         .set(Setting.READ_TIMEOUT, Duration.ofSeconds(1)).set(Setting.MAX_RETRIES, 0).build();
     CollectingSink sink = new CollectingSink();

@@ -44,7 +44,7 @@ class StopAndLimitsTest {
 
   @Test
   void aStopEndsTheCrawlQuicklyAndAccountsForEveryAdmittedUrl() {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.HOST_CONCURRENCY, 4).set(Setting.CONCURRENCY, 4).build();
     AtomicReference<Crawler> crawler = new AtomicReference<>();
     CollectingSink sink = new CollectingSink(r -> {
@@ -67,7 +67,7 @@ class StopAndLimitsTest {
 
   @Test
   void maxPagesStopsAfterThatManyFetches() {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.HOST_CONCURRENCY, 4).set(Setting.MAX_PAGES, 10L).build();
     CollectingSink sink = new CollectingSink();
     CrawlSummary summary = Crawler.create(settings, sink).run(List.of(root + "/"));
@@ -79,7 +79,7 @@ class StopAndLimitsTest {
 
   @Test
   void maxPagesPerHostIsABudgetPerHost() {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.FILTER_N, 1_000L)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L)
         .set(Setting.HOST_CONCURRENCY, 8).set(Setting.CONCURRENCY, 8).set(Setting.MAX_PAGES_PER_HOST, 25L).build();
     CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(List.of(root + "/"));
     assertEquals(25, summary.fetched());

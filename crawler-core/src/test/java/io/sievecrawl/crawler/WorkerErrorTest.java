@@ -46,7 +46,7 @@ class WorkerErrorTest {
 
   @Test
   void anOutOfMemoryErrorFailsTheCrawlAndLeavesThePageUnacknowledged() throws Exception {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.CONCURRENCY, 1)
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false).set(Setting.CONCURRENCY, 1)
         .set(Setting.OBEY_ROBOTS, false).set(Setting.FILTER_N, 1_000L).build();
     FrontierOptions options = FrontierOptions.defaults("n").withSyncInterval(Duration.ofHours(1))
         .withCheckpointInterval(Duration.ofHours(1));

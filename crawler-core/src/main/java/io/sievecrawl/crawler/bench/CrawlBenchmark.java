@@ -73,6 +73,7 @@ public final class CrawlBenchmark {
           .set(Setting.CONCURRENCY, concurrency)
           .set(Setting.HOST_CONCURRENCY, concurrency)
           .set(Setting.DELAY, Duration.ZERO)
+          .set(Setting.ADAPTIVE, false)
           .set(Setting.MAX_DEPTH, 1_000_000)
           .set(Setting.MAX_PAGES_PER_HOST, 0L)
           .build();

@@ -44,10 +44,13 @@ public record FetchResponse(
     return status != null && (status == 301 || status == 302 || status == 303 || status == 307 || status == 308);
   }
 
-  /** Whether trying again later may succeed: 5xx, 429, and network errors other than a body over the cap. */
+  /**
+   * Whether trying again later may succeed: 5xx, 429, timeouts and network errors; not a refused connection, an
+   * unknown host, a TLS failure or a body over the cap.
+   */
   public boolean isRetryable() {
     if (status == null) {
-      return errorKind != ErrorKind.BODY_TOO_LARGE;
+      return errorKind != ErrorKind.BODY_TOO_LARGE && errorKind != ErrorKind.CONNECT && errorKind != ErrorKind.TLS;
     }
     return status == 429 || (status >= 500 && status != 501 && status != 505);
   }

@@ -4,10 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -146,15 +143,15 @@ public final class PageFetcher implements AutoCloseable {
     if (e instanceof SocketTimeoutException || (e instanceof InterruptedIOException && "timeout".equals(e.getMessage()))) {
       return ErrorKind.TIMEOUT;
     }
-    if (e instanceof ConnectException || e instanceof UnknownHostException || e instanceof NoRouteToHostException) {
-      return ErrorKind.CONNECT;
+    FailureCause cause = FailureCause.of(e);
+    if (cause.tls()) {
+      return ErrorKind.TLS;
     }
-    return ErrorKind.NETWORK;
+    return cause.permanent() ? ErrorKind.CONNECT : ErrorKind.NETWORK;
   }
 
   static String describe(IOException e) {
-    String message = e.getMessage();
-    return e.getClass().getSimpleName() + (message == null ? "" : ": " + message.replaceAll("\\s+", " "));
+    return FailureCause.of(e).description();
   }
 
   /** Retry-After as delta-seconds or an HTTP date; {@code null} if absent or unreadable. */

@@ -2,8 +2,10 @@ package io.sievecrawl.crawler.result;
 
 /** Why a fetch produced no usable page. */
 public enum ErrorKind {
-  /** No connection could be made (refused, unreachable, DNS failure). */
+  /** No connection could be made (refused, unreachable, unknown host); not retried: waiting rarely helps. */
   CONNECT,
+  /** The server's certificate is not trusted, or the TLS handshake failed; not retried. */
+  TLS,
   /** The connection, a read or the whole call took too long. */
   TIMEOUT,
   /** Another network or protocol error (reset connection, malformed response, TLS failure). */
@@ -17,5 +19,9 @@ public enum ErrorKind {
   /** A redirect without a usable Location. */
   BAD_REDIRECT,
   /** The page could not be parsed or an unexpected internal error happened while handling it. */
-  INTERNAL
+  INTERNAL,
+  /** Not fetched: robots.txt disallows it (no request was sent for the page). */
+  ROBOTS_DISALLOWED,
+  /** Not fetched: the origin was given up because its robots.txt could not be fetched (the error says why). */
+  ROBOTS_UNAVAILABLE
 }

@@ -1,158 +1,218 @@
 package io.sievecrawl.crawler.robots;
 
 import crawlercommons.robots.BaseRobotRules;
-import crawlercommons.robots.SimpleRobotRules;
-import crawlercommons.robots.SimpleRobotRulesParser;
-import java.io.IOException;
+import io.sievecrawl.crawler.fetch.CallTracker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import io.sievecrawl.crawler.fetch.CallTracker;
-import okhttp3.Call;
-import okhttp3.HttpUrl;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
-import okio.BufferedSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * robots.txt per RFC 9309, parsed by crawler-commons and cached per origin (scheme, host, port).
+ * robots.txt per RFC 9309, parsed by crawler-commons, fetched in the background and cached per origin (scheme,
+ * host, port).
  *
- * <p>2xx: the rules apply (the first 500 KiB are read, as the RFC requires at least). 4xx other than 429: no rules,
- * everything allowed. 429, 5xx or a network error: the origin is disallowed until {@code retryAfter} has passed,
- * then robots.txt is fetched again; after {@value #MAX_FAILURES} failed attempts in a row the origin is given
- * up. Up to {@value #MAX_REDIRECTS} redirects are followed. The cache keeps the most recently used origins' rules
- * within {@code cacheBytes}, each weighed at {@value #BYTES_PER_ROBOTS_BYTE} times its robots.txt's size plus
- * {@value #ENTRY_BYTES} (a parsed 500 KB robots.txt takes about 2 MB); concurrent lookups of an origin share one
- * fetch.
+ * <p>{@link #verdict} never waits for the network: while an origin's robots.txt is being fetched it answers
+ * {@link RobotsVerdict.Decision#PENDING} and runs the caller's callback when the fetch ends, so a worker never sits
+ * on a slow robots.txt while other origins have work. A 429, a 5xx or a transient network error makes the origin
+ * {@code RETRY_LATER} for {@code retryAfter}, then robots.txt is fetched again; after {@value #MAX_FAILURES} such
+ * failures in a row, or at once for a refused connection, an unknown host or an untrusted certificate (waiting does
+ * not fix those), the origin is given up: {@code UNAVAILABLE}. Each pause and give-up is one WARN naming the origin
+ * and the reason.
+ *
+ * <p>The cache keeps the most recently used origins' rules within {@code cacheBytes}, each weighed at
+ * {@value #BYTES_PER_ROBOTS_BYTE} times its robots.txt's size plus {@value #ENTRY_BYTES} (a parsed 500 KB
+ * robots.txt takes about 2 MB); an evicted origin's robots.txt is fetched again when needed. Origins given up are
+ * remembered apart (the first {@value #MAX_GIVEN_UP} with their reasons, for the summary).
  */
-public final class RobotsPolicy {
+public final class RobotsPolicy implements AutoCloseable {
   static final int MAX_FAILURES = 3;
-  static final int MAX_REDIRECTS = 5;
-  private static final int MAX_ROBOTS_BYTES = 500 * 1024;
   static final int BYTES_PER_ROBOTS_BYTE = 4;
   static final int ENTRY_BYTES = 512;
+  static final int MAX_GIVEN_UP = 10_000;
+  private static final int MAX_PARALLEL_FETCHES = 64;
   private static final Logger log = LoggerFactory.getLogger(RobotsPolicy.class);
 
-  private final OkHttpClient client;
-  private final CallTracker calls;
-  private final String userAgent;
-  private final List<String> robotNames;
+  private final RobotsFetcher fetcher;
   private final Duration maxCrawlDelay;
   private final Duration retryAfter;
   private final Clock clock;
   private final long cacheBytes;
-  private final LinkedHashMap<String, CacheEntry> cache = new LinkedHashMap<>(256, 0.75f, true); // guarded by itself
-  private long cachedBytes; // guarded by cache
+  private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+  private final Semaphore fetchSlots = new Semaphore(MAX_PARALLEL_FETCHES);
+  private final Object lock = new Object();
+  private final LinkedHashMap<String, Entry> cache = new LinkedHashMap<>(256, 0.75f, true); // guarded by lock
+  private final LinkedHashMap<String, String> givenUp = new LinkedHashMap<>(); // guarded by lock
+  private long cachedBytes; // guarded by lock
 
-  /** A cached state of one origin's robots.txt. */
-  private static final class CacheEntry {
-    final CompletableFuture<BaseRobotRules> rules; // completes with null when the fetch failed
-    final int failures;
-    final Instant retryAt;
-    long weight = ENTRY_BYTES; // set once the rules are known; guarded by cache
-
-    CacheEntry(CompletableFuture<BaseRobotRules> rules, int failures, Instant retryAt) {
-      this.rules = rules;
-      this.failures = failures;
-      this.retryAt = retryAt;
-    }
+  /** One origin's robots.txt state; guarded by {@code lock}. */
+  private static final class Entry {
+    BaseRobotRules rules; // known rules, or null
+    boolean fetching;
+    int failures;
+    Instant retryAt; // after a failure: when to fetch again
+    long weight = ENTRY_BYTES;
+    List<Runnable> waiters = new ArrayList<>();
   }
 
   /**
    * @param calls where robots.txt calls are tracked, so that a stop can cancel them
+   * @param robotName the product token matched against robots.txt groups
    * @param cacheBytes memory for cached rules, estimated as described above
    */
-  public RobotsPolicy(OkHttpClient client, CallTracker calls, String userAgent, Duration maxCrawlDelay,
-      Duration retryAfter, long cacheBytes, Clock clock) {
-    this.client = client.newBuilder().followRedirects(false).followSslRedirects(false).build();
-    this.calls = calls;
-    this.userAgent = userAgent;
-    this.robotNames = List.of(robotName(userAgent));
+  public RobotsPolicy(OkHttpClient client, CallTracker calls, String userAgent, String robotName,
+      Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
+    this.fetcher = new RobotsFetcher(client, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
     this.maxCrawlDelay = maxCrawlDelay;
     this.retryAfter = retryAfter;
     this.cacheBytes = cacheBytes;
     this.clock = clock;
   }
 
-  /** Puts {@code entry} in the cache and drops the least recently used entries past the memory bound. */
-  private void cachePut(String origin, CacheEntry entry) { // caller holds cache
-    CacheEntry old = cache.put(origin, entry);
-    if (old != null) {
-      cachedBytes -= old.weight;
-    }
-    cachedBytes += entry.weight;
-    Iterator<Map.Entry<String, CacheEntry>> eldest = cache.entrySet().iterator();
-    while (cachedBytes > cacheBytes && cache.size() > 1 && eldest.hasNext()) {
-      Map.Entry<String, CacheEntry> e = eldest.next();
-      if (e.getValue() == entry) {
-        continue;
-      }
-      cachedBytes -= e.getValue().weight;
-      eldest.remove();
-    }
-  }
-
-  /** Bytes the cached rules are estimated to take; for tests. */
-  long cachedBytes() {
-    synchronized (cache) {
-      return cachedBytes;
-    }
-  }
-
-  /** The name robots.txt groups are matched against: the User-Agent's first product token, lower case. */
+  /** The name robots.txt groups are matched against by default: the User-Agent's first product token. */
   public static String robotName(String userAgent) {
     String token = userAgent.trim().split("[/\\s]", 2)[0];
     return token.toLowerCase(Locale.ROOT);
   }
 
   /**
-   * The verdict for {@code url}, a normalized http(s) URL (its path starts with a slash); may block while the
-   * origin's robots.txt is fetched.
+   * The verdict for {@code url}, a normalized http(s) URL, without waiting. When it is {@code PENDING},
+   * {@code whenSettled} runs (on a background thread) once the origin's robots.txt fetch has ended.
    */
-  public RobotsVerdict check(String url) throws InterruptedException {
-    String origin = url.substring(0, url.indexOf('/', url.indexOf("://") + 3)); // scheme://host[:port]
-    CacheEntry entry;
-    boolean fetchHere = false;
-    Instant now = clock.instant();
-    synchronized (cache) {
-      entry = cache.get(origin);
-      if (entry == null || (entry.retryAt != null && !now.isBefore(entry.retryAt) && entry.failures < MAX_FAILURES)) {
-        int failures = entry == null ? 0 : entry.failures;
-        entry = new CacheEntry(new CompletableFuture<>(), failures, null);
-        cachePut(origin, entry);
-        fetchHere = true;
+  public RobotsVerdict verdict(String url, Runnable whenSettled) {
+    String origin = originOf(url);
+    boolean startFetch = false;
+    RobotsVerdict verdict;
+    synchronized (lock) {
+      String reason = givenUp.get(origin);
+      if (reason != null) {
+        return RobotsVerdict.unavailable(reason);
+      }
+      Entry e = cache.get(origin);
+      if (e == null) {
+        e = new Entry();
+        put(origin, e);
+      }
+      if (e.rules != null) {
+        Duration delay = crawlDelay(e.rules);
+        return e.rules.isAllowed(url) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
+      }
+      if (!e.fetching && e.retryAt != null && clock.instant().isBefore(e.retryAt)) {
+        return RobotsVerdict.retryLater(e.retryAt);
+      }
+      if (!e.fetching) {
+        e.fetching = true;
+        startFetch = true;
+      }
+      e.waiters.add(whenSettled);
+      verdict = RobotsVerdict.pending();
+      if (startFetch) {
+        Entry entry = e;
+        background.execute(() -> fetchAndSettle(origin, entry));
       }
     }
-    if (fetchHere) {
-      fetchInto(origin, url, entry);
+    return verdict;
+  }
+
+  /** Whether a verdict for {@code url}'s origin would not be {@code PENDING} now. */
+  public boolean isSettled(String url) {
+    String origin = originOf(url);
+    synchronized (lock) {
+      Entry e = cache.get(origin);
+      return givenUp.containsKey(origin) || e == null || !e.fetching;
     }
-    BaseRobotRules rules;
+  }
+
+  /** The origins given up on, with why (the first {@value #MAX_GIVEN_UP}). */
+  public Map<String, String> givenUp() {
+    synchronized (lock) {
+      return Collections.unmodifiableMap(new LinkedHashMap<>(givenUp));
+    }
+  }
+
+  private void fetchAndSettle(String origin, Entry e) {
+    RobotsFetcher.Outcome outcome;
     try {
-      rules = entry.rules.get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      rules = null;
-    }
-    synchronized (cache) {
-      entry = cache.getOrDefault(origin, entry);
-    }
-    if (rules == null) {
-      if (entry.failures >= MAX_FAILURES) {
-        return new RobotsVerdict(RobotsVerdict.Decision.UNAVAILABLE, Duration.ZERO, null);
+      fetchSlots.acquire();
+      try {
+        outcome = fetcher.fetch(origin);
+      } finally {
+        fetchSlots.release();
       }
-      Instant retryAt = entry.retryAt != null ? entry.retryAt : clock.instant().plus(retryAfter);
-      return new RobotsVerdict(RobotsVerdict.Decision.RETRY_LATER, Duration.ZERO, retryAt);
+    } catch (InterruptedException interrupted) {
+      outcome = RobotsFetcher.Outcome.failed("interrupted", false);
     }
-    Duration delay = crawlDelay(rules);
-    return rules.isAllowed(url) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
+    List<Runnable> waiters;
+    synchronized (lock) {
+      e.fetching = false;
+      if (outcome.rules() != null) {
+        e.rules = outcome.rules();
+        e.failures = 0;
+        e.retryAt = null;
+        if (cache.get(origin) == e) {
+          cache.remove(origin);
+          cachedBytes -= e.weight;
+          e.weight = ENTRY_BYTES + BYTES_PER_ROBOTS_BYTE * outcome.bytes();
+          put(origin, e);
+        }
+      } else {
+        e.failures++;
+        if (outcome.permanent() || e.failures >= MAX_FAILURES) {
+          giveUp(origin, outcome.permanent() ? outcome.failure()
+              : "robots.txt unreachable " + e.failures + " times in a row (" + outcome.failure() + ")");
+        } else {
+          e.retryAt = clock.instant().plus(retryAfter);
+          log.warn("pausing {} for {}: {} (attempt {} of {})", origin, retryAfter, outcome.failure(), e.failures,
+              MAX_FAILURES);
+        }
+      }
+      waiters = e.waiters;
+      e.waiters = new ArrayList<>();
+    }
+    waiters.forEach(Runnable::run);
+  }
+
+  private void giveUp(String origin, String reason) { // caller holds lock
+    if (givenUp.size() < MAX_GIVEN_UP) {
+      givenUp.put(origin, reason);
+    }
+    Entry e = cache.remove(origin);
+    if (e != null) {
+      cachedBytes -= e.weight;
+    }
+    log.warn("giving up {}: {}; its URLs are recorded as not fetched", origin, reason);
+  }
+
+  /** Puts {@code entry} in the cache and drops the least recently used entries past the memory bound. */
+  private void put(String origin, Entry entry) { // caller holds lock
+    cache.put(origin, entry);
+    cachedBytes += entry.weight;
+    Iterator<Map.Entry<String, Entry>> eldest = cache.entrySet().iterator();
+    while (cachedBytes > cacheBytes && cache.size() > 1 && eldest.hasNext()) {
+      Map.Entry<String, Entry> e = eldest.next();
+      if (e.getValue() != entry && !e.getValue().fetching) {
+        cachedBytes -= e.getValue().weight;
+        eldest.remove();
+      }
+    }
+  }
+
+  /** Bytes the cached rules are estimated to take; for tests. */
+  long cachedBytes() {
+    synchronized (lock) {
+      return cachedBytes;
+    }
   }
 
   private Duration crawlDelay(BaseRobotRules rules) {
@@ -164,82 +224,15 @@ public final class RobotsPolicy {
     return d.compareTo(maxCrawlDelay) > 0 ? maxCrawlDelay : d;
   }
 
-  /** Fetches the origin's robots.txt and completes {@code pending}, whatever happens (waiters must never hang). */
-  private void fetchInto(String origin, String url, CacheEntry pending) {
-    BaseRobotRules rules = null;
-    long[] size = {0};
-    try {
-      rules = fetch(HttpUrl.get(url).newBuilder().encodedPath("/robots.txt").query(null).fragment(null).build(),
-          size);
-    } catch (IOException | RuntimeException e) {
-      log.info("robots.txt of {} unreachable: {}", origin, e.toString());
-    } finally {
-      if (rules != null) {
-        synchronized (cache) {
-          if (cache.get(origin) == pending) {
-            cache.remove(origin);
-            cachedBytes -= pending.weight;
-            pending.weight = ENTRY_BYTES + BYTES_PER_ROBOTS_BYTE * size[0];
-            cachePut(origin, pending);
-          }
-        }
-      } else {
-        int failures = pending.failures + 1;
-        Instant retryAt = clock.instant().plus(retryAfter);
-        synchronized (cache) {
-          cachePut(origin, new CacheEntry(pending.rules, failures, retryAt));
-        }
-        if (failures >= MAX_FAILURES) {
-          log.warn("robots.txt of {} unreachable {} times in a row; skipping that host's URLs", origin, failures);
-        }
-      }
-      pending.rules.complete(rules);
-    }
+  /** {@code scheme://host[:port]} of a normalized URL. */
+  static String originOf(String url) {
+    int slash = url.indexOf('/', url.indexOf("://") + 3);
+    return slash < 0 ? url : url.substring(0, slash);
   }
 
-  /**
-   * The rules, or {@code null} when robots.txt is unreachable for now (429, 5xx, network error); {@code size[0]}
-   * receives the bytes parsed.
-   */
-  private BaseRobotRules fetch(HttpUrl robotsUrl, long[] size) throws IOException {
-    SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
-    parser.setMaxCrawlDelay(Long.MAX_VALUE);
-    HttpUrl current = robotsUrl;
-    for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      Request request = new Request.Builder().url(current).header("User-Agent", userAgent).build();
-      Call call = client.newCall(request);
-      CallTracker.Tracked tracked = calls.track(call);
-      try (Response response = call.execute()) {
-        int code = response.code();
-        if (code >= 300 && code < 400 && response.header("Location") != null) {
-          HttpUrl next = current.resolve(response.header("Location"));
-          if (next == null) {
-            return allowAll();
-          }
-          current = next;
-          continue;
-        }
-        if (code >= 200 && code < 300) {
-          BufferedSource source = response.body().source();
-          source.request(MAX_ROBOTS_BYTES);
-          byte[] content = source.getBuffer().readByteArray(Math.min(source.getBuffer().size(), MAX_ROBOTS_BYTES));
-          String contentType = response.header("Content-Type", "text/plain");
-          size[0] = content.length;
-          return parser.parseContent(current.toString(), content, contentType, robotNames);
-        }
-        if (code == 429 || code >= 500) {
-          log.info("robots.txt at {} answered {}; retrying in {}", current, code, retryAfter);
-          return null;
-        }
-        return allowAll(); // 4xx, and anything else unexpected: "unavailable" means no restrictions
-      } finally {
-        tracked.close();
-      }
-    }
-    return allowAll(); // more than five redirects: RFC 9309 treats it as unavailable
-  }
-
-  private static BaseRobotRules allowAll() {
-    return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
+  /** Stops the background fetches (a stop has cancelled their calls already). */
+  @Override
+  public void close() {
+    background.shutdownNow();
   }
 }

@@ -6,27 +6,42 @@ import java.time.Instant;
 /**
  * What robots.txt says about one URL.
  *
- * @param decision allowed, disallowed, not yet known (robots.txt unreachable for now), or given up
- * @param crawlDelay the host's Crawl-delay for this crawler, or {@link Duration#ZERO}
+ * @param decision allowed, disallowed, being fetched, unreachable for now, or given up
+ * @param crawlDelay the origin's Crawl-delay for this crawler, or {@link Duration#ZERO}
  * @param retryAt for {@link Decision#RETRY_LATER}: when robots.txt will be tried again
+ * @param reason for {@link Decision#UNAVAILABLE}: why the origin was given up
  */
-public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retryAt) {
+public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retryAt, String reason) {
 
   /** The possible answers. */
   public enum Decision {
     ALLOWED,
     DISALLOWED,
-    /** robots.txt answered 5xx or could not be fetched: the host is off limits until {@code retryAt}. */
+    /** robots.txt is being fetched: the caller's callback runs when it is known. */
+    PENDING,
+    /** robots.txt answered 429 or 5xx or could not be fetched: the origin is off limits until {@code retryAt}. */
     RETRY_LATER,
-    /** robots.txt stayed unreachable through every retry: the host is not crawled. */
+    /** robots.txt stayed unreachable through every retry, or cannot be reached at all: the origin is not crawled. */
     UNAVAILABLE
   }
 
   static RobotsVerdict allowed(Duration crawlDelay) {
-    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null);
+    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null, null);
   }
 
   static RobotsVerdict disallowed(Duration crawlDelay) {
-    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null);
+    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null, null);
+  }
+
+  static RobotsVerdict pending() {
+    return new RobotsVerdict(Decision.PENDING, Duration.ZERO, null, null);
+  }
+
+  static RobotsVerdict retryLater(Instant retryAt) {
+    return new RobotsVerdict(Decision.RETRY_LATER, Duration.ZERO, retryAt, null);
+  }
+
+  static RobotsVerdict unavailable(String reason) {
+    return new RobotsVerdict(Decision.UNAVAILABLE, Duration.ZERO, null, reason);
   }
 }

@@ -5,7 +5,6 @@ import io.sievecrawl.sieve.Frontier;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,8 +43,8 @@ public final class HostScheduler<T> {
 
   private final Frontier<T> frontier;
   private final Function<T, String> originOf;
+  private final Politeness politeness;
   private final int hostConcurrency;
-  private final long baseDelayNanos;
   private final int window;
   private final int maxHeld;
   private final LongSupplier ticker;
@@ -79,14 +78,14 @@ public final class HostScheduler<T> {
   private static final class OriginQueue<T> {
     final String origin;
     final ArrayDeque<Claim<T>> tasks = new ArrayDeque<>();
+    final OriginPace pace;
     int inFlight;
-    long nextStart;
-    long delayNanos;
+    long nextStart; // pace.nextStart, cached: the ready heap orders by it
     boolean queued; // in the ready heap
 
-    OriginQueue(String origin, long delayNanos, long now) {
+    OriginQueue(String origin, Politeness politeness, long now) {
       this.origin = origin;
-      this.delayNanos = delayNanos;
+      this.pace = new OriginPace(politeness);
       this.nextStart = now;
     }
   }
@@ -100,21 +99,12 @@ public final class HostScheduler<T> {
       LeaseObserver observer) {
     this.frontier = frontier;
     this.originOf = originOf;
+    this.politeness = politeness;
     this.hostConcurrency = politeness.hostConcurrency();
-    this.baseDelayNanos = politeness.delay().toNanos();
     this.window = politeness.window();
     this.maxHeld = politeness.maxHeld();
     this.ticker = ticker;
     this.observer = observer;
-  }
-
-  /** How one origin is treated, and how much waits in memory. */
-  public record Politeness(int hostConcurrency, Duration delay, int window, int maxHeld) {
-    /** Windows sized for {@code concurrency} workers: enough waiting work per origin to keep them busy. */
-    public static Politeness of(int hostConcurrency, Duration delay, int concurrency) {
-      int window = Math.max(64, 4 * hostConcurrency);
-      return new Politeness(hostConcurrency, delay, window, Math.max(10_000, Math.max(window, 16 * concurrency)));
-    }
   }
 
   /** Offers {@code task} to the frontier; returns whether it was admitted. Wakes a waiting worker if so. */
@@ -193,7 +183,7 @@ public final class HostScheduler<T> {
         return;
       }
       String origin = originOf.apply(claim.task());
-      OriginQueue<T> q = origins.computeIfAbsent(origin, o -> new OriginQueue<>(o, baseDelayNanos, now));
+      OriginQueue<T> q = origins.computeIfAbsent(origin, o -> new OriginQueue<>(o, politeness, now));
       if (q.tasks.size() >= window) {
         boolean wrapped = cycleStart >= 0 && claim.id() >= cycleStart;
         long id = frontier.requeue(claim);
@@ -223,11 +213,17 @@ public final class HostScheduler<T> {
     }
   }
 
-  private void reposition(OriginQueue<T> q) {
+  /** Recomputes the origin's next start from its pace and re-sorts it in the ready heap. */
+  private void reposition(OriginQueue<T> q, long now) {
+    long next = q.pace.nextStart(now);
+    if (next == q.nextStart) {
+      return;
+    }
     if (q.queued) { // the heap orders by nextStart: re-insert after changing it
       ready.remove(q);
       q.queued = false;
     }
+    q.nextStart = next;
     requeue(q);
   }
 
@@ -236,7 +232,8 @@ public final class HostScheduler<T> {
     Claim<T> claim = q.tasks.pollFirst();
     held--;
     q.inFlight++;
-    q.nextStart = now + q.delayNanos;
+    q.pace.started(now);
+    q.nextStart = q.pace.nextStart(now);
     requeue(q);
     observer.leased(q.origin, now);
     return new Lease<>(claim, q.origin);
@@ -285,43 +282,64 @@ public final class HostScheduler<T> {
       OriginQueue<T> q = origins.get(lease.origin());
       q.inFlight--;
       long now = ticker.getAsLong();
-      q.nextStart = now + Math.max(q.nextStart - now, after.toNanos());
+      q.pace.pauseUntil(now + after.toNanos());
       q.tasks.addFirst(new Claim<>(retry, lease.claim().id()));
       held++;
-      reposition(q);
+      reposition(q, now);
+      requeue(q);
       changed.signalAll();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Sets the origin's least delay between starts, when robots.txt asks for a longer one than configured. */
-  public void setDelay(String origin, Duration crawlDelay) {
+  /** The origin's robots.txt asks for at least {@code crawlDelay} between starts. */
+  public void setCrawlDelay(String origin, Duration crawlDelay) {
+    withOrigin(origin, (q, now) -> q.pace.crawlDelay(crawlDelay.toNanos()));
+  }
+
+  /**
+   * A response from {@code origin} came after {@code responseTime} with {@code status} ({@code null} when none
+   * came): the origin's delay adapts, and backs off after 429 and 503.
+   */
+  public void responded(String origin, Duration responseTime, Integer status) {
+    withOrigin(origin, (q, now) -> q.pace.responded(responseTime.toNanos(), status));
+  }
+
+  /** Starts nothing more for {@code origin} until {@code pause} from now (a server that asked for a rest). */
+  public void pause(String origin, Duration pause) {
+    withOrigin(origin, (q, now) -> q.pace.pauseUntil(now + pause.toNanos()));
+  }
+
+  /** Ends a pause of {@code origin} now (its robots.txt arrived), waking a worker for it. */
+  public void resume(String origin) {
+    withOrigin(origin, (q, now) -> q.pace.resume(now));
+  }
+
+  /** The origin's current delay between starts; zero for an origin without state. For tests and the log. */
+  public Duration delayOf(String origin) {
     lock.lock();
     try {
       OriginQueue<T> q = origins.get(origin);
-      long delay = Math.max(baseDelayNanos, crawlDelay.toNanos());
-      if (q != null && q.delayNanos != delay) {
-        // Called just before the origin's current request starts: the next start is a full delay from now.
-        long now = ticker.getAsLong();
-        q.nextStart = now + Math.max(q.nextStart - now, delay);
-        q.delayNanos = delay;
-        reposition(q);
-      }
+      return q == null ? Duration.ZERO : Duration.ofNanos(q.pace.effectiveDelay());
     } finally {
       lock.unlock();
     }
   }
 
-  /** Starts nothing more for {@code origin} until {@code pause} from now (a server that asked for a rest). */
-  public void pause(String origin, Duration pause) {
+  private interface PaceChange<T> {
+    void apply(OriginQueue<T> q, long now);
+  }
+
+  private void withOrigin(String origin, PaceChange<T> change) {
     lock.lock();
     try {
       OriginQueue<T> q = origins.get(origin);
-      long now = ticker.getAsLong();
-      if (q != null && q.nextStart - now < pause.toNanos()) {
-        q.nextStart = now + pause.toNanos();
-        reposition(q);
+      if (q != null) {
+        long now = ticker.getAsLong();
+        change.apply(q, now);
+        reposition(q, now);
+        changed.signalAll();
       }
     } finally {
       lock.unlock();
@@ -334,18 +352,20 @@ public final class HostScheduler<T> {
   }
 
   private void forgetIfIdle(OriginQueue<T> q, long now) {
-    if (q.tasks.isEmpty() && q.inFlight == 0 && q.nextStart - now <= 0) {
+    if (isIdle(q, now)) {
       origins.remove(q.origin);
     }
     if (++operations % SWEEP_EVERY == 0 && origins.size() > SWEEP_EVERY) {
-      Iterator<OriginQueue<T>> all = origins.values().iterator();
-      while (all.hasNext()) {
-        OriginQueue<T> o = all.next();
-        if (o.tasks.isEmpty() && o.inFlight == 0 && o.nextStart - now <= 0) {
-          all.remove();
-        }
-      }
+      origins.values().removeIf(o -> isIdle(o, now));
     }
+  }
+
+  /**
+   * Nothing waits, nothing is in flight, and no delay, pause or back-off is pending: forgetting the origin loses
+   * nothing but its learnt response time (and a Crawl-delay, read again with robots.txt).
+   */
+  private static boolean isIdle(OriginQueue<?> q, long now) {
+    return q.tasks.isEmpty() && q.inFlight == 0 && q.pace.isIdle(now);
   }
 
   /** Stops handing out tasks; waiting workers return {@code null}. Tasks held here stay unacknowledged. */

@@ -22,7 +22,7 @@ class HostSchedulerTest {
 
   private HostScheduler<String> scheduler(int hostConcurrency, Duration delay, int window, int maxHeld) {
     return new HostScheduler<>(frontier, HostSchedulerTest::originOf,
-        new HostScheduler.Politeness(hostConcurrency, delay, window, maxHeld), now::get,
+        Politeness.fixed(hostConcurrency, delay, window, maxHeld), now::get,
         HostScheduler.LeaseObserver.NONE);
   }
 

@@ -1,0 +1,102 @@
+package io.sievecrawl.crawler.robots;
+
+import crawlercommons.robots.BaseRobotRules;
+import crawlercommons.robots.SimpleRobotRules;
+import crawlercommons.robots.SimpleRobotRulesParser;
+import io.sievecrawl.crawler.fetch.CallTracker;
+import io.sievecrawl.crawler.fetch.FailureCause;
+import java.io.IOException;
+import java.util.List;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okio.BufferedSource;
+
+/**
+ * Fetches and parses one origin's robots.txt per RFC 9309: 2xx gives the rules (the first 500 KiB, parsed by
+ * crawler-commons), 4xx other than 429 means no restrictions, up to {@value #MAX_REDIRECTS} redirects are followed
+ * (more means no restrictions too). A 429, a 5xx or a transient network error is a failure to try again later; a
+ * refused connection, an unknown host or an untrusted certificate is a failure that will not go away by waiting.
+ */
+final class RobotsFetcher {
+  static final int MAX_REDIRECTS = 5;
+  private static final int MAX_ROBOTS_BYTES = 500 * 1024;
+
+  /** What one fetch found: the rules and their size, or why there are none. */
+  record Outcome(BaseRobotRules rules, long bytes, String failure, boolean permanent) {
+    static Outcome rules(BaseRobotRules rules, long bytes) {
+      return new Outcome(rules, bytes, null, false);
+    }
+
+    static Outcome failed(String why, boolean permanent) {
+      return new Outcome(null, 0, why, permanent);
+    }
+  }
+
+  private final OkHttpClient client;
+  private final CallTracker calls;
+  private final String userAgent;
+  private final List<String> robotNames;
+
+  RobotsFetcher(OkHttpClient client, CallTracker calls, String userAgent, String robotName) {
+    this.client = client.newBuilder().followRedirects(false).followSslRedirects(false).build();
+    this.calls = calls;
+    this.userAgent = userAgent;
+    this.robotNames = List.of(robotName);
+  }
+
+  /** The outcome of fetching {@code origin}'s robots.txt; never throws. */
+  Outcome fetch(String origin) {
+    try {
+      return fetch(HttpUrl.get(origin + "/robots.txt"));
+    } catch (IOException e) {
+      FailureCause cause = FailureCause.of(e);
+      return Outcome.failed(cause.description(), cause.permanent());
+    } catch (RuntimeException e) {
+      return Outcome.failed(e.toString(), false);
+    }
+  }
+
+  private Outcome fetch(HttpUrl robotsUrl) throws IOException {
+    HttpUrl current = robotsUrl;
+    for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      Request request = new Request.Builder().url(current).header("User-Agent", userAgent).build();
+      Call call = client.newCall(request);
+      CallTracker.Tracked tracked = calls.track(call);
+      try (Response response = call.execute()) {
+        int code = response.code();
+        if (code >= 300 && code < 400 && response.header("Location") != null) {
+          HttpUrl next = current.resolve(response.header("Location"));
+          if (next == null) {
+            return Outcome.rules(allowAll(), 0);
+          }
+          current = next;
+          continue;
+        }
+        if (code >= 200 && code < 300) {
+          BufferedSource source = response.body().source();
+          source.request(MAX_ROBOTS_BYTES);
+          byte[] content = source.getBuffer().readByteArray(Math.min(source.getBuffer().size(), MAX_ROBOTS_BYTES));
+          String contentType = response.header("Content-Type", "text/plain");
+          SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
+          parser.setMaxCrawlDelay(Long.MAX_VALUE);
+          return Outcome.rules(parser.parseContent(current.toString(), content, contentType, robotNames),
+              content.length);
+        }
+        if (code == 429 || code >= 500) {
+          return Outcome.failed("robots.txt answered HTTP " + code, false);
+        }
+        return Outcome.rules(allowAll(), 0); // 4xx, and anything else unexpected: "unavailable" means no restrictions
+      } finally {
+        tracked.close();
+      }
+    }
+    return Outcome.rules(allowAll(), 0); // more than five redirects: RFC 9309 treats it as unavailable
+  }
+
+  private static BaseRobotRules allowAll() {
+    return new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_ALL);
+  }
+}

@@ -1,0 +1,86 @@
+package io.sievecrawl.crawler.schedule;
+
+/**
+ * When one origin may start its next request: the last start plus its delay, and never before a pause ends.
+ *
+ * <p>The delay is the configured one, or with adaptive politeness the server's last response time times a factor,
+ * kept between the configured delay and a ceiling (Heritrix's and Scrapy's AutoThrottle's idea: a server that slows
+ * down gets more room). A 429 or 503 doubles it (up to the ceiling), each later success halves that back-off again.
+ * A robots.txt Crawl-delay wins when it is longer. Times are nanoseconds of the scheduler's ticker. Not thread-safe:
+ * the scheduler's lock guards it.
+ */
+final class OriginPace {
+  private static final int MAX_BACKOFF = 64;
+
+  private final Politeness politeness;
+  private long lastStart;
+  private boolean started;
+  private long delay; // before back-off and Crawl-delay
+  private long crawlDelay;
+  private int backoff = 1;
+  private long pausedUntil;
+  private boolean hasPause;
+
+  OriginPace(Politeness politeness) {
+    this.politeness = politeness;
+    this.delay = politeness.delay().toNanos();
+  }
+
+  /** The earliest start of the next request; {@code now} for an origin that has not started one. */
+  long nextStart(long now) {
+    long next = started ? lastStart + effectiveDelay() : now;
+    return hasPause && pausedUntil - next > 0 ? pausedUntil : next;
+  }
+
+  /** The delay between starts now: the adapted or fixed delay with its back-off, or the Crawl-delay if longer. */
+  long effectiveDelay() {
+    long ceiling = Math.max(politeness.maxDelay().toNanos(), delay);
+    long backedOff = Math.min(ceiling, delay * backoff); // at most 1 h (the setting's bound) times 64: no overflow
+    return Math.max(backedOff, crawlDelay);
+  }
+
+  void started(long now) {
+    lastStart = now;
+    started = true;
+  }
+
+  /** A response came after {@code responseNanos}: adapt the delay, and back off on 429 and 503. */
+  void responded(long responseNanos, Integer status) {
+    if (politeness.adaptive()) {
+      long floor = politeness.delay().toNanos();
+      long ceiling = Math.max(politeness.maxDelay().toNanos(), floor);
+      long wanted = responseNanos > ceiling / politeness.responseTimeFactor() ? ceiling
+          : responseNanos * politeness.responseTimeFactor();
+      delay = Math.max(floor, Math.min(ceiling, wanted));
+    }
+    if (status != null && (status == 429 || status == 503)) {
+      backoff = Math.min(MAX_BACKOFF, backoff * 2);
+    } else if (status != null && status < 500) {
+      backoff = Math.max(1, backoff / 2);
+    }
+  }
+
+  void crawlDelay(long nanos) {
+    crawlDelay = nanos;
+  }
+
+  /** No start before {@code until} (a Retry-After, an unreachable robots.txt); a later pause wins. */
+  void pauseUntil(long until) {
+    if (!hasPause || until - pausedUntil > 0) {
+      pausedUntil = until;
+      hasPause = true;
+    }
+  }
+
+  /** Ends any pause now (robots.txt became known). */
+  void resume(long now) {
+    if (hasPause && pausedUntil - now > 0) {
+      pausedUntil = now;
+    }
+  }
+
+  /** Whether nothing about this origin needs remembering at {@code now}: no pending delay, pause or back-off. */
+  boolean isIdle(long now) {
+    return nextStart(now) - now <= 0 && backoff == 1;
+  }
+}
