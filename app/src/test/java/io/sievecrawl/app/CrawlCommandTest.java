@@ -115,4 +115,19 @@ class CrawlCommandTest {
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
     assertTrue(cmd.out().lines().anyMatch(l -> l.startsWith("4 ") && l.contains("300") && l.endsWith("yes")), cmd.out());
   }
+
+  @Test
+  void aCrawlWhoseSeedsCannotBeReachedExitsWithItsOwnCodeAndSaysWhy() throws IOException {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:" + closed + "/\n");
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--job", dir.resolve("job").toString(), "-o",
+        dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.NOTHING_REACHED, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().contains("WARN: giving up http://127.0.0.1:" + closed + ": connection refused"), cmd.err());
+    assertTrue(cmd.err().contains("origins given up: http://127.0.0.1:" + closed + " (connection refused"), cmd.err());
+    assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: no server answered"), cmd.err());
+  }
 }

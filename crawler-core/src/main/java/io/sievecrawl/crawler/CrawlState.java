@@ -7,22 +7,22 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What a crawl carries from one run to the next besides its frontier: the totals so far, the hosts in scope (the
+ * What a crawl carries from one run to the next besides its frontier: the totals so far, the sites in scope (the
  * seeds' and those brought in by seed redirects), and the per-origin page counts behind
  * {@code crawl.max-pages-per-host}.
  *
  * @param totals counters of the runs so far
- * @param scopeHosts hosts that count as the seeds' for {@code crawl.scope}
+ * @param scopeSites sites (host, or host:port off the default ports) that count as the seeds' for {@code crawl.scope}
  * @param pagesPerOrigin fetches per origin, in fixed memory; over-estimates only, so a budget is never exceeded
  */
-public record CrawlState(CrawlTotals totals, Set<String> scopeHosts, CountMinSketch pagesPerOrigin) {
+public record CrawlState(CrawlTotals totals, Set<String> scopeSites, CountMinSketch pagesPerOrigin) {
   /** 2^17 counters in 4 rows: 2 MB; over 10 million fetches an origin's count reads at most ~200 high (98%). */
   static final int SKETCH_WIDTH = 1 << 17;
   static final int SKETCH_DEPTH = 4;
 
   public CrawlState {
     Objects.requireNonNull(totals, "totals");
-    scopeHosts = Collections.unmodifiableSet(new TreeSet<>(scopeHosts));
+    scopeSites = Collections.unmodifiableSet(new TreeSet<>(scopeSites));
     Objects.requireNonNull(pagesPerOrigin, "pagesPerOrigin");
   }
 

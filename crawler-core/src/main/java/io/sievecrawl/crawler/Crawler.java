@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.result.ResultSink;
@@ -72,12 +73,19 @@ public final class Crawler {
     this.frontier = b.frontier != null ? b.frontier
         : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::url, b.capacityHint);
     this.before = b.state;
-    this.fetcher = new PageFetcher(settings);
+    boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
+    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true);
     this.scheduler = new HostScheduler<>(frontier, task -> Origins.of(task.url()),
         Politeness.of(settings.hostConcurrency(), settings.delay(), settings.adaptiveDelay(),
             settings.responseTimeFactor(), settings.maxDelay(), settings.concurrency()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
+  }
+
+  /** Whether {@code host} is one of the seeds' (which may be a local address even when others may not). */
+  private boolean isSeedHost(String host) {
+    ScopePolicy current = scope;
+    return current != null && current.isSeedHost(host);
   }
 
   /** A crawler over an in-memory frontier sized from the settings' {@code filter.n} and {@code filter.p}. */
@@ -155,7 +163,7 @@ public final class Crawler {
         throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
       }
     }
-    ScopePolicy scope = new ScopePolicy(settings, normalized, before.scopeHosts());
+    ScopePolicy scope = new ScopePolicy(settings, normalized, before.scopeSites());
     this.scope = scope;
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
@@ -196,6 +204,7 @@ public final class Crawler {
     } catch (IOException e) {
       control.fail(e);
     }
+    fetcher.cancelAll(); // robots.txt fetches still under way have nobody left to wait for them
     fetcher.close();
     Map<String, String> givenUp = robots == null ? Map.of() : robots.givenUp();
     if (robots != null) {
@@ -294,7 +303,7 @@ public final class Crawler {
     CrawlSummary soFar = summary(CrawlSummary.End.STOPPED, 0, 0, 0, null, Map.of(),
         start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
     return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
-        current == null ? before.scopeHosts() : current.seedHosts(), before.pagesPerOrigin());
+        current == null ? before.scopeSites() : current.seedSites(), before.pagesPerOrigin());
   }
 
   /** Uncaught exceptions that killed worker threads (empty in a healthy crawl); for tests and diagnostics. */

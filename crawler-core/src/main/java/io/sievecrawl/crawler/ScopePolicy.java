@@ -3,6 +3,7 @@ package io.sievecrawl.crawler;
 import crawlercommons.domains.EffectiveTldFinder;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
+import io.sievecrawl.crawler.fetch.PrivateAddresses;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,61 +14,82 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Decides whether a normalized URL belongs to the crawl: its host against the seeds (same host, same registrable
- * domain, or any), the include and exclude patterns, the depth limit and the spider-trap guards on the path.
+ * Decides whether a normalized URL belongs to the crawl: its site against the seeds' (same host, same registrable
+ * domain, or any), local addresses, the include and exclude patterns, the depth limit and the spider-trap guards on
+ * the path.
+ *
+ * <p>A <em>site</em> is a host and a port: {@code example.com} for the default ports (http on 80, https on 443, so
+ * a site that moves to https stays in scope) and {@code example.com:8080} for any other port, which is another
+ * server. {@code host} scope keeps to the seeds' sites; {@code domain} scope to the seeds' registrable domains, on
+ * the default ports or the seeds' own ports.
  */
 final class ScopePolicy {
   /** Why a URL is out of scope; the summary counts them by reason. */
-  enum Reason { HOST, PATTERN, DEPTH, TRAP }
+  enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
 
   private final Scope scope;
+  private final Set<String> seedSites = ConcurrentHashMap.newKeySet();
   private final Set<String> seedHosts = ConcurrentHashMap.newKeySet();
   private final Set<String> seedDomains = ConcurrentHashMap.newKeySet();
+  private final Set<String> seedPorts = ConcurrentHashMap.newKeySet();
   private final List<Pattern> include;
   private final List<Pattern> exclude;
   private final int maxDepth;
   private final int maxPathSegments;
   private final int maxSegmentRepeats;
+  private final boolean allowLocal;
 
   /**
    * @param seedUrls the normalized seed URLs
-   * @param moreSeedHosts hosts that count as seeds' too (brought into scope by seed redirects in an earlier run)
+   * @param moreSeedSites sites that count as the seeds' too (brought into scope by seed redirects in an earlier run)
    */
-  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls, Collection<String> moreSeedHosts) {
+  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls, Collection<String> moreSeedSites) {
     this.scope = settings.scope();
     this.include = settings.include();
     this.exclude = settings.exclude();
     this.maxDepth = settings.maxDepth();
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
-    seedUrls.forEach(url -> addSeedHost(UrlNormalizer.hostOf(url)));
-    moreSeedHosts.forEach(this::addSeedHost);
+    this.allowLocal = settings.allowPrivateAddresses();
+    seedUrls.forEach(url -> addSeedSite(siteOf(url)));
+    moreSeedSites.forEach(this::addSeedSite);
   }
 
   ScopePolicy(CrawlSettings settings, Collection<String> seedUrls) {
     this(settings, seedUrls, List.of());
   }
 
-  /** The hosts that count as the seeds' now, for a resumed crawl. */
-  Set<String> seedHosts() {
-    return Set.copyOf(seedHosts);
+  /** Whether {@code host} is a seed's host (which may resolve to a local address when others may not). */
+  boolean isSeedHost(String host) {
+    return seedHosts.contains(host);
+  }
+
+  /** The sites that count as the seeds' now, for a resumed crawl. */
+  Set<String> seedSites() {
+    return Set.copyOf(seedSites);
   }
 
   /**
    * A seed that redirects to another host of its registrable domain ({@code example.com} to
-   * {@code www.example.com}) brings that host into scope: that is where the user's site lives. A redirect to
+   * {@code www.example.com}) brings that site into scope: that is where the user's site lives. A redirect to
    * another domain (a login or consent page elsewhere) does not.
    */
   void addSeedRedirect(String seed, String target) {
-    String targetHost = UrlNormalizer.hostOf(target);
-    if (registrableDomain(targetHost).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
-      addSeedHost(targetHost);
+    if (registrableDomain(UrlNormalizer.hostOf(target)).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
+      addSeedSite(siteOf(target));
     }
   }
 
-  private void addSeedHost(String host) {
-    if (seedHosts.add(host)) {
+  private void addSeedSite(String site) {
+    if (seedSites.add(site)) {
+      int colon = site.lastIndexOf(':');
+      boolean hasPort = colon > site.lastIndexOf(']');
+      String host = hasPort ? site.substring(0, colon) : site;
+      seedHosts.add(host);
       seedDomains.add(registrableDomain(host));
+      if (hasPort) {
+        seedPorts.add(site.substring(colon + 1));
+      }
     }
   }
 
@@ -76,20 +98,34 @@ final class ScopePolicy {
     if (depth > maxDepth) {
       return Reason.DEPTH;
     }
+    String site = siteOf(url);
     String host = UrlNormalizer.hostOf(url);
-    boolean hostOk = switch (scope) {
-      case HOST -> seedHosts.contains(host);
-      case DOMAIN -> seedHosts.contains(host) || seedDomains.contains(registrableDomain(host));
+    boolean inScope = switch (scope) {
+      case HOST -> seedSites.contains(site);
+      case DOMAIN -> seedSites.contains(site) || (seedDomains.contains(registrableDomain(host))
+          && (site.equals(host) || seedPorts.contains(site.substring(site.lastIndexOf(':') + 1))));
       case ANY -> true;
     };
-    if (!hostOk) {
+    if (!inScope) {
       return Reason.HOST;
+    }
+    if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
+      return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
     if (exclude.stream().anyMatch(p -> p.matcher(url).find())
         || (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(url).find()))) {
       return Reason.PATTERN;
     }
     return isTrap(UrlNormalizer.pathOf(url)) ? Reason.TRAP : null;
+  }
+
+  /**
+   * The site of a normalized URL: its host, plus {@code :port} when the port is not its scheme's default (a
+   * normalized URL names a port only then).
+   */
+  static String siteOf(String normalizedUrl) {
+    String origin = Origins.of(normalizedUrl);
+    return origin.substring(origin.indexOf("://") + 3);
   }
 
   /** Too many path segments, or one segment repeated too often (/a/b/a/b/a/b/...). */

@@ -17,13 +17,32 @@ class ScopePolicyTest {
   }
 
   @Test
-  void hostScopeKeepsToTheSeedsHosts() {
+  void hostScopeKeepsToTheSeedsSites() {
     ScopePolicy host = policy(Scope.HOST);
     assertNull(host.rejection("https://www.example.co.uk/a", 1));
-    assertNull(host.rejection("http://www.example.co.uk:8443/a", 1), "same host on another port or scheme");
-    assertNull(host.rejection("http://127.0.0.1:9999/", 1));
+    assertNull(host.rejection("http://www.example.co.uk/a", 1), "http and https on their default ports: one site");
+    assertNull(host.rejection("http://127.0.0.1:8080/b", 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://www.example.co.uk:8443/a", 1),
+        "another port is another server");
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://127.0.0.1:9999/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://127.0.0.1/", 1));
     assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://blog.example.co.uk/", 1));
     assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.com/", 1));
+  }
+
+  @Test
+  void anyScopeKeepsPublicPagesFromLeadingIntoTheLocalNetwork() {
+    ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY).build(),
+        List.of("https://www.example.org/", "http://127.0.0.1:8080/"));
+    assertNull(any.rejection("https://elsewhere.example/", 1));
+    assertNull(any.rejection("http://127.0.0.1:8080/x", 1), "a seed's host may be local");
+    for (String local : List.of("http://localhost/", "http://127.0.0.2/", "http://10.1.2.3/", "http://192.168.0.1/",
+        "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[fd00::1]/", "http://app.localhost/")) {
+      assertEquals(ScopePolicy.Reason.PRIVATE, any.rejection(local, 1), local);
+    }
+    ScopePolicy allowed = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
+        .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build(), List.of("https://www.example.org/"));
+    assertNull(allowed.rejection("http://10.1.2.3/", 1));
   }
 
   @Test
@@ -41,6 +60,7 @@ class ScopePolicyTest {
     ScopePolicy domain = policy(Scope.DOMAIN);
     assertNull(domain.rejection("https://blog.example.co.uk/", 1));
     assertNull(domain.rejection("https://example.co.uk/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, domain.rejection("https://blog.example.co.uk:8443/", 1), "another server");
     assertEquals(ScopePolicy.Reason.HOST, domain.rejection("https://other.co.uk/", 1), "co.uk is a public suffix");
     assertEquals("example.co.uk", ScopePolicy.registrableDomain("a.b.example.co.uk"));
     assertEquals("127.0.0.1", ScopePolicy.registrableDomain("127.0.0.1"));

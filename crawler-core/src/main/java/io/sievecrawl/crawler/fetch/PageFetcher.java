@@ -38,8 +38,18 @@ public final class PageFetcher implements AutoCloseable {
   private final String userAgent;
   private final long maxBodySize;
 
+  /** A fetcher that may fetch any host. */
   public PageFetcher(CrawlSettings settings) {
+    this(settings, host -> true);
+  }
+
+  /**
+   * A fetcher that refuses hosts resolving only to local addresses (loopback, private, link-local) unless
+   * {@code mayBeLocal} accepts them: see {@link PrivateAddresses}.
+   */
+  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal) {
     this.client = new OkHttpClient.Builder()
+        .dns(PrivateAddresses.asDns(mayBeLocal))
         .followRedirects(false)
         .followSslRedirects(false)
         .connectTimeout(settings.connectTimeout())

@@ -61,12 +61,12 @@ public final class CrawlJob {
   /** The state file: the crawl's totals and the hosts in scope. */
   record StateFile(int runs, long fetched, long bytes, long retries, Map<String, Long> byStatusClass,
       Map<String, Long> errors, Map<String, Long> skipped, Map<String, Long> notAdmitted, long pagesStarted,
-      long elapsedMillis, Set<String> scopeHosts) {
+      long elapsedMillis, Set<String> scopeSites) {
 
     static StateFile of(CrawlState state) {
       CrawlTotals t = state.totals();
       return new StateFile(t.runs(), t.fetched(), t.bytes(), t.retries(), t.byStatusClass(), t.errors(), t.skipped(),
-          t.notAdmitted(), t.pagesStarted(), t.elapsed().toMillis(), state.scopeHosts());
+          t.notAdmitted(), t.pagesStarted(), t.elapsed().toMillis(), state.scopeSites());
     }
 
     CrawlTotals totals() {
@@ -227,7 +227,7 @@ public final class CrawlJob {
       StateFile state = JSON.readValue(Files.readAllBytes(stateFile), StateFile.class);
       CountMinSketch sketch = Files.exists(sketchFile) ? CountMinSketch.fromBytes(Files.readAllBytes(sketchFile))
           : CrawlState.fresh().pagesPerOrigin();
-      return new CrawlState(state.totals(), state.scopeHosts() == null ? Set.of() : state.scopeHosts(), sketch);
+      return new CrawlState(state.totals(), state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch);
     } catch (JacksonException | NullPointerException e) {
       throw new CrawlJobException(stateFile + ": damaged (" + e.getMessage() + ")");
     } catch (IllegalArgumentException e) {

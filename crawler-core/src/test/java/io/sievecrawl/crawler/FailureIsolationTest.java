@@ -1,0 +1,117 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Scope;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A failing origin holds back only itself, gives up fast when waiting cannot help, and says why. */
+class FailureIsolationTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort().dynamicHttpsPort());
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  private static CrawlSettings.Builder settings() {
+    return CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).set(Setting.SCOPE, Scope.ANY);
+  }
+
+  @Test
+  void slowRobotsTxtFilesDoNotHoldTheWorkersThatAnotherOriginNeeds() {
+    server.start();
+    String healthy = "http://localhost:" + server.port();
+    List<String> pages = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      pages.add("/p" + i);
+      Html.serve(server, "/p" + i, Html.page("p" + i));
+    }
+    Html.serve(server, "/", Html.page("home", pages.toArray(String[]::new)));
+    server.stubFor(get(urlEqualTo("/robots.txt")).withHeader("Host", containing("localhost"))
+        .willReturn(aResponse().withStatus(404)));
+    List<String> seeds = new ArrayList<>();
+    for (int i = 2; i <= 11; i++) { // ten origins whose robots.txt takes longer than this test
+      String host = "127.0.0." + i;
+      server.stubFor(get(urlEqualTo("/robots.txt")).withHeader("Host", containing(host))
+          .willReturn(aResponse().withBody("User-agent: *\nAllow: /\n").withFixedDelay(60_000)));
+      seeds.add("http://" + host + ":" + server.port() + "/");
+    }
+    seeds.add(healthy + "/");
+    AtomicInteger healthyPages = new AtomicInteger();
+    AtomicReference<Crawler> crawler = new AtomicReference<>();
+    CollectingSink sink = new CollectingSink(r -> {
+      if (r.url().startsWith(healthy) && r.status() != null && healthyPages.incrementAndGet() == 21) {
+        crawler.get().stop(); // the healthy site is done while the ten robots.txt are still on their way
+      }
+    });
+    crawler.set(Crawler.create(settings().set(Setting.CONCURRENCY, 2).build(), sink));
+    CrawlSummary summary = crawler.get().run(seeds);
+    assertEquals(21, healthyPages.get(), "two workers crawled the healthy origin past ten pending robots.txt");
+    assertEquals(CrawlSummary.End.STOPPED, summary.end());
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+  }
+
+  @Test
+  void aRefusedConnectionGivesTheOriginUpAtOnce() throws IOException {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nobody listens there once it is closed
+    }
+    String seed = "http://127.0.0.1:" + closed + "/";
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings().set(Setting.ROBOTS_RETRY, Duration.ofHours(1)).build(), sink)
+        .run(List.of(seed));
+    String reason = summary.givenUp().get("http://127.0.0.1:" + closed);
+    assertTrue(reason != null && reason.startsWith("connection refused"), summary.givenUp().toString());
+    assertTrue(summary.reachedNothing());
+    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(seed).errorKind());
+    assertTrue(sink.get(seed).error().contains("connection refused"), sink.get(seed).error());
+    assertEquals(CrawlSummary.End.COMPLETED, summary.end(), "no wait of robots.retry-after (one hour here)");
+  }
+
+  @Test
+  void anUntrustedCertificateGivesTheOriginUpWithoutRetries() {
+    server.start();
+    Html.serve(server, "/", Html.page("home"));
+    String seed = "https://localhost:" + server.httpsPort() + "/";
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings().set(Setting.ROBOTS_RETRY, Duration.ofHours(1)).build(), sink)
+        .run(List.of(seed));
+    String reason = summary.givenUp().get("https://localhost:" + server.httpsPort());
+    assertTrue(reason != null && reason.startsWith("TLS certificate not trusted"), summary.givenUp().toString());
+    assertEquals(0, server.getAllServeEvents().size(), "no request got through, and none was retried");
+  }
+
+  @Test
+  void withRobotsTxtIgnoredAnUntrustedCertificateIsAPageErrorThatIsNotRetried() {
+    server.start();
+    Html.serve(server, "/", Html.page("home"));
+    String seed = "https://localhost:" + server.httpsPort() + "/";
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings().set(Setting.OBEY_ROBOTS, false).build(), sink)
+        .run(List.of(seed));
+    assertEquals(ErrorKind.TLS, sink.get(seed).errorKind());
+    assertEquals(1, sink.get(seed).attempts());
+    assertEquals(0, summary.retries());
+  }
+}
