@@ -125,7 +125,7 @@ final class PageProcessor {
     }
     FetchResponse response = fetcher.fetch(task.url(), true);
     scheduler.responded(lease.origin(), Duration.ofMillis(response.millis()), response.status());
-    if (control.isStopping() && response.status() == null) {
+    if (control.isStopping() && response.errorKind() != null) {
       return End.ABANDON; // most likely cut off by the stop: fetch it again on resume rather than record an error
     }
     if (response.isRetryable() && !control.isStopping()) {

@@ -85,4 +85,33 @@ class StopAndLimitsTest {
     assertEquals(25, summary.fetched());
     assertEquals(201 - 25, summary.skipped().get("host-budget"));
   }
+
+  @Test
+  void aStopCutsOffABodyThatTricklesAfterTheGracePeriod() throws Exception {
+    server.stubFor(get(urlEqualTo("/trickle")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody("x".repeat(50_000)).withChunkedDribbleDelay(500, 300_000))); // five minutes for 50 KB
+    Html.serve(server, "/t", Html.page("t", "/trickle"));
+    java.util.concurrent.CountDownLatch trickling = new java.util.concurrent.CountDownLatch(1);
+    server.addMockServiceRequestListener((request, response) -> {
+      if (request.getUrl().equals("/trickle")) {
+        trickling.countDown();
+      }
+    });
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).set(Setting.CALL_TIMEOUT, Duration.ofMinutes(10))
+        .set(Setting.READ_TIMEOUT, Duration.ofMinutes(10)).build();
+    Crawler crawler = Crawler.create(settings, new CollectingSink());
+    java.util.concurrent.CompletableFuture<CrawlSummary> run =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> crawler.run(List.of(root + "/t")));
+    assertTrue(trickling.await(1, java.util.concurrent.TimeUnit.MINUTES), "the trickling body was requested");
+    long start = System.nanoTime();
+    crawler.stop();
+    CrawlSummary summary = run.get(2, java.util.concurrent.TimeUnit.MINUTES);
+    long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+    // Without the cut-off the stop would wait for the body: five minutes (the timeouts are ten).
+    assertTrue(seconds < 60, "stopped after " + seconds + " s; the grace period is " + Crawler.STOP_GRACE_SECONDS);
+    assertEquals(CrawlSummary.End.STOPPED, summary.end());
+    assertEquals(1, summary.notFetched(), "the cut-off page is left for a resumed crawl, not recorded as an error");
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+  }
 }
