@@ -17,6 +17,7 @@ import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -120,8 +121,8 @@ final class PageProcessor {
         return gated;
       }
     }
-    if (control.isStopping()) {
-      return End.ABANDON;
+    if (control.isStopping() || !scheduler.owns(lease)) {
+      return End.ABANDON; // a shared crawl moved this origin's share to another agent: it does the task
     }
     FetchResponse response = fetcher.fetch(task.url(), true);
     scheduler.responded(lease.origin(), Duration.ofMillis(response.millis()), response.status());
@@ -224,7 +225,7 @@ final class PageProcessor {
           if (task.depth() == 0) {
             scope.addSeedRedirect(task.url(), redirectTo);
           }
-          follow(task.redirect(redirectTo), true);
+          follow(task.redirect(redirectTo));
         }
       }
     } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
@@ -236,25 +237,34 @@ final class PageProcessor {
         stats.notAdmitted("links-over-page-cap", found.size() - cap);
         found = found.subList(0, cap);
       }
+      List<CrawlTask> inScope = new ArrayList<>(found.size());
       for (String link : found) {
-        follow(task.link(link), false);
+        CrawlTask next = task.link(link);
+        if (inScope(next)) {
+          inScope.add(next);
+        }
       }
+      scheduler.offerAll(inScope); // one batch: one round trip to a shared frontier
     }
     return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(), task.depth(),
         task.referrer(), response.startedAt(), response.millis(), outlinks, redirectTo, errorKind, error,
         task.attempt() + 1);
   }
 
-  /** Offers a link or redirect target through scope and the frontier. */
-  private void follow(CrawlTask next, boolean redirect) {
+  /** Offers a redirect target through scope and the frontier. */
+  private void follow(CrawlTask next) {
+    if (inScope(next) && !scheduler.offer(next)) {
+      stats.notAdmitted("redirect-to-seen-url");
+    }
+  }
+
+  private boolean inScope(CrawlTask next) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
     if (reason != null) {
       stats.notAdmitted("out-of-scope-" + reason.name().toLowerCase(Locale.ROOT));
-      return;
+      return false;
     }
-    if (!scheduler.offer(next) && redirect) {
-      stats.notAdmitted("redirect-to-seen-url");
-    }
+    return true;
   }
 
   /**

@@ -231,8 +231,7 @@ public final class BloomFilter {
 
   /** The size estimate for {@code setBits} set bits, as a double (infinite when every bit is set). */
   double estimateElements(long setBits) {
-    double m = sizing.bits();
-    return -m / sizing.hashCount() * Math.log1p(-setBits / m);
+    return sizing.estimateElements(setBits);
   }
 
   /** Fraction of bits set, X / m. */
@@ -245,9 +244,42 @@ public final class BloomFilter {
    * layout's rate ({@link BloomSizing#blockedFpp}) at the estimated element count.
    */
   public double expectedFpp() {
-    double elements = estimateElements(bitCount());
-    return Double.isInfinite(elements) ? 1.0 : BloomSizing.blockedFpp(elements / sizing.blocks(), hashCount());
+    return sizing.fppAtSetBits(bitCount());
   }
+
+  /**
+   * Where {@code element}'s k bits lie: its block, and each bit's index inside the block (0 to 511). The same
+   * positions {@link #add} sets, for a filter kept elsewhere in the same layout (in Redis, for agents sharing a
+   * crawl).
+   */
+  public Probe probe(CharSequence element) {
+    return probe(element, sizing, seed);
+  }
+
+  /** {@link #probe(CharSequence)} for a filter of {@code sizing} and {@code seed}, without one in memory. */
+  public static Probe probe(CharSequence element, BloomSizing sizing, long seed) {
+    Hash128 hash = Murmur3.hash128(element, seed);
+    int[] bits = new int[sizing.hashCount()];
+    long step = probeStep(hash.h1());
+    long x = hash.h2();
+    long probes = 0;
+    for (int i = 0; i < bits.length; i++, probes <<= BIT_INDEX_BITS) {
+      if (i % PROBES_PER_HASH == 0) {
+        x += step;
+        probes = mix(x);
+      }
+      bits[i] = (int) (probes >>> (Long.SIZE - BIT_INDEX_BITS));
+    }
+    return new Probe((int) Math.unsignedMultiplyHigh(hash.h1(), sizing.blocks()), bits);
+  }
+
+  /**
+   * An element's place in the filter.
+   *
+   * @param block the 512-bit block that holds all its bits
+   * @param bits each bit's index inside the block, 0 to 511 (repeats possible)
+   */
+  public record Probe(int block, int[] bits) {}
 
   /**
    * The words, for writing to a file. Read without locks while adds may go on: a reader sees every bit set before

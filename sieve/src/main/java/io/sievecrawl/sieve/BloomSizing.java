@@ -149,4 +149,19 @@ public record BloomSizing(long expectedInsertions, double targetFpp, long classi
   public double classicalFppAt(long insertions) {
     return classicalFpp(classicalBits, insertions, hashCount);
   }
+
+  /**
+   * The estimated number of distinct elements in a filter of this size with {@code setBits} bits set,
+   * {@code s = -(m/k) ln(1 - X/m)}; infinite when every bit is set.
+   */
+  public double estimateElements(long setBits) {
+    double m = bits();
+    return -m / hashCount * Math.log1p(-setBits / m);
+  }
+
+  /** The false-positive rate of a filter of this size with {@code setBits} bits set (1 when full). */
+  public double fppAtSetBits(long setBits) {
+    double elements = estimateElements(setBits);
+    return Double.isInfinite(elements) ? 1.0 : blockedFpp(elements / blocks, hashCount);
+  }
 }

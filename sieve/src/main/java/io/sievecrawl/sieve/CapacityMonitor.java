@@ -1,5 +1,7 @@
 package io.sievecrawl.sieve;
 
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +17,9 @@ public final class CapacityMonitor {
 
   private static final Logger log = LoggerFactory.getLogger(CapacityMonitor.class);
 
-  private final BloomFilter filter;
+  private final BloomSizing sizing;
+  private final LongSupplier setBits;
+  private final LongPredicate firstToWarn;
   private final String capacityKey;
   private final long capacity;
   private long level; // guarded by this: the estimate at which the next warning is due
@@ -24,15 +28,25 @@ public final class CapacityMonitor {
 
   /** Watches {@code filter}; the warning tells the user to raise {@code capacityKey}. */
   public CapacityMonitor(BloomFilter filter, String capacityKey) {
-    this.filter = filter;
+    this(filter.sizing(), filter::bitCount, level -> true, capacityKey);
+  }
+
+  /**
+   * Watches a filter of {@code sizing} kept elsewhere, whose set bits {@code setBits} reads; when several processes
+   * watch one filter, {@code firstToWarn} says whether this one is the first to reach a level (only it logs).
+   */
+  public CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey) {
+    this.sizing = sizing;
+    this.setBits = setBits;
+    this.firstToWarn = firstToWarn;
     this.capacityKey = capacityKey;
-    this.capacity = filter.expectedInsertions();
+    this.capacity = sizing.expectedInsertions();
     setLevel(capacity);
   }
 
   /** Logs a warning if the estimated size has passed the next level since the last call. */
   public void check() {
-    if (filter.bitCount() >= levelBits) {
+    if (setBits.getAsLong() >= levelBits) {
       warnIfOverLevel();
     }
   }
@@ -43,7 +57,8 @@ public final class CapacityMonitor {
   }
 
   private synchronized void warnIfOverLevel() {
-    double estimate = filter.estimateElements(filter.bitCount());
+    long bits = setBits.getAsLong();
+    double estimate = sizing.estimateElements(bits);
     if (estimate <= level) {
       return;
     }
@@ -56,11 +71,14 @@ public final class CapacityMonitor {
       levelBits = Long.MAX_VALUE;
     }
     warnings++;
+    if (!firstToWarn.test(crossed)) {
+      return; // another process sharing the filter warned about this level
+    }
     log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); its false-positive"
             + " rate is now {} against a target of {}, so new URLs are increasingly dropped as duplicates."
             + " Raise {} for the next crawl.",
-        PHRASE, (long) Math.ceil(estimate), multiple(crossed), capacity, formatRate(filter.expectedFpp()),
-        formatRate(filter.targetFpp()), capacityKey);
+        PHRASE, (long) Math.ceil(estimate), multiple(crossed), capacity, formatRate(sizing.fppAtSetBits(bits)),
+        formatRate(sizing.targetFpp()), capacityKey);
   }
 
   private String multiple(long crossedLevel) {
@@ -70,9 +88,9 @@ public final class CapacityMonitor {
 
   private void setLevel(long newLevel) {
     level = newLevel;
-    double m = filter.bitSize();
+    double m = sizing.bits();
     // Inverse of s = -(m/k) ln(1 - X/m): the estimate exceeds newLevel only once X exceeds this.
-    double bits = -m * Math.expm1(-(double) filter.hashCount() * newLevel / m);
+    double bits = -m * Math.expm1(-(double) sizing.hashCount() * newLevel / m);
     levelBits = (long) Math.floor(bits);
   }
 

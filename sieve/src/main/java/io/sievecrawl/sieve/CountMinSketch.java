@@ -66,6 +66,19 @@ public final class CountMinSketch {
     return true;
   }
 
+  /**
+   * The counters {@code key} maps to in a sketch of {@code width} and {@code depth}: one per row, as indexes into
+   * the rows laid end to end. For a sketch kept elsewhere (in Redis) in the same layout.
+   */
+  public static int[] positions(CharSequence key, int width, int depth) {
+    Hash128 h = Murmur3.hash128(key, SEED);
+    int[] positions = new int[depth];
+    for (int r = 0; r < depth; r++) {
+      positions[r] = r * width + (int) Math.unsignedMultiplyHigh(h.h1() + r * h.h2(), width);
+    }
+    return positions;
+  }
+
   private int index(Hash128 h, int row) {
     return row * width + (int) Math.unsignedMultiplyHigh(h.h1() + row * h.h2(), width);
   }

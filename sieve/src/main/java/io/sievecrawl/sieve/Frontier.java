@@ -45,6 +45,13 @@ public interface Frontier<T> extends AutoCloseable {
    */
   long requeue(Claim<T> claim);
 
+  /**
+   * The caller gives {@code claim} up without completing it (a stop, the page limit, a failure, or a claim this
+   * process no longer {@linkplain #owns owns}): it stays unacknowledged, to be done again by a later run or by the
+   * process that owns it now.
+   */
+  default void abandon(Claim<T> claim) {}
+
   /** Whether nothing waits and nothing is in flight; {@code true} once stopped. */
   boolean isFinished();
 
@@ -54,8 +61,27 @@ public interface Frontier<T> extends AutoCloseable {
   /** A snapshot of the counters and the filter's state. */
   SieveStats stats();
 
-  /** The URL filter, for its statistics. */
-  BloomFilter filter();
+  /**
+   * Offers each task; returns how many were admitted. A frontier across the network sends them in one round trip,
+   * so a page's links should be offered together.
+   */
+  default int offerAll(java.util.List<T> tasks) {
+    int admitted = 0;
+    for (T task : tasks) {
+      if (offer(task)) {
+        admitted++;
+      }
+    }
+    return admitted;
+  }
+
+  /**
+   * Whether this process may still work on {@code claim}: false when a shared frontier has handed the claim's
+   * share of the work to another process meanwhile (the claim is then left alone, not completed).
+   */
+  default boolean owns(Claim<T> claim) {
+    return true;
+  }
 
   /**
    * Makes everything admitted and acknowledged so far durable, so that a restart resumes from here; for an

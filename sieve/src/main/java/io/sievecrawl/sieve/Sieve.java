@@ -177,7 +177,7 @@ public final class Sieve<T> implements Frontier<T> {
     }
   }
 
-  @Override
+  /** The URL filter, for tests and statistics. */
   public BloomFilter filter() {
     return filter;
   }

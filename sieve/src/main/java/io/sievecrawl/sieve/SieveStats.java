@@ -31,9 +31,16 @@ public record SieveStats(
   /** The counters of a frontier over {@code filter}, with the filter's state read now. */
   public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomFilter filter,
       int capacityWarnings) {
-    return new SieveStats(admitted, duplicatesDropped, queued, inFlight, filter.expectedInsertions(),
-        filter.targetFpp(), filter.bitSize(), filter.bitCount(), filter.approximateElementCount(),
-        filter.expectedFpp(), capacityWarnings);
+    return of(admitted, duplicatesDropped, queued, inFlight, filter.sizing(), filter.bitCount(), capacityWarnings);
+  }
+
+  /** The counters of a frontier over a filter of {@code sizing} with {@code setBits} bits set. */
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomSizing sizing,
+      long setBits, int capacityWarnings) {
+    double estimate = sizing.estimateElements(setBits);
+    return new SieveStats(admitted, duplicatesDropped, queued, inFlight, sizing.expectedInsertions(),
+        sizing.targetFpp(), sizing.bits(), setBits, Double.isInfinite(estimate) ? Long.MAX_VALUE : Math.round(estimate),
+        sizing.fppAtSetBits(setBits), capacityWarnings);
   }
 
   /** Fraction of the filter's bits set. */

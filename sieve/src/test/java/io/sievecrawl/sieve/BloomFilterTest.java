@@ -117,4 +117,22 @@ class BloomFilterTest {
     assertEquals("false-positive rate (p) must be in [1.0E-10, 1), was 1.0",
         assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(100, 1.0)).getMessage());
   }
+
+  @Test
+  void aProbeNamesTheBitsThatAddSets() {
+    BloomFilter filter = BloomFilter.create(BloomSizing.of(10_000, 0.001), 77);
+    UrlCorpus urls = new UrlCorpus(5);
+    for (int i = 0; i < 200; i++) {
+      String url = urls.url(i);
+      BloomFilter.Probe probe = BloomFilter.probe(url, filter.sizing(), filter.seed());
+      assertEquals(filter.probe(url).block(), probe.block());
+      filter.add(url);
+      long[] words = filter.words();
+      for (int bit : probe.bits()) {
+        long word = words[probe.block() * 8 + (bit >>> 6)];
+        assertTrue((word & (1L << bit)) != 0, url + " bit " + bit);
+      }
+    }
+    assertEquals(filter.bitCount(), java.util.Arrays.stream(filter.words()).map(Long::bitCount).sum());
+  }
 }

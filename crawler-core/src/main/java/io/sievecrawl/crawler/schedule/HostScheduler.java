@@ -121,6 +121,28 @@ public final class HostScheduler<T> {
     return true;
   }
 
+  /** Offers {@code tasks} to the frontier together (one round trip to a shared one); returns how many were admitted. */
+  public int offerAll(java.util.List<T> tasks) {
+    if (tasks.isEmpty()) {
+      return 0;
+    }
+    int admitted = frontier.offerAll(tasks);
+    if (admitted > 0) {
+      lock.lock();
+      try {
+        changed.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+    return admitted;
+  }
+
+  /** Whether this process may still work on the lease's task (see {@link Frontier#owns}). */
+  public boolean owns(Lease<T> lease) {
+    return frontier.owns(lease.claim());
+  }
+
   /**
    * The next task whose origin is ready, waiting up to {@code timeout}; {@code null} when the crawl is finished,
    * the scheduler stopped, or the time ran out.
@@ -257,6 +279,7 @@ public final class HostScheduler<T> {
   public void abandon(Lease<T> lease) {
     lock.lock();
     try {
+      frontier.abandon(lease.claim());
       release(lease);
     } finally {
       lock.unlock();

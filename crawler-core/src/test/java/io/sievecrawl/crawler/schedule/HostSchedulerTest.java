@@ -185,9 +185,5 @@ class HostSchedulerTest {
       return inner.stats();
     }
 
-    @Override
-    public BloomFilter filter() {
-      return inner.filter();
-    }
   }
 }

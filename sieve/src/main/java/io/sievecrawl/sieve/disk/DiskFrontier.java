@@ -284,7 +284,7 @@ public final class DiskFrontier<T> implements Frontier<T> {
     }
   }
 
-  @Override
+  /** The URL filter, for tests and statistics. */
   public BloomFilter filter() {
     return filter;
   }

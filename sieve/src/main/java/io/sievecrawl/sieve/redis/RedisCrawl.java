@@ -1,0 +1,339 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.sievecrawl.sieve.BloomFilter;
+import io.sievecrawl.sieve.BloomSizing;
+import io.sievecrawl.sieve.FrontierFailure;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * One named crawl shared by agents through Redis: the connection, the crawl's parameters (n, p, shards, settings)
+ * and its key names, and the scripts that change it.
+ *
+ * <p>{@link #startOrJoin} creates the crawl, or joins it if it exists with the same n and p; {@link #join} joins one
+ * that must exist. One Lettuce connection is shared by every thread: it is thread-safe, and the commands of
+ * concurrent workers are pipelined on it.
+ */
+public final class RedisCrawl implements AutoCloseable {
+  static final String FORMAT = "sievecrawl-shared";
+  static final int VERSION = 1;
+  static final String GROUP = "agents";
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
+  private final RedisClient client;
+  private final StatefulRedisConnection<String, byte[]> connection;
+  private final String name;
+  private final String uri;
+  private final String agentId;
+  private final Map<String, String> meta;
+  private final BloomSizing sizing;
+  private final Map<String, String> shas = new ConcurrentHashMap<>();
+
+  private RedisCrawl(RedisClient client, StatefulRedisConnection<String, byte[]> connection, String uri, String name,
+      Map<String, String> meta) {
+    this.client = client;
+    this.connection = connection;
+    this.uri = uri;
+    this.name = name;
+    this.meta = meta;
+    this.sizing = new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()), Integer.parseInt(meta.get("k")),
+        Long.parseLong(meta.get("blocks")));
+    this.agentId = agentName();
+  }
+
+  /**
+   * Creates the crawl {@code name}, or joins it if it exists with the same n and p.
+   *
+   * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
+   */
+  public static RedisCrawl startOrJoin(String uri, String name, long n, double p, int shards, String settings)
+      throws SharedCrawlException {
+    checkName(name);
+    Link link = connect(uri);
+    try {
+      BloomSizing sizing = BloomSizing.of(n, p);
+      Map<String, String> fields = new java.util.LinkedHashMap<>();
+      fields.put("format", FORMAT);
+      fields.put("version", Integer.toString(VERSION));
+      fields.put("n", Long.toString(n));
+      fields.put("p", Double.toString(p));
+      fields.put("seed", Long.toString(BloomFilter.DEFAULT_SEED));
+      fields.put("blocks", Long.toString(sizing.blocks()));
+      fields.put("k", Integer.toString(sizing.hashCount()));
+      fields.put("shards", Integer.toString(shards));
+      fields.put("settings", settings);
+      fields.put("created", Instant.now().toString());
+      List<byte[]> args = new ArrayList<>();
+      fields.forEach((k, v) -> {
+        args.add(bytes(k));
+        args.add(bytes(v));
+      });
+      RedisCommands<String, byte[]> redis = link.connection().sync();
+      String metaKey = key(name, "meta");
+      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
+          args.toArray(byte[][]::new));
+      Map<String, String> meta = readMeta(redis, uri, name);
+      if (Long.parseLong(meta.get("n")) != n || Double.compare(Double.parseDouble(meta.get("p")), p) != 0) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' in "
+            + uri + " exists with n = " + meta.get("n") + " and p = " + meta.get("p") + "; join it with the same n and"
+            + " p (or with 'sievecrawl join'), or choose another --crawl-name");
+      }
+      if (created == 1) {
+        for (int s = 0; s < shards; s++) {
+          try {
+            redis.xgroupCreate(XReadArgs.StreamOffset.from(key(name, "q:" + s), "0-0"), GROUP,
+                XGroupCreateArgs.Builder.mkstream());
+          } catch (RedisCommandExecutionException e) {
+            if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
+              throw e;
+            }
+          }
+        }
+      }
+      return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
+    } catch (RedisException e) {
+      link.close();
+      throw failure(uri, e);
+    } catch (SharedCrawlException | RuntimeException e) {
+      link.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Joins the existing crawl {@code name}.
+   *
+   * @throws SharedCrawlException if Redis cannot be reached or refuses us, or there is no such crawl
+   */
+  public static RedisCrawl join(String uri, String name) throws SharedCrawlException {
+    checkName(name);
+    Link link = connect(uri);
+    try {
+      Map<String, String> meta = readMeta(link.connection().sync(), uri, name);
+      return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
+    } catch (RedisException e) {
+      link.close();
+      throw failure(uri, e);
+    } catch (SharedCrawlException | RuntimeException e) {
+      link.close();
+      throw e;
+    }
+  }
+
+  /** A client and its one connection. */
+  private record Link(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
+    void close() {
+      RedisCrawl.close(client, connection);
+    }
+  }
+
+  private static Link connect(String uri) throws SharedCrawlException {
+    RedisURI parsed;
+    try {
+      parsed = RedisURI.create(uri);
+    } catch (IllegalArgumentException e) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri
+          + "' (expected redis://[:password@]HOST:PORT[/DB], or rediss:// for TLS)");
+    }
+    parsed.setTimeout(COMMAND_TIMEOUT);
+    RedisClient client = RedisClient.create(parsed);
+    client.setOptions(ClientOptions.builder().autoReconnect(true)
+        .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
+    try {
+      return new Link(client, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+    } catch (RedisException e) {
+      client.shutdown();
+      throw failure(uri, e);
+    }
+  }
+
+  private static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name)
+      throws SharedCrawlException {
+    Map<String, byte[]> raw = redis.hgetall(key(name, "meta"));
+    if (raw == null || raw.isEmpty()) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.NO_SUCH_CRAWL, "no shared crawl named '" + name
+          + "' in " + uri + "; start one with 'sievecrawl crawl SEEDS --redis " + uri + " --crawl-name " + name + "'");
+    }
+    Map<String, String> meta = new HashMap<>();
+    raw.forEach((k, v) -> meta.put(k, new String(v, StandardCharsets.UTF_8)));
+    if (!FORMAT.equals(meta.get("format"))) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, key(name, "meta") + " in " + uri
+          + " is not a sievecrawl crawl");
+    }
+    if (!Integer.toString(VERSION).equals(meta.get("version"))) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' has format"
+          + " version " + meta.get("version") + ", but this build reads version " + VERSION);
+    }
+    return meta;
+  }
+
+  /** A one-line reason for a Redis failure: unreachable, refused credentials, or something else. */
+  static SharedCrawlException failure(String uri, RedisException e) {
+    String message = rootMessage(e);
+    if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
+      return new SharedCrawlException(SharedCrawlException.Kind.REFUSED, "Redis at " + uri + " refused us: "
+          + message + " (give the password in the URI: redis://:PASSWORD@HOST:PORT)");
+    }
+    if (e instanceof RedisConnectionException) {
+      return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "cannot reach Redis at " + uri + ": "
+          + message);
+    }
+    return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "Redis at " + uri + " failed: " + message);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    return message.replaceAll("\\s+", " ").strip();
+  }
+
+  private static void checkName(String name) throws SharedCrawlException {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.NO_SUCH_CRAWL, "a crawl name is 1 to 100 letters,"
+          + " digits, dots, dashes or underscores, not '" + name + "'");
+    }
+  }
+
+  static String key(String name, String suffix) {
+    return "sievecrawl:{" + name + "}:" + suffix;
+  }
+
+  String key(String suffix) {
+    return key(name, suffix);
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String agentName() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "agent";
+    }
+    return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** The commands of the shared connection. */
+  RedisCommands<String, byte[]> redis() {
+    return connection.sync();
+  }
+
+  /**
+   * Runs a script by its SHA (loading it the first time); a reply {@link Scripts#LOST} or a Redis failure becomes a
+   * {@link FrontierFailure} naming the cause.
+   */
+  <R> R eval(String script, ScriptOutputType type, String[] keys, byte[]... args) {
+    try {
+      String sha = shas.computeIfAbsent(script, s -> redis().scriptLoad(s));
+      try {
+        return redis().evalsha(sha, type, keys, args);
+      } catch (RedisCommandExecutionException e) {
+        if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) { // Redis restarted and forgot the script
+          shas.remove(script);
+          return redis().eval(script, type, keys, args);
+        }
+        throw e;
+      }
+    } catch (RedisException e) {
+      throw asFailure(e);
+    }
+  }
+
+  /** A Redis failure as the frontier's failure, saying when the crawl's data vanished. */
+  FrontierFailure asFailure(RedisException e) {
+    if (String.valueOf(rootMessage(e)).contains(Scripts.LOST)) {
+      return new FrontierFailure(lostMessage(), new SharedCrawlException(SharedCrawlException.Kind.LOST,
+          lostMessage()));
+    }
+    SharedCrawlException cause = failure(uri, e);
+    return new FrontierFailure(cause.getMessage(), cause);
+  }
+
+  String lostMessage() {
+    return "the shared crawl '" + name + "' vanished from Redis at " + uri + " (restarted without persistence, or"
+        + " flushed); its frontier is gone: run Redis with appendonly yes";
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String uri() {
+    return uri;
+  }
+
+  /** This agent's name in the crawl: host, process id and a random suffix. */
+  public String agentId() {
+    return agentId;
+  }
+
+  public long n() {
+    return Long.parseLong(meta.get("n"));
+  }
+
+  public double p() {
+    return Double.parseDouble(meta.get("p"));
+  }
+
+  public int shards() {
+    return Integer.parseInt(meta.get("shards"));
+  }
+
+  long seed() {
+    return Long.parseLong(meta.get("seed"));
+  }
+
+  BloomSizing sizing() {
+    return sizing;
+  }
+
+  /** The settings the crawl was started with, as a config file. */
+  public String settings() {
+    return meta.getOrDefault("settings", "");
+  }
+
+  @Override
+  public void close() {
+    close(client, connection);
+  }
+
+  private static void close(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
+    try {
+      connection.close();
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+}

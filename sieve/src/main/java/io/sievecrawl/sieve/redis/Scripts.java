@@ -1,0 +1,128 @@
+package io.sievecrawl.sieve.redis;
+
+/**
+ * The Lua scripts of a shared crawl. Each runs atomically in Redis and touches only keys of its crawl (one hash
+ * slot). A script that finds the crawl's {@code meta} gone answers {@value #LOST}: Redis lost the crawl's data.
+ */
+final class Scripts {
+  static final String LOST = "SIEVECRAWL_LOST";
+
+  private Scripts() {}
+
+  /**
+   * Admits a batch of tasks: for each, test the filter bits in its chunk and, if one is clear, set them and append
+   * the task to its shard's stream. KEYS: meta, counters, then the chunk and stream keys the entries name. ARGV:
+   * count, then per task: chunk key index, stream key index, k, k bit offsets in the chunk, the encoded task.
+   * Returns the set-bit total, then 1 (admitted) or 0 (seen) per task. Exactly one of any number of concurrent
+   * admissions of a URL sees a clear bit: the script runs alone.
+   */
+  static final String ADMIT = """
+      if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
+      local n = tonumber(ARGV[1])
+      local pos = 2
+      local result = {0}
+      local flippedTotal, admitted, dropped = 0, 0, 0
+      for i = 1, n do
+        local chunk = KEYS[tonumber(ARGV[pos])]
+        local stream = KEYS[tonumber(ARGV[pos + 1])]
+        local k = tonumber(ARGV[pos + 2])
+        pos = pos + 3
+        local clear = {}
+        for j = 0, k - 1 do
+          local offset = tonumber(ARGV[pos + j])
+          if redis.call('GETBIT', chunk, offset) == 0 then clear[#clear + 1] = offset end
+        end
+        pos = pos + k
+        local task = ARGV[pos]
+        pos = pos + 1
+        if #clear == 0 then
+          result[i + 1] = 0
+          dropped = dropped + 1
+        else
+          for _, offset in ipairs(clear) do
+            if redis.call('SETBIT', chunk, offset, 1) == 0 then flippedTotal = flippedTotal + 1 end
+          end
+          redis.call('XADD', stream, '*', 't', task)
+          result[i + 1] = 1
+          admitted = admitted + 1
+        end
+      end
+      if admitted > 0 then
+        redis.call('HINCRBY', KEYS[2], 'admitted', admitted)
+        redis.call('HINCRBY', KEYS[2], 'open', admitted)
+      end
+      if dropped > 0 then redis.call('HINCRBY', KEYS[2], 'dropped', dropped) end
+      result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
+      return result
+      """.formatted(LOST);
+
+  /** Acknowledges a task: KEYS stream, counters; ARGV group, entry id. Deletes the entry; returns 1 if it was open. */
+  static final String ACK = """
+      local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+      if acked == 1 then redis.call('HINCRBY', KEYS[2], 'open', -1) end
+      redis.call('XDEL', KEYS[1], ARGV[2])
+      return acked
+      """;
+
+  /**
+   * Moves a claimed task to the tail of a stream, still admitted: KEYS old stream, new stream; ARGV group, entry id,
+   * encoded task. Returns the new entry's id.
+   */
+  static final String REQUEUE = """
+      redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+      redis.call('XDEL', KEYS[1], ARGV[2])
+      return redis.call('XADD', KEYS[2], '*', 't', ARGV[3])
+      """;
+
+  /** Renews a lease if this agent still holds it: KEYS lease; ARGV agent, ttl ms. Returns 1 if renewed. */
+  static final String RENEW = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+      return 0
+      """;
+
+  /** Releases a lease if this agent holds it: KEYS lease; ARGV agent. */
+  static final String RELEASE = """
+      if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+      return 0
+      """;
+
+  /**
+   * Whether this agent is the first to report the filter past a capacity level: KEYS counters; ARGV level. The
+   * agent that gets 1 logs the warning; the others do not.
+   */
+  static final String FIRST_TO_WARN = """
+      local current = tonumber(redis.call('HGET', KEYS[1], 'warned') or '0')
+      if current < tonumber(ARGV[1]) then
+        redis.call('HSET', KEYS[1], 'warned', ARGV[1])
+        return 1
+      end
+      return 0
+      """;
+
+  /**
+   * Counts one page of an origin unless its count has reached the limit, in a count-min sketch of u32 counters with
+   * conservative update: KEYS budget; ARGV limit, then one counter index per row. Returns 1 if counted.
+   */
+  static final String TAKE_BUDGET = """
+      local limit = tonumber(ARGV[1])
+      local values = {}
+      local min = nil
+      for i = 2, #ARGV do
+        local v = redis.call('BITFIELD', KEYS[1], 'GET', 'u32', '#' .. ARGV[i])[1]
+        values[i] = v
+        if min == nil or v < min then min = v end
+      end
+      if min >= limit then return 0 end
+      for i = 2, #ARGV do
+        if values[i] == min then redis.call('BITFIELD', KEYS[1], 'SET', 'u32', '#' .. ARGV[i], min + 1) end
+      end
+      return 1
+      """;
+
+  /** Creates the crawl's meta hash unless it exists: KEYS meta; ARGV field, value, ... Returns 1 if created. */
+  static final String CREATE = """
+      if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+      redis.call('HSET', KEYS[1], unpack(ARGV))
+      return 1
+      """;
+}

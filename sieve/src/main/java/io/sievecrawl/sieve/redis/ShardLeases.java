@@ -1,0 +1,218 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.sievecrawl.sieve.FrontierFailure;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shards this agent owns. A shard is leased to one agent at a time (a key holding the agent's id, with an
+ * expiry); a heartbeat renews the leases, registers the agent among the live ones, and balances: each agent aims
+ * at its share of the shards (shards / live agents, rounded up), takes free ones, and hands back the excess once it
+ * has nothing of them in flight. An agent that dies stops renewing: its leases expire and others take its shards.
+ * Its heartbeat also notices when the crawl's data vanished from Redis.
+ */
+final class ShardLeases implements AutoCloseable {
+  /** What the frontier does when ownership changes. */
+  interface Listener {
+    /** The shard is ours now: claim what its previous owner left unacknowledged. */
+    void acquired(int shard);
+
+    /** Whether nothing of the shard is in flight here, so its lease can be handed back. */
+    boolean idle(int shard);
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(ShardLeases.class);
+
+  private final RedisCrawl crawl;
+  private final int shards;
+  private final long ttlMillis;
+  private final Listener listener;
+  private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> releasing = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "shard-leases");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile FrontierFailure failure;
+  private volatile int liveAgents = 1;
+
+  ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
+    this.crawl = crawl;
+    this.shards = crawl.shards();
+    this.ttlMillis = ttl.toMillis();
+    this.listener = listener;
+  }
+
+  /** Takes a first share of the shards now, then keeps beating every third of the lease time. */
+  void start() {
+    beat();
+    long every = Math.max(100, ttlMillis / 3);
+    heartbeat.scheduleWithFixedDelay(this::beatQuietly, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether tasks of {@code shard} may be worked on here now. */
+  boolean owns(int shard) {
+    return owned.contains(shard) && !releasing.contains(shard);
+  }
+
+  /** The shards to read new tasks from. */
+  List<Integer> readable() {
+    List<Integer> readable = new ArrayList<>();
+    for (int s : owned) {
+      if (!releasing.contains(s)) {
+        readable.add(s);
+      }
+    }
+    return readable;
+  }
+
+  int liveAgents() {
+    return liveAgents;
+  }
+
+  /** The first failure the heartbeat met (Redis gone, the crawl's data lost), or {@code null}. */
+  FrontierFailure failure() {
+    return failure;
+  }
+
+  private void beatQuietly() {
+    try {
+      beat();
+    } catch (FrontierFailure e) {
+      if (failure == null) {
+        failure = e;
+        log.error("{}", e.getMessage());
+      }
+    } catch (RuntimeException e) {
+      log.warn("shard lease heartbeat failed: {}", e.toString());
+    }
+  }
+
+  private synchronized void beat() {
+    try {
+      var redis = crawl.redis();
+      if (redis.exists(crawl.key("meta")) == 0) {
+        throw new FrontierFailure(crawl.lostMessage(),
+            new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
+      }
+      List<byte[]> time = redis.time();
+      long now = Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
+          + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000;
+      redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now)));
+      int live = 0;
+      for (Map.Entry<String, byte[]> agent : redis.hgetall(crawl.key("agents")).entrySet()) {
+        long seen = Long.parseLong(new String(agent.getValue(), StandardCharsets.US_ASCII));
+        if (now - seen < 3 * ttlMillis) {
+          live++;
+        } else {
+          redis.hdel(crawl.key("agents"), agent.getKey());
+        }
+      }
+      liveAgents = Math.max(1, live);
+      renew();
+      int target = (shards + liveAgents - 1) / liveAgents;
+      handBackExcess(target);
+      takeFree(target);
+    } catch (RedisException e) {
+      throw crawl.asFailure(e);
+    }
+  }
+
+  private void renew() {
+    for (int shard : List.copyOf(owned)) {
+      Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER, new String[] {leaseKey(shard)},
+          RedisCrawl.bytes(crawl.agentId()), RedisCrawl.bytes(Long.toString(ttlMillis)));
+      if (renewed == 0) {
+        owned.remove(shard);
+        releasing.remove(shard);
+        log.warn("lost the lease of shard {} (this agent was too slow to renew it); another agent does its work", shard);
+      }
+    }
+  }
+
+  private void handBackExcess(int target) {
+    int excess = owned.size() - releasing.size() - target;
+    for (int shard : List.copyOf(owned)) {
+      if (excess <= 0) {
+        break;
+      }
+      if (releasing.add(shard)) {
+        excess--;
+      }
+    }
+    for (int shard : List.copyOf(releasing)) {
+      if (listener.idle(shard)) {
+        release(shard);
+      }
+    }
+  }
+
+  private void takeFree(int target) {
+    if (owned.size() >= target) {
+      return;
+    }
+    List<Integer> candidates = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      if (!owned.contains(s)) {
+        candidates.add(s);
+      }
+    }
+    Collections.shuffle(candidates);
+    for (int shard : candidates) {
+      if (owned.size() >= target) {
+        return;
+      }
+      String ok = crawl.redis().set(leaseKey(shard), RedisCrawl.bytes(crawl.agentId()),
+          SetArgs.Builder.nx().px(ttlMillis));
+      if ("OK".equals(ok)) {
+        owned.add(shard);
+        listener.acquired(shard);
+      }
+    }
+  }
+
+  private void release(int shard) {
+    crawl.eval(Scripts.RELEASE, ScriptOutputType.INTEGER, new String[] {leaseKey(shard)},
+        RedisCrawl.bytes(crawl.agentId()));
+    owned.remove(shard);
+    releasing.remove(shard);
+  }
+
+  private String leaseKey(int shard) {
+    return crawl.key("lease:" + shard);
+  }
+
+  /** Stops the heartbeat without handing anything back, as if the process had died; for tests. */
+  void stopBeating() {
+    heartbeat.shutdownNow();
+  }
+
+  /** Hands every lease back and leaves the live agents, so that others take over at once. */
+  @Override
+  public synchronized void close() {
+    heartbeat.shutdownNow();
+    try {
+      for (int shard : List.copyOf(owned)) {
+        release(shard);
+      }
+      crawl.redis().hdel(crawl.key("agents"), crawl.agentId());
+    } catch (RuntimeException e) {
+      log.warn("could not hand the shard leases back ({}); they expire in {} ms", e.getMessage(), ttlMillis);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The shared frontier of several sievecrawl agents, in Redis: start with
+ * {@link io.sievecrawl.sieve.redis.RedisCrawl} (connecting, creating or joining a named crawl) and
+ * {@link io.sievecrawl.sieve.redis.RedisFrontier}.
+ *
+ * <p>Every key of one crawl carries the hash tag {@code {NAME}}, so each script touches keys of one hash slot and
+ * runs unchanged on Redis Cluster (which then spreads crawls over its nodes, not the keys of one crawl):
+ *
+ * <pre>
+ * sievecrawl:{NAME}:meta        hash: format, version, n, p, seed, blocks, k, shards, settings, created
+ * sievecrawl:{NAME}:counters    hash: bits (set in the filter), admitted, dropped, open (admitted, not done), warned
+ * sievecrawl:{NAME}:f:C         string: filter chunk C, 1,024 blocks of 512 bits (the local filter's layout)
+ * sievecrawl:{NAME}:q:S         stream of shard S's tasks, consumer group "agents"
+ * sievecrawl:{NAME}:lease:S     the agent that owns shard S, with an expiry renewed by its heartbeat
+ * sievecrawl:{NAME}:agents      hash: agent id -> last heartbeat (ms)
+ * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in)
+ * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
+ * sievecrawl:{NAME}:budget      string: per-origin page counts, a count-min sketch of u32 counters
+ * </pre>
+ */
+package io.sievecrawl.sieve.redis;

@@ -1,0 +1,182 @@
+package io.sievecrawl.sieve.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.UrlCorpus;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The shared frontier against a real redis-server: exactly-once admission, hand-over of a dead agent's work. */
+class RedisFrontierTest {
+  private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
+    @Override
+    public byte[] encode(String task) {
+      return task.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String decode(byte[] bytes, int offset, int length) {
+      return new String(bytes, offset, length, StandardCharsets.UTF_8);
+    }
+  };
+
+  private RedisServer redis;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @BeforeEach
+  void startRedis() throws Exception {
+    redis = RedisServer.start(null);
+  }
+
+  @AfterEach
+  void stopRedis() throws Exception {
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private RedisFrontier<String> agent(Duration leaseTtl) throws SharedCrawlException {
+    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.001, 8, "");
+    open.add(crawl);
+    RedisFrontier<String> frontier = RedisFrontier.open(crawl, UTF8, url -> url, RedisFrontierTest::host, leaseTtl,
+        "n");
+    open.add(frontier);
+    return frontier;
+  }
+
+  private static String host(String url) {
+    return url.substring(0, url.indexOf('/', 8));
+  }
+
+  @Test
+  void ofAgentsOfferingTheSameUrlsAtOnceExactlyOneAdmitsEach() throws Exception {
+    RedisFrontier<String> a = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> b = agent(Duration.ofSeconds(10));
+    UrlCorpus corpus = new UrlCorpus(11);
+    AtomicLong admitted = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    for (RedisFrontier<String> agent : List.of(a, b, a, b)) {
+      threads.add(Thread.ofPlatform().start(() -> {
+        for (int batch = 0; batch < 100; batch++) {
+          List<String> urls = new ArrayList<>();
+          for (int i = 0; i < 50; i++) {
+            urls.add(corpus.url(batch * 50 + i)); // every thread offers the same 5,000 URLs
+          }
+          admitted.addAndGet(agent.offerAll(urls));
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertTrue(admitted.get() > 4_990 && admitted.get() <= 5_000, "admitted " + admitted.get());
+    assertEquals(admitted.get(), a.stats().admitted());
+    assertEquals(20_000 - admitted.get(), a.stats().duplicatesDropped());
+
+    // Shards move between the two agents as their heartbeats rebalance: drain both until nothing is open.
+    Map<String, Integer> taken = new ConcurrentHashMap<>();
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (!a.isFinished() && System.nanoTime() < deadline) {
+      boolean any = false;
+      for (RedisFrontier<String> agent : List.of(a, b)) {
+        for (Claim<String> c = agent.poll(); c != null; c = agent.poll()) {
+          taken.merge(c.task(), 1, Integer::sum);
+          agent.complete(c);
+          any = true;
+        }
+      }
+      if (!any) {
+        Thread.sleep(20); // a shard in hand-over: its new owner claims it at its next heartbeat
+      }
+    }
+    assertEquals(admitted.get(), taken.size(), "every admitted task handed out");
+    assertTrue(taken.values().stream().allMatch(n -> n == 1), "no task handed out twice");
+    assertTrue(a.isFinished(), "nothing open once every task is acknowledged");
+  }
+
+  @Test
+  void theTasksOfAnAgentThatStoppedRenewingItsLeasesGoToAnother() throws Exception {
+    RedisFrontier<String> dead = agent(Duration.ofMillis(600));
+    List<String> urls = List.of("https://a.example/1", "https://b.example/1", "https://c.example/1",
+        "https://d.example/1");
+    assertEquals(4, dead.offerAll(urls));
+    List<String> claimed = new ArrayList<>();
+    for (Claim<String> c = dead.poll(); c != null; c = dead.poll()) {
+      claimed.add(c.task()); // claimed, never acknowledged: the agent dies with them
+    }
+    assertEquals(4, claimed.size());
+    dead.stopRenewingForTest();
+
+    RedisFrontier<String> heir = agent(Duration.ofMillis(600));
+    Set<String> redone = ConcurrentHashMap.newKeySet();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (redone.size() < 4 && System.nanoTime() < deadline) {
+      Claim<String> c = heir.poll();
+      if (c == null) {
+        Thread.sleep(50); // the dead agent's leases expire after 600 ms; the heir's heartbeat then takes them
+        continue;
+      }
+      redone.add(c.task());
+      heir.complete(c);
+    }
+    assertEquals(Set.copyOf(urls), redone, "every unacknowledged task is done again by the heir");
+    assertFalse(heir.offer("https://a.example/1"), "and the filter still knows them");
+  }
+
+  @Test
+  void aCrawlWhoseDataVanishesFailsClearly() throws Exception {
+    RedisFrontier<String> agent = agent(Duration.ofSeconds(10));
+    agent.offer("https://a.example/");
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      c.sync().flushall();
+    }
+    FrontierFailure e = assertThrows(FrontierFailure.class, () -> agent.offer("https://a.example/x"));
+    assertTrue(e.getMessage().startsWith("the shared crawl 'test' vanished from Redis"), e.getMessage());
+  }
+
+  @Test
+  void joiningWithAnotherNOrPIsRefused() throws Exception {
+    agent(Duration.ofSeconds(10));
+    SharedCrawlException e = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.01, 8, ""));
+    assertEquals(SharedCrawlException.Kind.MISMATCH, e.kind());
+    assertTrue(e.getMessage().contains("exists with n = 200000 and p = 0.001"), e.getMessage());
+    SharedCrawlException none = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.join(redis.uri(), "other"));
+    assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, none.kind());
+  }
+
+  @Test
+  void anUnreachableRedisAndAWrongPasswordAreToldApart() throws Exception {
+    int port = redis.port();
+    redis.close();
+    redis = null;
+    SharedCrawlException down = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test"));
+    assertEquals(SharedCrawlException.Kind.UNREACHABLE, down.kind());
+    assertTrue(down.getMessage().startsWith("cannot reach Redis at redis://127.0.0.1:" + port), down.getMessage());
+
+    redis = RedisServer.start("s3cret");
+    SharedCrawlException refused = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.join("redis://:wrong@127.0.0.1:" + redis.port() + "/0", "test"));
+    assertEquals(SharedCrawlException.Kind.REFUSED, refused.kind(), refused.getMessage());
+  }
+}
