@@ -74,6 +74,9 @@ final class Cli {
       if (type == PlanCommand.class) {
         return type.cast(new PlanCommand(terminal));
       }
+      if (type == JoinCommand.class) {
+        return type.cast(new JoinCommand(terminal));
+      }
       if (type == ResumeCommand.class) {
         return type.cast(new ResumeCommand(terminal));
       }

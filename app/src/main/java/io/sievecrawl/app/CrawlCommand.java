@@ -49,6 +49,15 @@ final class CrawlCommand implements Callable<Integer> {
           + " default: a new ./sievecrawl-job-YYYYMMDD-HHMMSS, removed when the crawl completes.")
   Path job;
 
+  @Option(names = "--redis", paramLabel = "URI",
+      description = "Share the crawl with other agents through Redis (redis://[:PASSWORD@]HOST:PORT/DB): starts the"
+          + " crawl --crawl-name, or joins it if it exists with the same n and p. Replaces --job.")
+  String redis;
+
+  @Option(names = "--crawl-name", paramLabel = "NAME",
+      description = "The shared crawl's name in Redis (letters, digits, . _ -); with --redis.")
+  String crawlName;
+
   @Option(names = "--strict-seeds", description = "Fail on an invalid seed line instead of skipping it with a warning.")
   boolean strictSeeds;
 
@@ -76,6 +85,14 @@ final class CrawlCommand implements Callable<Integer> {
     if (seeds == null) {
       throw new UserError(ExitCodes.USAGE, "missing SEEDS: a file of seed URLs, or '-' for standard input");
     }
+    if ((redis == null) != (crawlName == null)) {
+      throw new UserError(ExitCodes.USAGE, "--redis and --crawl-name go together: the Redis to share the crawl"
+          + " through, and the crawl's name there");
+    }
+    if (redis != null && job != null) {
+      throw new UserError(ExitCodes.USAGE, "--job and --redis do not go together: a shared crawl keeps its state in"
+          + " Redis");
+    }
     StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
@@ -89,6 +106,14 @@ final class CrawlCommand implements Callable<Integer> {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     List<String> seedUrls = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, log::warn);
     ResultsFile.checkNew(output, overwrite); // every check passes before anything is created or emptied
+    if (redis != null) {
+      var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
+      log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
+          seedUrls.size(), seeds, output, crawlName, redis, System.lineSeparator(),
+          String.join(System.lineSeparator(), settings.describe()));
+      return SharedCrawlRun.run(shared, settings, seedUrls, ResultsFile.create(output, terminal.out()), status,
+          logOptions.verbosity());
+    }
     boolean temporary = job == null;
     Path dir = temporary ? defaultJobDir() : job;
     CrawlJob crawlJob;

@@ -24,6 +24,8 @@ public final class ExitCodes {
   public static final int JOB = 7;
   /** The crawl had seeds (or work left) but reached nothing: no server answered (refused, unknown, TLS, robots). */
   public static final int NOTHING_REACHED = 8;
+  /** A shared crawl cannot be used: Redis unreachable or refusing us, no crawl of that name, or its data lost. */
+  public static final int SHARED = 9;
   /** Interrupted by Ctrl-C (SIGINT) or SIGTERM; the crawl was stopped gracefully. */
   public static final int INTERRUPTED = 130;
 
@@ -41,6 +43,7 @@ public final class ExitCodes {
     help.put(String.valueOf(BENCH_MISMATCH), "bench: some page was not fetched exactly once");
     help.put(String.valueOf(JOB), "crawl directory unusable (missing, not a crawl, another version, damaged)");
     help.put(String.valueOf(NOTHING_REACHED), "nothing fetched: no seed's server answered (the summary says why)");
+    help.put(String.valueOf(SHARED), "shared crawl unusable: Redis unreachable or refusing, no such crawl, data lost");
     help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C, SIGTERM or SIGHUP); stopped gracefully, resumable");
     return Collections.unmodifiableMap(help);
   }

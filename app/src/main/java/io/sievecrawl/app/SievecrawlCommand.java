@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = "A polite, fast web crawler that fetches every reachable page in scope exactly once.",
-    subcommands = {CrawlCommand.class, ResumeCommand.class, PlanCommand.class, BenchCommand.class},
+    subcommands = {CrawlCommand.class, ResumeCommand.class, JoinCommand.class, PlanCommand.class, BenchCommand.class},
     footer = {"%nRun 'sievecrawl COMMAND --help' for a command's options."})
 final class SievecrawlCommand implements Runnable {
 
@@ -18,7 +18,7 @@ final class SievecrawlCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a command is required: crawl, resume, plan or bench");
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a command is required: crawl, resume, join, plan or bench");
   }
 
   /** Prints {@code sievecrawl VERSION} and the Java runtime. */

@@ -58,7 +58,7 @@ class CommandLineErrorsTest {
   void aCommandIsRequired() {
     Cmd cmd = Cmd.run();
     assertEquals(ExitCodes.USAGE, cmd.exitCode());
-    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, plan or bench"), cmd.toString());
+    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, join, plan or bench"), cmd.toString());
   }
 
   @Test

@@ -178,6 +178,10 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.FRONTIER_SYNC_INTERVAL);
   }
 
+  public Duration leaseTtl() {
+    return (Duration) values.get(Setting.LEASE_TTL);
+  }
+
   public Duration frontierCheckpointInterval() {
     return (Duration) values.get(Setting.FRONTIER_CHECKPOINT_INTERVAL);
   }

@@ -96,6 +96,9 @@ public enum Setting {
       Duration.ofDays(1).toMillis(),
       "How often the URL filter is written to the crawl directory; lets finished log segments be deleted and"
           + " bounds the log replayed on resume."),
+  LEASE_TTL("frontier.lease-ttl", Type.DURATION, "10s", 1_000, Duration.ofMinutes(10).toMillis(),
+      "Shared crawls (--redis): how long the origins of an agent that stopped renewing its lease (a dead one) wait"
+          + " before other agents take them over; agents renew every third of it."),
 
   MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
       "URLs longer than this (after normalization) are dropped."),

@@ -16,10 +16,6 @@ import java.util.TreeSet;
  * @param pagesPerOrigin fetches per origin, in fixed memory; over-estimates only, so a budget is never exceeded
  */
 public record CrawlState(CrawlTotals totals, Set<String> scopeSites, CountMinSketch pagesPerOrigin) {
-  /** 2^17 counters in 4 rows: 2 MB; over 10 million fetches an origin's count reads at most ~200 high (98%). */
-  static final int SKETCH_WIDTH = 1 << 17;
-  static final int SKETCH_DEPTH = 4;
-
   public CrawlState {
     Objects.requireNonNull(totals, "totals");
     scopeSites = Collections.unmodifiableSet(new TreeSet<>(scopeSites));
@@ -28,6 +24,6 @@ public record CrawlState(CrawlTotals totals, Set<String> scopeSites, CountMinSke
 
   /** The state of a crawl that has not run yet. */
   public static CrawlState fresh() {
-    return new CrawlState(CrawlTotals.NONE, Set.of(), CountMinSketch.create(SKETCH_WIDTH, SKETCH_DEPTH));
+    return new CrawlState(CrawlTotals.NONE, Set.of(), CountMinSketch.create(CountMinSketch.DEFAULT_WIDTH, CountMinSketch.DEFAULT_DEPTH));
   }
 }

@@ -23,6 +23,11 @@ public record CrawlTask(String url, int depth, String referrer, int redirectHops
   /** The encoding the disk and Redis frontiers keep tasks in. */
   public static final TaskCodec<CrawlTask> CODEC = new Codec();
 
+  /** The task's origin, {@code scheme://host[:port]}: its politeness key, and its shard in a shared crawl. */
+  public String origin() {
+    return Origins.of(url);
+  }
+
   static CrawlTask seed(String url) {
     return new CrawlTask(url, 0, null, 0, 0);
   }

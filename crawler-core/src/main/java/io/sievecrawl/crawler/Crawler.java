@@ -13,6 +13,7 @@ import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -64,6 +66,8 @@ public final class Crawler {
   private final UrlNormalizer normalizer;
   private final CrawlControl control;
   private final Queue<Throwable> workerFailures = new ConcurrentLinkedQueue<>();
+  private final PerKeyBudget pageBudget;
+  private final ScopeSites scopeSites;
   private volatile ScopePolicy scope;
   private volatile long startedAt;
 
@@ -73,9 +77,11 @@ public final class Crawler {
     this.frontier = b.frontier != null ? b.frontier
         : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::url, b.capacityHint);
     this.before = b.state;
+    this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
+    this.scopeSites = b.scopeSites;
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
     this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true);
-    this.scheduler = new HostScheduler<>(frontier, task -> Origins.of(task.url()),
+    this.scheduler = new HostScheduler<>(frontier, CrawlTask::origin,
         Politeness.of(settings.hostConcurrency(), settings.delay(), settings.adaptiveDelay(),
             settings.responseTimeFactor(), settings.maxDelay(), settings.concurrency()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
@@ -106,6 +112,8 @@ public final class Crawler {
     private CrawlState state = CrawlState.fresh();
     private LongSupplier ticker = System::nanoTime;
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
+    private PerKeyBudget pageBudget;
+    private ScopeSites scopeSites = ScopeSites.NONE;
 
     private Builder(CrawlSettings settings, ResultSink sink) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -127,6 +135,18 @@ public final class Crawler {
     /** What earlier runs of this crawl left: totals, hosts in scope, per-origin counts. Default: none. */
     public Builder state(CrawlState state) {
       this.state = Objects.requireNonNull(state, "state");
+      return this;
+    }
+
+    /** Where the per-origin page budget is counted. Default: the state's sketch, in this process. */
+    public Builder pageBudget(PerKeyBudget budget) {
+      this.pageBudget = Objects.requireNonNull(budget, "budget");
+      return this;
+    }
+
+    /** Where the sites in scope are shared with other agents of the crawl. Default: nowhere. */
+    public Builder scopeSites(ScopeSites sites) {
+      this.scopeSites = Objects.requireNonNull(sites, "sites");
       return this;
     }
 
@@ -164,7 +184,18 @@ public final class Crawler {
       }
     }
     ScopePolicy scope = new ScopePolicy(settings, normalized, before.scopeSites());
+    scope.addSites(scopeSites.load());
+    normalized.forEach(url -> scopeSites.publish(ScopePolicy.siteOf(url)));
+    scope.onNewSite(scopeSites::publish);
     this.scope = scope;
+    ScheduledExecutorService scopeRefresh = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "scope-refresh");
+      t.setDaemon(true);
+      return t;
+    });
+    if (scopeSites != ScopeSites.NONE) { // other agents' seed redirects bring sites into scope too
+      scopeRefresh.scheduleWithFixedDelay(() -> refreshScope(scope), 5, 5, TimeUnit.SECONDS);
+    }
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsPolicy robots = settings.obeyRobots()
@@ -175,7 +206,7 @@ public final class Crawler {
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
         RobotsPolicy.robotName(settings.userAgent()));
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
-        stats, before.pagesPerOrigin(), control);
+        stats, pageBudget, control);
 
     long start = System.nanoTime();
     startedAt = start;
@@ -198,6 +229,7 @@ public final class Crawler {
       awaitWorkers(workers);
     } finally {
       workers.shutdownNow();
+      scopeRefresh.shutdownNow();
     }
     try {
       sink.flush();
@@ -232,6 +264,14 @@ public final class Crawler {
     return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
         stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver, admitted,
         notFetched, givenUp, sieve, totals, elapsed, failure);
+  }
+
+  private void refreshScope(ScopePolicy scope) {
+    try {
+      scope.addSites(scopeSites.load());
+    } catch (RuntimeException e) {
+      log.warn("could not read the sites in scope shared by other agents: {}", e.getMessage());
+    }
   }
 
   private void awaitWorkers(ExecutorService workers) {

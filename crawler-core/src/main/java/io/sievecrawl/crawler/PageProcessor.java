@@ -12,7 +12,7 @@ import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsVerdict;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import io.sievecrawl.sieve.CountMinSketch;
+import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
 import java.time.Duration;
@@ -49,13 +49,13 @@ final class PageProcessor {
   private final ScopePolicy scope;
   private final ResultSink sink;
   private final CrawlStats stats;
-  private final CountMinSketch pagesPerOrigin;
+  private final PerKeyBudget pagesPerOrigin;
   private final CrawlControl control;
   private final OriginWarnings failures = new OriginWarnings();
 
   PageProcessor(CrawlSettings settings, PageFetcher fetcher, HostScheduler<CrawlTask> scheduler, RobotsPolicy robots,
       LinkExtractor links, UrlNormalizer normalizer, ScopePolicy scope, ResultSink sink, CrawlStats stats,
-      CountMinSketch pagesPerOrigin, CrawlControl control) {
+      PerKeyBudget pagesPerOrigin, CrawlControl control) {
     this.settings = settings;
     this.fetcher = fetcher;
     this.scheduler = scheduler;
@@ -182,7 +182,7 @@ final class PageProcessor {
       }
     }
     long budget = settings.maxPagesPerHost();
-    if (budget > 0 && !pagesPerOrigin.incrementIfBelow(lease.origin(), budget)) {
+    if (budget > 0 && !pagesPerOrigin.tryCount(lease.origin(), budget)) {
       stats.skip("host-budget");
       return End.COMPLETE;
     }

@@ -38,6 +38,7 @@ final class ScopePolicy {
   private final int maxPathSegments;
   private final int maxSegmentRepeats;
   private final boolean allowLocal;
+  private volatile java.util.function.Consumer<String> onNewSite = site -> { };
 
   /**
    * @param seedUrls the normalized seed URLs
@@ -59,6 +60,16 @@ final class ScopePolicy {
     this(settings, seedUrls, List.of());
   }
 
+  /** Runs {@code listener} for every site a seed redirect brings into scope from now on (to share it). */
+  void onNewSite(java.util.function.Consumer<String> listener) {
+    this.onNewSite = listener;
+  }
+
+  /** Adds sites that count as the seeds' (shared by other agents of the crawl). */
+  void addSites(Collection<String> sites) {
+    sites.forEach(this::addSeedSite);
+  }
+
   /** Whether {@code host} is a seed's host (which may resolve to a local address when others may not). */
   boolean isSeedHost(String host) {
     return seedHosts.contains(host);
@@ -76,7 +87,11 @@ final class ScopePolicy {
    */
   void addSeedRedirect(String seed, String target) {
     if (registrableDomain(UrlNormalizer.hostOf(target)).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
-      addSeedSite(siteOf(target));
+      String site = siteOf(target);
+      if (!seedSites.contains(site)) {
+        addSeedSite(site);
+        onNewSite.accept(site);
+      }
     }
   }
 

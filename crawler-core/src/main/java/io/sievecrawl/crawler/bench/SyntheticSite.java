@@ -29,10 +29,14 @@ public final class SyntheticSite implements AutoCloseable {
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final AtomicIntegerArray requests;
   private final AtomicLong bytesServed = new AtomicLong();
+  private volatile long responseDelayMillis;
+  private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-  private SyntheticSite(int pages, int fanOut) throws IOException {
+  private SyntheticSite(int pages, int fanOut, long responseDelayMillis) throws IOException {
     this.pages = pages;
     this.fanOut = fanOut;
+    this.responseDelayMillis = responseDelayMillis;
     this.requests = new AtomicIntegerArray(pages);
     // The JDK server leaves Nagle's algorithm on by default, which holds small responses back for tens of
     // milliseconds; a web server would not. Read once, when the server classes load.
@@ -45,10 +49,29 @@ public final class SyntheticSite implements AutoCloseable {
 
   /** Starts a site of {@code pages} pages with {@code fanOut} random links each, on an ephemeral loopback port. */
   public static SyntheticSite start(int pages, int fanOut) throws IOException {
-    if (pages < 1 || fanOut < 0) {
-      throw new IllegalArgumentException("pages must be at least 1 and fan-out at least 0, were " + pages + ", " + fanOut);
+    return start(pages, fanOut, 0);
+  }
+
+  /**
+   * As {@link #start(int, int)}, with every page answered after {@code responseDelayMillis} (a server that takes
+   * time, so that overlapping requests show in {@link #maxConcurrentRequests()}).
+   */
+  public static SyntheticSite start(int pages, int fanOut, long responseDelayMillis) throws IOException {
+    if (pages < 1 || fanOut < 0 || responseDelayMillis < 0) {
+      throw new IllegalArgumentException("pages must be at least 1, fan-out and delay at least 0, were " + pages + ", "
+          + fanOut + ", " + responseDelayMillis);
     }
-    return new SyntheticSite(pages, fanOut);
+    return new SyntheticSite(pages, fanOut, responseDelayMillis);
+  }
+
+  /** From now on, answers every page after {@code millis}. */
+  public void setResponseDelay(long millis) {
+    this.responseDelayMillis = millis;
+  }
+
+  /** The most page requests this site was ever answering at once. */
+  public int maxConcurrentRequests() {
+    return maxInFlight.get();
   }
 
   /** The site's root URL, {@code http://127.0.0.1:port/}. */
@@ -101,6 +124,16 @@ public final class SyntheticSite implements AutoCloseable {
         return;
       }
       requests.incrementAndGet(page);
+      maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        if (responseDelayMillis > 0) {
+          Thread.sleep(responseDelayMillis);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        inFlight.decrementAndGet();
+      }
       byte[] body = render(page).getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
       exchange.sendResponseHeaders(200, body.length);

@@ -250,6 +250,10 @@ public final class RedisCrawl implements AutoCloseable {
     return connection.sync();
   }
 
+  StatefulRedisConnection<String, byte[]> connection() {
+    return connection;
+  }
+
   /**
    * Runs a script by its SHA (loading it the first time); a reply {@link Scripts#LOST} or a Redis failure becomes a
    * {@link FrontierFailure} naming the cause.

@@ -20,10 +20,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shards this agent owns. A shard is leased to one agent at a time (a key holding the agent's id, with an
- * expiry); a heartbeat renews the leases, registers the agent among the live ones, and balances: each agent aims
- * at its share of the shards (shards / live agents, rounded up), takes free ones, and hands back the excess once it
- * has nothing of them in flight. An agent that dies stops renewing: its leases expire and others take its shards.
- * Its heartbeat also notices when the crawl's data vanished from Redis.
+ * expiry); a heartbeat renews the leases, registers the agent among the live ones, and balances the work: each agent
+ * aims at its share of the shards that hold tasks and its share of all shards (both divided by the live agents,
+ * rounded up), takes free shards with work first, and hands back what it holds beyond its share once it has nothing
+ * of it in flight. A crawl of a few busy origins among many shards is spread that way, not only its idle shards. An
+ * agent that dies stops renewing: its leases expire and others take its shards. The heartbeat also notices when the
+ * crawl's data vanished from Redis.
  */
 final class ShardLeases implements AutoCloseable {
   /** What the frontier does when ownership changes. */
@@ -125,9 +127,11 @@ final class ShardLeases implements AutoCloseable {
       }
       liveAgents = Math.max(1, live);
       renew();
+      Set<Integer> busy = busyShards();
       int target = (shards + liveAgents - 1) / liveAgents;
-      handBackExcess(target);
-      takeFree(target);
+      int busyShare = (busy.size() + liveAgents - 1) / liveAgents;
+      handBackExcess(target, busy, busyShare);
+      takeFree(target, busy, busyShare);
     } catch (RedisException e) {
       throw crawl.asFailure(e);
     }
@@ -145,27 +149,59 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
-  private void handBackExcess(int target) {
+  /** The shards whose streams hold tasks (waiting or unacknowledged), in one pipelined round of XLEN. */
+  private Set<Integer> busyShards() {
+    var async = crawl.connection().async();
+    List<io.lettuce.core.RedisFuture<Long>> lengths = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      lengths.add(async.xlen(crawl.key("q:" + s)));
+    }
+    Set<Integer> busy = new java.util.HashSet<>();
+    try {
+      for (int s = 0; s < shards; s++) {
+        if (lengths.get(s).get() > 0) {
+          busy.add(s);
+        }
+      }
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw crawl.asFailure(new RedisException(e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return busy;
+  }
+
+  private void handBackExcess(int target, Set<Integer> busy, int busyShare) {
+    List<Integer> kept = new ArrayList<>(owned);
+    kept.removeAll(releasing);
+    Collections.shuffle(kept);
+    long keptBusy = kept.stream().filter(busy::contains).count();
+    for (int shard : kept) { // busy shards beyond this agent's share go first, so that others get work
+      if (keptBusy > busyShare && busy.contains(shard) && releasing.add(shard)) {
+        keptBusy--;
+      }
+    }
     int excess = owned.size() - releasing.size() - target;
-    for (int shard : List.copyOf(owned)) {
+    for (int shard : kept) {
       if (excess <= 0) {
         break;
       }
-      if (releasing.add(shard)) {
+      if (!busy.contains(shard) && releasing.add(shard)) {
         excess--;
       }
     }
     for (int shard : List.copyOf(releasing)) {
       if (listener.idle(shard)) {
         release(shard);
+        if (busy.contains(shard)) {
+          log.info("handed shard {} back for another agent ({} live agents)", shard, liveAgents);
+        }
       }
     }
   }
 
-  private void takeFree(int target) {
-    if (owned.size() >= target) {
-      return;
-    }
+  private void takeFree(int target, Set<Integer> busy, int busyShare) {
+    long ownedBusy = owned.stream().filter(s -> busy.contains(s) && !releasing.contains(s)).count();
     List<Integer> candidates = new ArrayList<>();
     for (int s = 0; s < shards; s++) {
       if (!owned.contains(s)) {
@@ -173,15 +209,22 @@ final class ShardLeases implements AutoCloseable {
       }
     }
     Collections.shuffle(candidates);
+    candidates.sort((a, b) -> Boolean.compare(busy.contains(b), busy.contains(a))); // shards with work first
     for (int shard : candidates) {
-      if (owned.size() >= target) {
-        return;
+      boolean hasWork = busy.contains(shard);
+      if (hasWork ? ownedBusy >= busyShare : owned.size() - releasing.size() >= target) {
+        continue;
       }
       String ok = crawl.redis().set(leaseKey(shard), RedisCrawl.bytes(crawl.agentId()),
           SetArgs.Builder.nx().px(ttlMillis));
       if ("OK".equals(ok)) {
         owned.add(shard);
         listener.acquired(shard);
+        if (hasWork) {
+          ownedBusy++;
+          log.info("took shard {}, which holds work ({} live agents, a share of {} busy shards each)", shard,
+              liveAgents, busyShare);
+        }
       }
     }
   }

@@ -1,0 +1,89 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.sieve.redis.RedisCrawl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code sievecrawl join}: one more agent for a crawl shared through Redis, without seeds. */
+@Command(name = "join", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+    description = {"Adds an agent to the crawl --crawl-name shared through --redis: it takes a share of the crawl's"
+        + " origins and works them until nothing is left anywhere, writing its own results file.",
+        "The crawl's own settings apply; flags may change this agent's concurrency, delays, limits and log."})
+final class JoinCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+
+  private final Terminal terminal;
+
+  @Option(names = "--redis", paramLabel = "URI", required = true,
+      description = "The Redis the crawl is shared through: redis://[:PASSWORD@]HOST:PORT/DB.")
+  String redis;
+
+  @Option(names = "--crawl-name", paramLabel = "NAME", required = true, description = "The shared crawl's name.")
+  String crawlName;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "crawl.jsonl",
+      description = "This agent's JSON Lines results; '-' for standard output (default: ${DEFAULT-VALUE}). An"
+          + " existing non-empty file is refused unless --overwrite.")
+  String output;
+
+  @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
+  boolean overwrite;
+
+  @Mixin
+  SettingsOptions settingsOptions;
+
+  @Mixin
+  LogOptions logOptions;
+
+  JoinCommand(Terminal terminal) {
+    this.terminal = terminal;
+  }
+
+  @Override
+  public Integer call() {
+    ResultsFile.checkNew(output, overwrite);
+    RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true);
+    CrawlSettings settings;
+    try {
+      Path base = Files.createTempFile("sievecrawl-shared", ".conf");
+      try {
+        Files.writeString(base, crawl.settings());
+        settings = settingsOptions.settings(base);
+      } finally {
+        Files.deleteIfExists(base);
+      }
+    } catch (IOException e) {
+      crawl.close();
+      throw new UserError(ExitCodes.OUTPUT, "cannot write a temporary file: " + Errors.reason(e));
+    } catch (UserError e) {
+      crawl.close();
+      throw e;
+    }
+    if (settings.expectedUrls() != crawl.n() || Double.compare(settings.fpp(), crawl.p()) != 0) {
+      crawl.close();
+      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
+          + " cannot change: the shared crawl '" + crawlName + "' was sized for n = " + crawl.n() + ", p = "
+          + crawl.p());
+    }
+    StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
+    Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    try {
+      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName, redis, output,
+          System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+      return SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), status,
+          logOptions.verbosity());
+    } finally {
+      Logging.shutdown();
+    }
+  }
+}

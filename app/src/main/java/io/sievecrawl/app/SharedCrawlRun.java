@@ -1,0 +1,159 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.ScopeSites;
+import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.redis.RedisCrawl;
+import io.sievecrawl.sieve.redis.RedisFrontier;
+import io.sievecrawl.sieve.redis.SharedCrawlException;
+import io.sievecrawl.sieve.redis.SharedState;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One agent's run in a crawl shared through Redis, for {@code crawl --redis} and {@code join}: works the shards it
+ * leases until nothing is open anywhere, writing its own results file.
+ */
+final class SharedCrawlRun {
+  /** Shards of a new shared crawl: origins are spread over them; agents lease them. */
+  static final int SHARDS = 64;
+  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+
+  private SharedCrawlRun() {}
+
+  /** Opens the crawl, or says why not, with the exit code. */
+  static RedisCrawl open(String uri, String name, CrawlSettings settings, boolean join) {
+    try {
+      return join ? RedisCrawl.join(uri, name)
+          : RedisCrawl.startOrJoin(uri, name, settings.expectedUrls(), settings.fpp(), SHARDS, settings.toConfigText());
+    } catch (SharedCrawlException e) {
+      throw new UserError(e.kind() == SharedCrawlException.Kind.MISMATCH ? ExitCodes.CONFIG : ExitCodes.SHARED,
+          e.getMessage());
+    }
+  }
+
+  static int run(RedisCrawl crawl, CrawlSettings settings, List<String> seeds, ResultsFile results,
+      StatusLine status, Logging.Verbosity verbosity) {
+    RedisFrontier<CrawlTask> frontier;
+    try {
+      frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::url, CrawlTask::origin, settings.leaseTtl(),
+          CrawlRun.CAPACITY_HINT);
+    } catch (FrontierFailure e) {
+      throw new UserError(ExitCodes.SHARED, e.getMessage());
+    }
+    SharedState shared = new SharedState(crawl);
+    SharedCounters counters = new SharedCounters(results.writer(), shared);
+    Crawler crawler = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared)
+        .scopeSites(new ScopeSites() {
+          @Override
+          public Collection<String> load() {
+            return shared.scopeSites();
+          }
+
+          @Override
+          public void publish(String site) {
+            shared.publishScopeSite(site);
+          }
+        }).build();
+    log.info("agent {} works the shared crawl '{}' in {}", crawl.agentId(), crawl.name(), crawl.uri());
+    ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "agent-timers");
+      t.setDaemon(true);
+      return t;
+    });
+    timers.scheduleWithFixedDelay(() -> quietly(counters::flush), 1, 1, TimeUnit.SECONDS);
+    long sync = settings.frontierSyncInterval().toMillis();
+    timers.scheduleWithFixedDelay(() -> quietly(results::sync), sync, sync, TimeUnit.MILLISECONDS);
+    StopSignals.install(() -> {
+      log.warn("stopping this agent: finishing fetches in flight; the other agents carry on with its shards");
+      crawler.stop();
+    }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
+    CrawlSummary summary;
+    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    try {
+      summary = crawler.run(seeds);
+    } finally {
+      progress.close();
+      timers.shutdownNow();
+    }
+    IOException closing = null;
+    try {
+      counters.flush();
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not send the last counts to Redis: {}", e.getMessage());
+    }
+    try {
+      results.close();
+    } catch (IOException e) {
+      closing = e;
+    }
+    Map<String, Long> global = Map.of();
+    Map<String, Long> globalFrontier = Map.of();
+    try {
+      global = shared.counters();
+      globalFrontier = shared.frontierCounters();
+    } catch (FrontierFailure e) {
+      log.warn("could not read the crawl's global counters: {}", e.getMessage());
+    }
+    int agents = frontier.liveAgents();
+    frontier.close();
+    crawl.close();
+    for (String line : SummaryReport.lines(summary)) {
+      print(line, status, verbosity);
+    }
+    print(String.format(Locale.ROOT, "  all agents:      %d pages, %d with a response, %s read; %d URLs admitted,"
+        + " %d duplicates dropped, %d still open; %d agents live", global.getOrDefault("pages", 0L),
+        global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),
+        globalFrontier.getOrDefault("admitted", 0L), globalFrontier.getOrDefault("dropped", 0L),
+        globalFrontier.getOrDefault("open", 0L), agents), status, verbosity);
+    Throwable failure = summary.failure();
+    if (failure instanceof FrontierFailure e) {
+      throw new UserError(ExitCodes.SHARED, e.getMessage());
+    }
+    if (failure instanceof IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e));
+    }
+    if (failure != null) {
+      throw new UserError(ExitCodes.INTERNAL, "the agent failed: " + failure + "; its unfinished pages go to the"
+          + " other agents");
+    }
+    if (closing != null) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + ": " + Errors.reason(closing));
+    }
+    if (summary.end() == CrawlSummary.End.COMPLETED && global.getOrDefault("responses", 0L) == 0
+        && globalFrontier.getOrDefault("admitted", 0L) > 0) {
+      throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched by any agent: no server answered");
+    }
+    return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+  }
+
+  private static void print(String line, StatusLine status, Logging.Verbosity verbosity) {
+    log.info(line);
+    if (verbosity != Logging.Verbosity.QUIET) {
+      status.println(line);
+    }
+  }
+
+  private interface Action {
+    void run() throws IOException;
+  }
+
+  private static void quietly(Action action) {
+    try {
+      action.run();
+    } catch (IOException | RuntimeException e) {
+      log.warn("{}", e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sievecrawl.crawler.bench.SyntheticSite;
+import io.sievecrawl.sieve.redis.RedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three agents in child JVMs share a crawl of eight loopback sites through a real redis-server; one is SIGKILLed
+ * midway. Every page is fetched, one origin is never fetched by two agents at once (checked by each server), and
+ * only the killed agent's pages in flight are fetched twice.
+ */
+class SharedCrawlTest {
+  private static final int SITES = 8;
+  private static final int PAGES_PER_SITE = 250;
+  private static final int CONCURRENCY = 4;
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void threeAgentsShareACrawlAndSurviveTheDeathOfOne() throws Exception {
+    try (RedisServer redis = RedisServer.start(null)) {
+      List<SyntheticSite> sites = new ArrayList<>();
+      try {
+        StringBuilder seeds = new StringBuilder();
+        for (int i = 0; i < SITES; i++) {
+          SyntheticSite site = SyntheticSite.start(PAGES_PER_SITE, 5, 200); // slow until every agent has work
+          sites.add(site);
+          seeds.append(site.rootUrl()).append('\n');
+        }
+        Path seedFile = Files.writeString(dir.resolve("seeds.txt"), seeds);
+        List<String> tuning = List.of("--concurrency", "" + CONCURRENCY, "--delay", "0ms", "--host-concurrency", "1",
+            "--set", "frontier.lease-ttl=2s");
+        Path[] results = {dir.resolve("a1.jsonl"), dir.resolve("a2.jsonl"), dir.resolve("a3.jsonl")};
+        Process first = agent(0, results[0], concat(List.of("crawl", seedFile.toString(), "--redis", redis.uri(),
+            "--crawl-name", "shared"), tuning));
+        waitForLines(first, results, 50);
+        Process second = agent(1, results[1], concat(List.of("join", "--redis", redis.uri(), "--crawl-name",
+            "shared"), tuning));
+        Process third = agent(2, results[2], concat(List.of("join", "--redis", redis.uri(), "--crawl-name",
+            "shared"), tuning));
+        waitForLines(second, new Path[] {results[1]}, 5); // it got a share of the busy origins and works them
+        waitForLines(third, new Path[] {results[2]}, 5);
+        sites.forEach(site -> site.setResponseDelay(5));
+        long secondsLines = lines(results[1]);
+        second.toHandle().destroyForcibly(); // SIGKILL: its shards' leases expire, the others take its work
+        assertTrue(second.waitFor(1, TimeUnit.MINUTES));
+
+        assertTrue(first.waitFor(3, TimeUnit.MINUTES), "the first agent ends");
+        assertTrue(third.waitFor(3, TimeUnit.MINUTES), "the third agent ends");
+        assertEquals(0, first.exitValue(), Files.readString(dir.resolve("stderr-0.txt")));
+        assertEquals(0, third.exitValue(), Files.readString(dir.resolve("stderr-2.txt")));
+        assertTrue(secondsLines > 0, "the killed agent had done some of the work");
+
+        Map<String, Integer> records = new HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (Path file : results) {
+          for (String line : Files.readAllLines(file)) {
+            records.merge(json.readTree(line).get("url").asText(), 1, Integer::sum);
+          }
+        }
+        int repeatedFetches = 0;
+        for (SyntheticSite site : sites) {
+          assertEquals(0, site.pagesNeverServed(), "every page of " + site.rootUrl() + " fetched");
+          assertEquals(1, site.maxConcurrentRequests(), site.rootUrl() + " saw two agents at once");
+          repeatedFetches += site.repeatedRequests();
+        }
+        System.out.printf("shared crawl: 3 agents, one killed; %d pages fetched twice (bound %d)%n", repeatedFetches,
+            CONCURRENCY);
+        assertEquals(SITES * PAGES_PER_SITE, records.size(), "every page has a record in one of the files");
+        assertTrue(repeatedFetches <= CONCURRENCY, repeatedFetches + " pages fetched twice: more than the killed"
+            + " agent's " + CONCURRENCY + " in flight");
+      } finally {
+        sites.forEach(SyntheticSite::close);
+      }
+    }
+  }
+
+  private Process agent(int index, Path results, String... args) throws IOException {
+    String[] all = concat(List.of(args), List.of("-o", results.toString(), "--log-file",
+        dir.resolve("agent-" + index + ".log").toString()));
+    return ChildProcess.start(List.of(), dir.resolve("stderr-" + index + ".txt"), all);
+  }
+
+  private void waitForLines(Process child, Path[] files, long target) throws Exception {
+    while (lines(files) < target) {
+      if (child.waitFor(20, TimeUnit.MILLISECONDS)) {
+        StringBuilder logs = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+          Path log = dir.resolve("agent-" + i + ".log");
+          logs.append("--- agent ").append(i).append('\n').append(Files.exists(log) ? Files.readString(log) : "");
+        }
+        throw new AssertionError("the agent ended early, exit " + child.exitValue() + "\n" + logs);
+      }
+    }
+  }
+
+  private static long lines(Path... files) throws IOException {
+    long n = 0;
+    for (Path f : files) {
+      if (Files.exists(f)) {
+        for (byte b : Files.readAllBytes(f)) {
+          n += b == '\n' ? 1 : 0;
+        }
+      }
+    }
+    return n;
+  }
+
+  private static String[] concat(List<String> a, List<String> b) {
+    return java.util.stream.Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
+  }
+}

@@ -1,0 +1,26 @@
+package io.sievecrawl.crawler;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where the sites in scope are shared between the agents of a crawl: each agent publishes the sites its seeds'
+ * redirects bring into scope and reads the others'. A crawl of one process shares with nobody ({@link #NONE}).
+ */
+public interface ScopeSites {
+  ScopeSites NONE = new ScopeSites() {
+    @Override
+    public Collection<String> load() {
+      return List.of();
+    }
+
+    @Override
+    public void publish(String site) {}
+  };
+
+  /** The sites every agent has published so far. */
+  Collection<String> load();
+
+  /** Tells the other agents that {@code site} is in scope. */
+  void publish(String site);
+}
