@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 /** {@code sievecrawl join}: one more agent for a crawl shared through Redis, without seeds. */
 @Command(name = "join", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Adds an agent to the crawl --crawl-name shared through --redis: it takes a share of the crawl's"
-        + " origins and works them until nothing is left anywhere, writing its own results file.",
+        + " origins and works them until nothing is left anywhere, writing its own results file. A crawl not started"
+        + " yet is waited for up to a minute.",
         "The crawl's own settings apply; flags may change this agent's concurrency, delays, limits and log."})
 final class JoinCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");

@@ -32,14 +32,34 @@ final class SharedCrawlRun {
 
   private SharedCrawlRun() {}
 
+  /** How long {@code join} waits for a crawl that another agent has not started yet (agents started together). */
+  static final long JOIN_WAIT_MILLIS = 60_000;
+
   /** Opens the crawl, or says why not, with the exit code. */
   static RedisCrawl open(String uri, String name, CrawlSettings settings, boolean join) {
+    long deadline = System.currentTimeMillis() + JOIN_WAIT_MILLIS;
+    while (true) {
+      try {
+        return join ? RedisCrawl.join(uri, name)
+            : RedisCrawl.startOrJoin(uri, name, settings.expectedUrls(), settings.fpp(), SHARDS,
+                settings.toConfigText());
+      } catch (SharedCrawlException e) {
+        if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL && System.currentTimeMillis() < deadline) {
+          sleep(500); // the agent that starts the crawl may come up a moment later
+          continue;
+        }
+        throw new UserError(e.kind() == SharedCrawlException.Kind.MISMATCH ? ExitCodes.CONFIG : ExitCodes.SHARED,
+            e.getMessage());
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
     try {
-      return join ? RedisCrawl.join(uri, name)
-          : RedisCrawl.startOrJoin(uri, name, settings.expectedUrls(), settings.fpp(), SHARDS, settings.toConfigText());
-    } catch (SharedCrawlException e) {
-      throw new UserError(e.kind() == SharedCrawlException.Kind.MISMATCH ? ExitCodes.CONFIG : ExitCodes.SHARED,
-          e.getMessage());
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError(ExitCodes.INTERRUPTED, "interrupted while waiting for the shared crawl to start");
     }
   }
 

@@ -48,7 +48,7 @@ public final class FrontierFootprintReport {
     System.out.printf(Locale.ROOT, "%s frontier: %,d URLs queued (mean URL %.1f characters) in %.1f s (%,.0f/s)%n",
         kind, queued, (double) urlBytes / count, seconds, count / seconds);
     System.out.printf(Locale.ROOT, "  heap held by the frontier after a full GC: %,.1f MB (filter %,.1f MB)%n",
-        heap / 1e6, frontier.filter().bitSize() / 8e6);
+        heap / 1e6, frontier.stats().filterBits() / 8e6);
     if (disk > 0) {
       System.out.printf(Locale.ROOT, "  on disk: %,.1f MB, %.1f bytes per queued URL%n", disk / 1e6,
           (double) disk / queued);

@@ -140,12 +140,13 @@ public final class RedisFrontier<T> implements Frontier<T> {
     for (T task : tasks) {
       BloomFilter.Probe probe = BloomFilter.probe(url.apply(task), sizing, seed);
       int chunk = probe.block() / CHUNK_BLOCKS;
-      long base = (long) (probe.block() % CHUNK_BLOCKS) * BloomSizing.BLOCK_BITS;
+      int blockOffset = (probe.block() % CHUNK_BLOCKS) * (BloomSizing.BLOCK_BITS / Byte.SIZE);
       args.add(index(keys, crawl.key("f:" + chunk)));
       args.add(index(keys, crawl.key("q:" + shardOf(task))));
+      args.add(RedisCrawl.bytes(Integer.toString(blockOffset)));
       args.add(RedisCrawl.bytes(Integer.toString(probe.bits().length)));
       for (int bit : probe.bits()) {
-        args.add(RedisCrawl.bytes(Long.toString(base + bit)));
+        args.add(RedisCrawl.bytes(Integer.toString(bit)));
       }
       args.add(codec.encode(task));
     }

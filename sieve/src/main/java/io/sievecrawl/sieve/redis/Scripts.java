@@ -10,11 +10,12 @@ final class Scripts {
   private Scripts() {}
 
   /**
-   * Admits a batch of tasks: for each, test the filter bits in its chunk and, if one is clear, set them and append
-   * the task to its shard's stream. KEYS: meta, counters, then the chunk and stream keys the entries name. ARGV:
-   * count, then per task: chunk key index, stream key index, k, k bit offsets in the chunk, the encoded task.
-   * Returns the set-bit total, then 1 (admitted) or 0 (seen) per task. Exactly one of any number of concurrent
-   * admissions of a URL sees a clear bit: the script runs alone.
+   * Admits a batch of tasks: for each, read its 64-byte block of the filter, and if one of its bits is clear, set
+   * them, write the block back and append the task to its shard's stream. KEYS: meta, counters, then the chunk and
+   * stream keys the entries name. ARGV: count, then per task: chunk key index, stream key index, the block's byte
+   * offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded task. Returns the set-bit total, then
+   * 1 (admitted) or 0 (seen) per task. Exactly one of any number of concurrent admissions of a URL sees a clear bit:
+   * the script runs alone. The block is read and written whole (two calls) rather than bit by bit (2k calls).
    */
   static final String ADMIT = """
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
@@ -25,23 +26,31 @@ final class Scripts {
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
         local stream = KEYS[tonumber(ARGV[pos + 1])]
-        local k = tonumber(ARGV[pos + 2])
-        pos = pos + 3
-        local clear = {}
+        local offset = tonumber(ARGV[pos + 2])
+        local k = tonumber(ARGV[pos + 3])
+        pos = pos + 4
+        local block = redis.call('GETRANGE', chunk, offset, offset + 63)
+        local bytes = {string.byte(block, 1, -1)}
+        for b = #bytes + 1, 64 do bytes[b] = 0 end
+        local flipped = 0
         for j = 0, k - 1 do
-          local offset = tonumber(ARGV[pos + j])
-          if redis.call('GETBIT', chunk, offset) == 0 then clear[#clear + 1] = offset end
+          local bitIndex = tonumber(ARGV[pos + j])
+          local at = math.floor(bitIndex / 8) + 1
+          local mask = bit.lshift(1, bitIndex %% 8)
+          if bit.band(bytes[at], mask) == 0 then
+            bytes[at] = bit.bor(bytes[at], mask)
+            flipped = flipped + 1
+          end
         end
         pos = pos + k
         local task = ARGV[pos]
         pos = pos + 1
-        if #clear == 0 then
+        if flipped == 0 then
           result[i + 1] = 0
           dropped = dropped + 1
         else
-          for _, offset in ipairs(clear) do
-            if redis.call('SETBIT', chunk, offset, 1) == 0 then flippedTotal = flippedTotal + 1 end
-          end
+          redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
+          flippedTotal = flippedTotal + flipped
           redis.call('XADD', stream, '*', 't', task)
           result[i + 1] = 1
           admitted = admitted + 1

@@ -1,0 +1,121 @@
+package io.sievecrawl.sieve.jmh;
+
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.redis.RedisCrawl;
+import io.sievecrawl.sieve.redis.RedisFrontier;
+import io.sievecrawl.sieve.redis.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How fast can agents admit URLs through a shared Redis frontier when fetching costs nothing: 1, 2 and 3 agents,
+ * each a connection and a worker loop that takes a task, offers its 20 links in one batch (new URLs) and
+ * acknowledges it. Prints admitted URLs/s per agent and in all, and Redis round trips per admitted URL: the calls of
+ * the work loop (scripts, stream reads and claims) read from INFO commandstats; the heartbeat's few calls per
+ * lease period are not counted. Against a redis-server started on loopback.
+ *
+ * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec
+ * -Djmh.main=io.sievecrawl.sieve.jmh.SharedFrontierReport -Djmh.args="10"} (seconds per run). All agents share
+ * this machine's 2 cores with Redis, so the figures measure the agents' CPU as much as Redis.
+ */
+public final class SharedFrontierReport {
+  private static final int LINKS_PER_PAGE = 20;
+
+  private SharedFrontierReport() {}
+
+  public static void main(String[] args) throws Exception {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    try (RedisServer redis = RedisServer.start(null)) {
+      System.out.printf(Locale.ROOT, "%-7s %14s %12s %21s %22s%n", "agents", "admitted/s", "per agent", "round trips per URL",
+          "Redis CPU us per URL");
+      for (int agents = 1; agents <= 3; agents++) {
+        run(redis, agents, seconds);
+      }
+    }
+  }
+
+  private static void run(RedisServer redis, int agents, int seconds) throws Exception {
+    String name = "bench-" + agents;
+    List<RedisFrontier<String>> frontiers = new ArrayList<>();
+    List<RedisCrawl> crawls = new ArrayList<>();
+    for (int i = 0; i < agents; i++) {
+      RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), name, 100_000_000, 0.01, 64, "");
+      crawls.add(crawl);
+      frontiers.add(RedisFrontier.open(crawl, new Utf8Codec(), url -> url,
+          url -> url.substring(0, url.indexOf('/', 8)), Duration.ofSeconds(10), "n"));
+    }
+    AtomicLong next = new AtomicLong();
+    List<String> seeds = new ArrayList<>();
+    for (int h = 0; h < 256; h++) {
+      seeds.add("https://host" + h + ".example/");
+    }
+    frontiers.get(0).offerAll(seeds);
+    long commandsBefore = commands(redis);
+    double cpuBefore = redisCpuSeconds(redis);
+    AtomicLong admitted = new AtomicLong();
+    long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+    List<Thread> workers = new ArrayList<>();
+    for (RedisFrontier<String> frontier : frontiers) {
+      workers.add(Thread.ofPlatform().start(() -> {
+        while (System.nanoTime() < end) {
+          Claim<String> claim = frontier.poll();
+          if (claim == null) {
+            Thread.onSpinWait();
+            continue;
+          }
+          List<String> links = new ArrayList<>(LINKS_PER_PAGE);
+          for (int i = 0; i < LINKS_PER_PAGE; i++) {
+            long n = next.getAndIncrement();
+            links.add("https://host" + (n % 256) + ".example/section/" + (n % 97) + "/page-" + n + ".html");
+          }
+          admitted.addAndGet(frontier.offerAll(links));
+          frontier.complete(claim);
+        }
+      }));
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    long commands = commands(redis) - commandsBefore;
+    double cpu = redisCpuSeconds(redis) - cpuBefore;
+    double perSecond = admitted.get() / (double) seconds;
+    System.out.printf(Locale.ROOT, "%-7d %14.0f %12.0f %21.3f %22.2f%n", agents, perSecond, perSecond / agents,
+        (double) commands / admitted.get(), cpu * 1e6 / admitted.get());
+    for (RedisFrontier<String> f : frontiers) {
+      f.close();
+    }
+    crawls.forEach(RedisCrawl::close);
+  }
+
+  /** Redis's own CPU time so far (user and system), from INFO cpu. */
+  private static double redisCpuSeconds(RedisServer redis) {
+    try (var client = io.lettuce.core.RedisClient.create(redis.uri()); var connection = client.connect()) {
+      double seconds = 0;
+      for (String line : connection.sync().info("cpu").split("\r?\n")) {
+        if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+          seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+      return seconds;
+    }
+  }
+
+  /** Client calls of the work loop so far: scripts (offers, acknowledgements), stream reads and claims. */
+  private static long commands(RedisServer redis) {
+    try (var client = io.lettuce.core.RedisClient.create(redis.uri()); var connection = client.connect()) {
+      long calls = 0;
+      for (String line : connection.sync().info("commandstats").split("\r?\n")) {
+        for (String command : List.of("cmdstat_evalsha:", "cmdstat_xreadgroup:", "cmdstat_xautoclaim:")) {
+          if (line.startsWith(command)) {
+            String field = line.substring(line.indexOf("calls=") + 6);
+            calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+          }
+        }
+      }
+      return calls;
+    }
+  }
+}
