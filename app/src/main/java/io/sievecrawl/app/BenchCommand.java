@@ -70,6 +70,7 @@ final class BenchCommand implements Callable<Integer> {
       default -> throw new UserError(ExitCodes.USAGE, "--frontier must be memory, disk or both, not '" + frontier + "'");
     };
     CrawlSettings settings = settingsOptions.settings();
+    FilterFit.check(settings, true);
     StatusLine status = new StatusLine(terminal.err(), false);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {

@@ -93,13 +93,17 @@ final class CrawlCommand implements Callable<Integer> {
       throw new UserError(ExitCodes.USAGE, "--job and --redis do not go together: a shared crawl keeps its state in"
           + " Redis");
     }
+    FilterFit.check(settings, redis == null);
     StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    int code;
     try {
-      return crawl(settings, status);
-    } finally {
+      code = crawl(settings, status);
+    } catch (RuntimeException e) {
       Logging.shutdown();
+      throw e;
     }
+    return Logging.finish(code);
   }
 
   private int crawl(CrawlSettings settings, StatusLine status) {
@@ -126,12 +130,21 @@ final class CrawlCommand implements Callable<Integer> {
     }
     log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", seedUrls.size(),
         seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-    if (logOptions.verbosity() != Logging.Verbosity.QUIET) {
-      status.println("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
-          + " crawl continues with 'sievecrawl resume " + dir + "')" : ""));
-    }
+    CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
+        + " crawl continues with 'sievecrawl resume " + dir + "')" : ""), status, logOptions.verbosity());
+    warnWithoutContact(settings, seedUrls);
     ResultsFile results = ResultsFile.create(output, terminal.out());
     return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, status, logOptions.verbosity());
+  }
+
+  /** Site owners should be able to reach whoever crawls them: say so when no contact is set for a public site. */
+  private static void warnWithoutContact(CrawlSettings settings, List<String> seedUrls) {
+    boolean publicSeed = seedUrls.stream().anyMatch(url -> !io.sievecrawl.crawler.fetch.PrivateAddresses
+        .isLocalLiteral(UrlNormalizer.hostOf(url)));
+    if (settings.contact().isEmpty() && publicSeed) {
+      log.warn("fetch.contact is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an"
+          + " e-mail address (--set fetch.contact=...), which goes into the User-Agent");
+    }
   }
 
   /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC), with a suffix if that exists already. */

@@ -42,7 +42,7 @@ final class CrawlRun {
     try {
       job.runStarts();
       frontier = job.openFrontier(settings, CAPACITY_HINT);
-      crawler = Crawler.builder(settings, results.writer()).frontier(frontier).state(job.loadState()).build();
+      crawler = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier).state(job.loadState()).build();
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -74,10 +74,7 @@ final class CrawlRun {
     }
     IOException closing = finish(job, frontier, crawler, summary, results);
     for (String line : SummaryReport.lines(summary)) {
-      log.info(line);
-      if (verbosity != Logging.Verbosity.QUIET) {
-        status.println(line);
-      }
+      print(line, status, verbosity);
     }
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
     if (completed && temporary && closing == null) {
@@ -87,11 +84,7 @@ final class CrawlRun {
         log.warn("could not remove the finished crawl's directory {}: {}", job.dir(), Errors.reason(e));
       }
     } else if (!completed) {
-      String line = "continue this crawl with: sievecrawl resume " + job.dir();
-      log.info(line);
-      if (verbosity != Logging.Verbosity.QUIET) {
-        status.println(line);
-      }
+      print("continue this crawl with: sievecrawl resume " + job.dir(), status, verbosity);
     }
     return exitCode(summary, closing, results, job);
   }
@@ -154,6 +147,14 @@ final class CrawlRun {
           + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors()));
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+  }
+
+  /** A line for the log and the console: once, however verbose the console is (it shows INFO with -v). */
+  static void print(String line, StatusLine status, Logging.Verbosity verbosity) {
+    log.info(line);
+    if (verbosity == Logging.Verbosity.NORMAL) {
+      status.println(line);
+    }
   }
 
   private static void awaitQuietly(ScheduledExecutorService timers) {

@@ -78,13 +78,16 @@ final class JoinCommand implements Callable<Integer> {
     }
     StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    int code;
     try {
       log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName, redis, output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-      return SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), status,
+      code = SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), status,
           logOptions.verbosity());
-    } finally {
+    } catch (RuntimeException e) {
       Logging.shutdown();
+      throw e;
     }
+    return Logging.finish(code);
   }
 }

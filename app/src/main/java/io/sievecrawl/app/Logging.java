@@ -37,8 +37,9 @@ final class Logging {
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(verbosity == Verbosity.VERBOSE ? Level.DEBUG : Level.INFO);
     // Libraries stay quiet below WARN unless asked.
-    for (String noisy : new String[] {"okhttp3", "org.eclipse.jetty", "crawlercommons", "org.jsoup"}) {
-      context.getLogger(noisy).setLevel(verbosity == Verbosity.VERBOSE ? Level.INFO : Level.WARN);
+    for (String noisy : new String[] {"okhttp3", "org.eclipse.jetty", "crawlercommons", "org.jsoup", "io.lettuce",
+        "io.netty", "reactor"}) {
+      context.getLogger(noisy).setLevel(Level.WARN); // -v is for the crawl's own lines, not libraries' internals
     }
 
     OutputStreamAppender<ILoggingEvent> console = new OutputStreamAppender<>();
@@ -85,6 +86,38 @@ final class Logging {
   /** Flushes and closes the appenders (at the end of a command). */
   static void shutdown() {
     ((LoggerContext) LoggerFactory.getILoggerFactory()).stop();
+  }
+
+  /**
+   * Ends logging for a command that returns {@code code}: a log file that could not be written in full turns a
+   * success into {@link ExitCodes#OUTPUT}, with why.
+   */
+  static int finish(int code) {
+    String problem = fileProblem();
+    shutdown();
+    if (problem != null && code == ExitCodes.OK) {
+      throw new UserError(ExitCodes.OUTPUT, problem);
+    }
+    return code;
+  }
+
+  /**
+   * Why the log file could not be written in full (a full disk, a file removed from under it), or {@code null}:
+   * Logback stops an appender after a write fails and only records it among its statuses.
+   */
+  static String fileProblem() {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    for (ch.qos.logback.core.status.Status s : context.getStatusManager().getCopyOfStatusList()) {
+      String file = s.getOrigin() instanceof FileAppender<?> appender ? appender.getFile()
+          : s.getOrigin() instanceof ch.qos.logback.core.recovery.ResilientFileOutputStream stream
+              ? stream.getFile().getPath() : null;
+      if (s.getLevel() == ch.qos.logback.core.status.Status.ERROR && file != null) {
+        Throwable cause = s.getThrowable();
+        return "cannot write the log file " + file + ": " + (cause != null && cause.getMessage() != null
+            ? cause.getMessage() : s.getMessage());
+      }
+    }
+    return null;
   }
 
   private static PatternLayoutEncoder encoder(LoggerContext context, String pattern) {

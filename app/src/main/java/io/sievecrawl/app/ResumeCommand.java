@@ -50,12 +50,14 @@ final class ResumeCommand implements Callable<Integer> {
     }
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
+    FilterFit.check(settings, true);
     if (job.status() == CrawlJob.Status.COMPLETED) {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return ExitCodes.OK;
     }
     StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    int code;
     try {
       List<String> seeds;
       try {
@@ -66,10 +68,12 @@ final class ResumeCommand implements Callable<Integer> {
       log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
           job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
-      return CrawlRun.run(job, false, settings, seeds, results, status, logOptions.verbosity());
-    } finally {
+      code = CrawlRun.run(job, false, settings, seeds, results, status, logOptions.verbosity());
+    } catch (RuntimeException e) {
       Logging.shutdown();
+      throw e;
     }
+    return Logging.finish(code);
   }
 
   /** n and p size the URL filter the crawl has filled: they cannot change. */

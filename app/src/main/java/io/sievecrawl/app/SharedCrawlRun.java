@@ -73,7 +73,7 @@ final class SharedCrawlRun {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }
     SharedState shared = new SharedState(crawl);
-    SharedCounters counters = new SharedCounters(results.writer(), shared);
+    SharedCounters counters = new SharedCounters(new VerboseResults(results.writer()), shared);
     Crawler crawler = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared)
         .scopeSites(new ScopeSites() {
           @Override
@@ -159,10 +159,7 @@ final class SharedCrawlRun {
   }
 
   private static void print(String line, StatusLine status, Logging.Verbosity verbosity) {
-    log.info(line);
-    if (verbosity != Logging.Verbosity.QUIET) {
-      status.println(line);
-    }
+    CrawlRun.print(line, status, verbosity);
   }
 
   private interface Action {

@@ -148,4 +148,45 @@ class CommandLineErrorsTest {
     assertEquals("sievecrawl: -n zero: expected a whole number such as 10000000, 10M or 1e7\n"
         + "sievecrawl: -p 1: must be between 1e-10 and 0.5\n", cmd.err());
   }
+
+  @Test
+  void aHostileSeedFileIsReadSafely(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    Cmd zero = Cmd.run("crawl", "/dev/zero", "--job", dir.resolve("j").toString(), "-o", dir.resolve("o").toString(),
+        "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, zero.exitCode(), zero.toString());
+    assertTrue(zero.err().contains("runs on for more than 16 MB without ending"), zero.err());
+
+    StringBuilder bad = new StringBuilder("\u001b]0;pwned\u0007\n");
+    for (int i = 0; i < 50; i++) {
+      bad.append("not a url ").append(i).append('\n');
+    }
+    java.nio.file.Path seeds = dir.resolve("seeds.txt");
+    java.nio.file.Files.write(seeds, concat(bad.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        new byte[] {(byte) 0xff, (byte) 0xfe, '\n'}));
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--job", dir.resolve("j").toString(), "-o",
+        dir.resolve("o").toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode(), cmd.toString());
+    assertFalse(cmd.err().contains("\u001b"), "no escape sequence reaches the terminal");
+    assertTrue(cmd.err().contains("'\\x1B]0;pwned\\x07'"), cmd.err());
+    assertTrue(cmd.err().contains("... and 32 more lines like these"), cmd.err());
+    assertTrue(cmd.err().lines().count() < 30, "warnings are capped");
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  @Test
+  void aFilterTooLargeForTheHeapOrForAnyArrayIsASettingsError() {
+    Cmd huge = Cmd.run("crawl", "https://example.com/", "-n", "10G");
+    assertEquals(ExitCodes.CONFIG, huge.exitCode(), huge.toString());
+    assertTrue(huge.err().startsWith("sievecrawl: filter.n = 10G at filter.p = 0.001 needs a larger URL filter"),
+        huge.err());
+    Cmd heap = Cmd.run("crawl", "https://example.com/", "-n", "5G");
+    assertEquals(ExitCodes.CONFIG, heap.exitCode(), heap.toString());
+    assertTrue(heap.err().contains("more than this JVM's heap") && heap.err().contains("SIEVECRAWL_OPTS=-Xmx"),
+        heap.err());
+  }
 }

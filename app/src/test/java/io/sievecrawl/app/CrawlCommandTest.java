@@ -130,4 +130,40 @@ class CrawlCommandTest {
     assertTrue(cmd.err().contains("origins given up: http://127.0.0.1:" + closed + " (connection refused"), cmd.err());
     assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: no server answered"), cmd.err());
   }
+
+  @Test
+  void aUrlWhereTheSeedFileGoesIsTheSeedAndVerboseShowsOneLinePerPageAndTheSummaryOnce() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(5, 2)) {
+      Cmd cmd = Cmd.run("crawl", site.rootUrl(), "--job", dir.resolve("job").toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString(), "--delay", "0ms", "-v");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertEquals(5, Files.readAllLines(dir.resolve("out.jsonl")).size());
+      assertTrue(cmd.err().lines().anyMatch(l -> l.matches("DEBUG: 200 \\d+ms [0-9.]+KB " + site.rootUrl())),
+          cmd.err());
+      assertEquals(1, cmd.err().lines().filter(l -> l.contains("crawl completed: 5 pages")).count(), cmd.err());
+      assertTrue(cmd.err().lines().noneMatch(l -> l.contains("crawlercommons")), "no library internals");
+    }
+  }
+
+  @Test
+  void aLogFileThatCannotBeWrittenIsReportedWithWhy() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs /dev/full (Linux)");
+    try (SyntheticSite site = SyntheticSite.start(3, 1)) {
+      Cmd cmd = Cmd.run("crawl", site.rootUrl(), "--job", dir.resolve("job").toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", "/dev/full", "--delay", "0ms");
+      assertEquals(ExitCodes.OUTPUT, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.err().contains("cannot write the log file /dev/full: No space left on device"), cmd.err());
+    }
+  }
+
+  @Test
+  void resultsThatCannotBeWrittenEndTheCrawlSayingWhy() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs /dev/full (Linux)");
+    try (SyntheticSite site = SyntheticSite.start(3, 1)) {
+      Cmd cmd = Cmd.run("crawl", site.rootUrl(), "--job", dir.resolve("job").toString(), "-o", "/dev/full",
+          "--log-file", dir.resolve("log").toString(), "--delay", "0ms");
+      assertEquals(ExitCodes.OUTPUT, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.err().contains("cannot write results to /dev/full: No space left on device"), cmd.err());
+    }
+  }
 }

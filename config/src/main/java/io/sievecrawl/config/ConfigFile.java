@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * Reads a sievecrawl config file into a {@link CrawlSettings.Builder}.
  *
  * <p>The format is INI-like: {@code [section]} headers and {@code name = value} lines, or fully qualified
- * {@code section.name = value} lines anywhere; {@code #} or {@code ;} starts a comment line; blank lines are
- * ignored; a value may be wrapped in double quotes. Every problem is reported, each with file and line: syntax
+ * {@code section.name = value} lines anywhere; {@code #} or {@code ;} starts a comment line, and a {@code #} after
+ * white space starts a comment at the end of a value line; blank lines are ignored; a value may be wrapped in double
+ * quotes (then it may hold {@code #}). Every problem is reported, each with file and line: syntax
  * errors, unknown sections and keys (with the nearest known key), keys given twice, and values that do not parse.
  */
 public final class ConfigFile {
@@ -79,7 +80,13 @@ public final class ConfigFile {
       }
       String written = entry.group(1);
       String key = written.contains(".") || section.isEmpty() ? written : section + "." + written;
-      String value = unquote(entry.group(2).strip());
+      String value;
+      try {
+        value = valueOf(entry.group(2));
+      } catch (IllegalArgumentException e) {
+        settings.problem(new Problem(origin, entry.group(1), entry.group(2).strip(), e.getMessage()));
+        continue;
+      }
       Optional<Setting> setting = Setting.forKey(key);
       if (setting.isEmpty()) {
         String hint = Setting.closestKey(key).map(k -> "unknown key; did you mean " + k + "?")
@@ -101,8 +108,31 @@ public final class ConfigFile {
         .map(s -> s.key().substring(0, s.key().indexOf('.'))).distinct().toList());
   }
 
-  private static String unquote(String value) {
-    return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
-        ? value.substring(1, value.length() - 1) : value;
+  /**
+   * The value of an entry: a double-quoted string (which may hold {@code #}), or the text up to a {@code #} that
+   * follows white space (a trailing comment), stripped.
+   */
+  static String valueOf(String raw) {
+    String text = raw.strip();
+    if (text.startsWith("\"")) {
+      int close = text.indexOf('"', 1);
+      if (close < 0) {
+        throw new IllegalArgumentException("a quoted value has no closing quote");
+      }
+      String rest = text.substring(close + 1).strip();
+      if (!rest.isEmpty() && !rest.startsWith("#")) {
+        throw new IllegalArgumentException("unexpected text after the closing quote: '" + rest + "'");
+      }
+      return text.substring(1, close);
+    }
+    if (text.startsWith("#")) {
+      return "";
+    }
+    for (int i = 1; i < text.length(); i++) {
+      if (text.charAt(i) == '#' && Character.isWhitespace(text.charAt(i - 1))) {
+        return text.substring(0, i).strip();
+      }
+    }
+    return text;
   }
 }

@@ -53,11 +53,14 @@ public final class CrawlSettings {
     return origins.getOrDefault(setting, "default");
   }
 
-  /** One line per setting, {@code key = value}, as a config file would hold it, with where it came from. */
+  /**
+   * One line per setting, {@code key = value    # where it came from}: a config file that loads back to these
+   * settings (a {@code #} after white space starts a comment).
+   */
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
     for (Setting s : Setting.values()) {
-      lines.add(s.key() + " = " + format(s, values.get(s)) + "    # " + origin(s));
+      lines.add(s.key() + " = " + configValue(s) + "    # " + origin(s));
     }
     return lines;
   }
@@ -69,13 +72,19 @@ public final class CrawlSettings {
   public String toConfigText() {
     StringBuilder text = new StringBuilder();
     for (Setting s : Setting.values()) {
-      String value = format(s, values.get(s));
-      if (s.type() == Setting.Type.STRING) {
-        value = "\"" + value + "\"";
-      }
-      text.append(s.key()).append(" = ").append(value).append('\n');
+      text.append(s.key()).append(" = ").append(configValue(s)).append('\n');
     }
     return text.toString();
+  }
+
+  /** The value of {@code s} as a config file holds it, exactly: text in double quotes, sizes to the byte. */
+  private String configValue(Setting s) {
+    Object value = values.get(s);
+    return switch (s.type()) {
+      case STRING -> "\"" + value + "\"";
+      case SIZE -> Values.formatSizeExact((Long) value);
+      default -> format(s, value);
+    };
   }
 
   static String format(Setting s, Object value) {
@@ -192,6 +201,34 @@ public final class CrawlSettings {
 
   public String userAgent() {
     return (String) values.get(Setting.USER_AGENT);
+  }
+
+  /** The contact address for the User-Agent, or the empty string. */
+  public String contact() {
+    return (String) values.get(Setting.CONTACT);
+  }
+
+  /** The User-Agent header sent: {@code fetch.user-agent}, with {@code (+fetch.contact)} when a contact is set. */
+  public String userAgentHeader() {
+    String contact = contact();
+    String agent = userAgent();
+    return contact.isEmpty() || agent.contains(contact) ? agent : agent + " (+" + contact + ")";
+  }
+
+  /** The product token robots.txt groups are matched against; see {@link Setting#ROBOTS_AGENT}. */
+  public String robotsAgentName() {
+    String configured = (String) values.get(Setting.ROBOTS_AGENT);
+    if (!configured.isEmpty()) {
+      return configured.toLowerCase(java.util.Locale.ROOT);
+    }
+    for (String word : userAgent().split("[\\s;()]+")) {
+      String token = word.split("/", 2)[0];
+      String lower = token.toLowerCase(java.util.Locale.ROOT);
+      if (token.matches("[A-Za-z_-]+") && !lower.equals("mozilla") && !lower.equals("compatible")) {
+        return lower;
+      }
+    }
+    return "sievecrawl";
   }
 
   public Duration connectTimeout() {

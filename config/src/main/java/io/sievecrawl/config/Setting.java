@@ -66,12 +66,19 @@ public enum Setting {
   ROBOTS_CACHE_MEMORY("robots.cache-memory", Type.SIZE, "64MB", 1_024, Integer.MAX_VALUE,
       "Memory for parsed robots.txt rules, estimated from their size; the least recently used origins' rules are"
           + " dropped past it (and fetched again when needed)."),
+  ROBOTS_AGENT("robots.agent-name", Type.STRING, "", 0, 0,
+      "The product token matched against robots.txt User-agent lines and <meta name=...> robots tags. Empty: the"
+          + " first product token of the User-Agent that names a crawler (not Mozilla or compatible), else"
+          + " sievecrawl."),
   ROBOTS_RETRY("robots.retry-after", Type.DURATION, "30s", 1, Duration.ofDays(1).toMillis(),
       "When robots.txt answers 5xx or cannot be fetched, the host is not crawled for this long; then robots.txt"
           + " is fetched again (three attempts in all, then the host's URLs are skipped)."),
 
-  USER_AGENT("fetch.user-agent", Type.STRING, "sievecrawl/" + Version.get(), 0, 0,
-      "User-Agent header; its first word is also the name matched against robots.txt groups."),
+  USER_AGENT("fetch.user-agent", Type.STRING, "sievecrawl/" + Version.get(), 1, 0,
+      "User-Agent header. fetch.contact, when set, is added to it."),
+  CONTACT("fetch.contact", Type.STRING, "", 0, 0,
+      "A URL or e-mail address where site owners can reach whoever runs the crawl, added to the User-Agent as"
+          + " (+CONTACT). Empty: a warning at the start of a crawl of other people's sites."),
   CONNECT_TIMEOUT("fetch.connect-timeout", Type.DURATION, "10s", 1, Duration.ofMinutes(10).toMillis(),
       "Time allowed to open a connection."),
   READ_TIMEOUT("fetch.read-timeout", Type.DURATION, "30s", 1, Duration.ofMinutes(10).toMillis(),
@@ -240,8 +247,14 @@ public enum Setting {
       }
       case STRING -> {
         String s = (String) value;
-        if (s.isEmpty() || s.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
-          throw new IllegalArgumentException("must be non-empty printable ASCII");
+        if (s.isEmpty() && min > 0) {
+          throw new IllegalArgumentException("must not be empty");
+        }
+        if (s.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+          throw new IllegalArgumentException("must be printable ASCII");
+        }
+        if (this == ROBOTS_AGENT && !s.isEmpty() && !s.matches("[A-Za-z_-]+")) {
+          throw new IllegalArgumentException("must be a product token of letters, '_' and '-' (RFC 9309)");
         }
       }
       default -> { }

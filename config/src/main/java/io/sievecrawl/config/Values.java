@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * <p>Every parser throws {@link IllegalArgumentException} with a message that says what was expected.
  */
 public final class Values {
-  private static final Pattern COUNT = Pattern.compile("(?i)([0-9][0-9_,]*(?:\\.[0-9]+)?(?:e[+]?[0-9]+)?)\\s*([kmgt]?)");
+  /** Digits, optionally grouped by thousands with _ or , (10_000_000, 10,000,000), a fraction, an exponent, a unit. */
+  private static final Pattern COUNT = Pattern.compile(
+      "(?i)((?:[0-9]+|[0-9]{1,3}(?:_[0-9]{3})+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\\.[0-9]+)?(?:e[+]?[0-9]+)?)\\s*([kmgt]?)");
   private static final Pattern DURATION = Pattern.compile("(?i)([0-9]+(?:\\.[0-9]+)?)\\s*(ms|s|m|h|d)");
   private static final Pattern SIZE = Pattern.compile("(?i)([0-9]+(?:\\.[0-9]+)?)\\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)?");
 
@@ -75,7 +77,12 @@ public final class Values {
       case "h" -> 3_600_000;
       default -> 86_400_000;
     };
-    return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(unitMillis)).longValue());
+    try {
+      return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(unitMillis)).setScale(0,
+          java.math.RoundingMode.HALF_UP).longValueExact());
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("expected a duration no longer than " + Long.MAX_VALUE + "ms");
+    }
   }
 
   /** A size in bytes: {@code 1048576}, {@code 512KB}, {@code 10MB}, {@code 1GiB} (KB = 1000 bytes, KiB = 1024). */
@@ -97,7 +104,12 @@ public final class Values {
       case "tib" -> 1L << 40;
       default -> 1L;
     };
-    return amount.multiply(BigDecimal.valueOf(multiplier)).longValue();
+    try {
+      return amount.multiply(BigDecimal.valueOf(multiplier)).setScale(0, java.math.RoundingMode.HALF_UP)
+          .longValueExact();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("expected a size no larger than " + Long.MAX_VALUE + " bytes");
+    }
   }
 
   /** {@code true}/{@code false}, also {@code yes}/{@code no} and {@code on}/{@code off}. */
@@ -135,6 +147,18 @@ public final class Values {
     }
     return (value == Math.rint(value) ? String.valueOf((long) value) : String.format(Locale.ROOT, "%.2f", value))
         + units[unit];
+  }
+
+  /** A byte count written exactly, in the largest decimal unit it divides evenly: {@code 10MB}, {@code 1234567}. */
+  public static String formatSizeExact(long bytes) {
+    String[] units = {"", "KB", "MB", "GB", "TB"};
+    long value = bytes;
+    int unit = 0;
+    while (value != 0 && value % 1000 == 0 && unit < units.length - 1) {
+      value /= 1000;
+      unit++;
+    }
+    return value + units[unit];
   }
 
   /** A count, shortened where it is a round number of thousands or millions: {@code 10M}, {@code 2500}. */

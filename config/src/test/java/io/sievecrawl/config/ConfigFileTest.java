@@ -91,4 +91,35 @@ class ConfigFileTest {
       assertEquals(CrawlSettings.format(s, defaults.get(s)), CrawlSettings.format(s, loaded.get(s)), s.key());
     }
   }
+
+  @Test
+  void aTrailingCommentEndsEveryKindOfValueAndQuotesKeepAHash() {
+    CrawlSettings.Builder b = CrawlSettings.builder();
+    ConfigFile.parse("c.conf", """
+        filter.n = 5M   # five million
+        politeness.delay = 2s # slow
+        crawl.exclude = /private/ \\.pdf$  # two patterns
+        fetch.user-agent = "bot/1.0 (#1)"  # quoted: the hash is kept
+        crawl.scope = domain #comment without a space after the hash
+        robots.obey = false#not a comment: no space before
+        """, b);
+    SettingsException e = assertThrows(SettingsException.class, b::build);
+    assertEquals(1, e.problems().size(), e.getMessage());
+    assertTrue(e.problems().get(0).toString().contains("robots.obey = false#not a comment"), e.getMessage());
+
+    CrawlSettings.Builder ok = CrawlSettings.builder();
+    ConfigFile.parse("c.conf", """
+        filter.n = 5M   # five million
+        politeness.delay = 2s # slow
+        crawl.exclude = /private/ \\.pdf$  # two patterns
+        fetch.user-agent = "bot/1.0 (#1)"  # quoted: the hash is kept
+        crawl.scope = domain #comment
+        """, ok);
+    CrawlSettings s = ok.build();
+    assertEquals(5_000_000L, s.expectedUrls());
+    assertEquals(java.time.Duration.ofSeconds(2), s.delay());
+    assertEquals(2, s.exclude().size());
+    assertEquals("bot/1.0 (#1)", s.userAgent());
+    assertEquals(Scope.DOMAIN, s.scope());
+  }
 }

@@ -30,12 +30,31 @@ class CrawlSettingsTest {
     CrawlSettings changed = CrawlSettings.builder().set(Setting.FILTER_N, 12_345_678L).set(Setting.FILTER_P, 1e-4)
         .set(Setting.DELAY, Duration.ofMillis(250)).set(Setting.USER_AGENT, "sievecrawl/1.0 (+https://example.org)")
         .set(Setting.MAX_BODY_SIZE, 1_234_567L).build();
-    CrawlSettings.Builder loaded = CrawlSettings.builder();
-    ConfigFile.parse("settings.conf", changed.toConfigText(), loaded);
-    CrawlSettings back = loaded.build();
-    for (Setting s : Setting.values()) {
-      assertEquals(CrawlSettings.format(s, changed.get(s)), CrawlSettings.format(s, back.get(s)), s.key());
+    for (String text : List.of(changed.toConfigText(), String.join("\n", changed.describe()))) {
+      CrawlSettings.Builder loaded = CrawlSettings.builder();
+      ConfigFile.parse("settings.conf", text, loaded);
+      CrawlSettings back = loaded.build();
+      for (Setting s : Setting.values()) {
+        assertEquals(comparable(changed.get(s)), comparable(back.get(s)), s.key());
+      }
     }
+  }
+
+  /** Patterns have no equals: compare their sources. */
+  private static Object comparable(Object value) {
+    return value instanceof List<?> patterns ? patterns.toString() : value;
+  }
+
+  @Test
+  void numbersNeverWrapAndGroupsAreOfThree() {
+    assertThrows(IllegalArgumentException.class, () -> Values.parseDuration("18446744073709551716ms"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseSize("18446744073709553664b"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseCount("1,,,0"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseCount("1,00"));
+    assertEquals(10_000_000L, Values.parseCount("10,000,000"));
+    assertEquals(10_000_000L, Values.parseCount("10_000_000"));
+    assertEquals(1_234_567L, Values.parseSize(Values.formatSizeExact(1_234_567L)));
+    assertEquals("10MB", Values.formatSizeExact(10_000_000L));
   }
 
   @Test
@@ -95,5 +114,27 @@ class CrawlSettingsTest {
     assertEquals(Optional.of("politeness.delay"), Setting.closestKey("politeness.dealy"));
     assertEquals(Optional.of("crawl.concurrency"), Setting.closestKey("concurency"));
     assertEquals(Optional.empty(), Setting.closestKey("completely.unrelated.thing"));
+  }
+
+  @Test
+  void theRobotsTokenIsTheFirstProductTokenThatNamesACrawler() {
+    assertEquals("sievecrawl", withAgent("sievecrawl/0.1.0").robotsAgentName());
+    assertEquals("sievecrawl", withAgent("Mozilla/5.0 (compatible; sievecrawl/1.0)").robotsAgentName());
+    assertEquals("sievecrawl", withAgent("*/1.0").robotsAgentName(), "never the wildcard");
+    assertEquals("acmebot", withAgent("AcmeBot/2 (+https://acme.example/bot)").robotsAgentName());
+    assertEquals("mine", CrawlSettings.builder().set(Setting.ROBOTS_AGENT, "Mine").build().robotsAgentName());
+    assertThrows(SettingsException.class, () -> CrawlSettings.builder().set(Setting.ROBOTS_AGENT, "my bot").build());
+  }
+
+  @Test
+  void theContactGoesIntoTheUserAgent() {
+    CrawlSettings s = CrawlSettings.builder().set(Setting.CONTACT, "https://example.org/crawler").build();
+    assertTrue(s.userAgentHeader().startsWith("sievecrawl/"), s.userAgentHeader());
+    assertTrue(s.userAgentHeader().endsWith(" (+https://example.org/crawler)"), s.userAgentHeader());
+    assertEquals(CrawlSettings.defaults().userAgent(), CrawlSettings.defaults().userAgentHeader());
+  }
+
+  private static CrawlSettings withAgent(String agent) {
+    return CrawlSettings.builder().set(Setting.USER_AGENT, agent).build();
   }
 }

@@ -199,12 +199,12 @@ public final class Crawler {
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsPolicy robots = settings.obeyRobots()
-        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgent(),
-            RobotsPolicy.robotName(settings.userAgent()), settings.maxCrawlDelay(), settings.robotsRetry(),
+        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgentHeader(),
+            settings.robotsAgentName(), settings.maxCrawlDelay(), settings.robotsRetry(),
             settings.robotsCacheMemory(), Clock.systemUTC())
         : null;
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
-        RobotsPolicy.robotName(settings.userAgent()));
+        settings.robotsAgentName());
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
         stats, pageBudget, control);
 

@@ -58,6 +58,17 @@ class RobotsTest {
   }
 
   @Test
+  void aBrowserLikeUserAgentStillObeysTheGroupForOurToken() {
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withBody(
+        "User-agent: mozilla\nDisallow: /\n\nUser-agent: sievecrawl\nDisallow: /closed/\n")));
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).set(Setting.USER_AGENT, "Mozilla/5.0 (compatible; sievecrawl/1.0)").build();
+    CollectingSink sink = new CollectingSink();
+    Crawler.create(settings, sink).run(List.of(root + "/"));
+    assertEquals(List.of(root + "/", root + "/only-others", root + "/open"), sink.fetchedUrls());
+  }
+
+  @Test
   void aMissingRobotsTxtAllowsEverything() {
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
     assertEquals(4, crawl().fetched().size());

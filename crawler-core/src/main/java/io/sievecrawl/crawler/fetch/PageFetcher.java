@@ -58,7 +58,7 @@ public final class PageFetcher implements AutoCloseable {
         .callTimeout(settings.callTimeout())
         .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES))
         .build();
-    this.userAgent = settings.userAgent();
+    this.userAgent = settings.userAgentHeader();
     this.maxBodySize = settings.maxBodySize();
   }
 

@@ -80,12 +80,6 @@ public final class RobotsPolicy implements AutoCloseable {
     this.clock = clock;
   }
 
-  /** The name robots.txt groups are matched against by default: the User-Agent's first product token. */
-  public static String robotName(String userAgent) {
-    String token = userAgent.trim().split("[/\\s]", 2)[0];
-    return token.toLowerCase(Locale.ROOT);
-  }
-
   /**
    * The verdict for {@code url}, a normalized http(s) URL, without waiting. When it is {@code PENDING},
    * {@code whenSettled} runs (on a background thread) once the origin's robots.txt fetch has ended.

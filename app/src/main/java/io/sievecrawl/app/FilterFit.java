@@ -1,0 +1,66 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Values;
+import io.sievecrawl.sieve.BloomSizing;
+import java.util.Locale;
+
+/**
+ * Checks, before anything is allocated, that the URL filter n and p ask for can exist: within the largest filter
+ * one array holds, and within this JVM's heap when the filter lives here (not in Redis). Says what to change.
+ */
+final class FilterFit {
+  /** Room the heap needs besides the filter: buffers, windows, pages being parsed. */
+  private static final long HEAP_BESIDES_FILTER = 96L << 20;
+
+  private FilterFit() {}
+
+  /**
+   * @param inThisHeap whether the filter is allocated in this process
+   * @throws UserError with {@link ExitCodes#CONFIG} saying what to change
+   */
+  static void check(CrawlSettings settings, boolean inThisHeap) {
+    long n = settings.expectedUrls();
+    double p = settings.fpp();
+    BloomSizing sizing;
+    try {
+      sizing = BloomSizing.of(n, p);
+    } catch (IllegalArgumentException e) {
+      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "filter.n = %s at filter.p = %s needs a"
+          + " larger URL filter than one can be (%s); at this p, n can be at most %s: lower -n or raise -p",
+          Values.formatCount(n), p, Values.formatSize(BloomSizing.MAX_BLOCKS * BloomSizing.BLOCK_BITS / 8),
+          Values.formatCount(largestN(p))));
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    if (inThisHeap && heap != Long.MAX_VALUE && sizing.bytes() + HEAP_BESIDES_FILTER > heap) {
+      long wantedMb = (sizing.bytes() + HEAP_BESIDES_FILTER) * 5 / 4 >> 20; // and a quarter more for the collector
+      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "the URL filter for n = %s at p = %s takes"
+          + " %s, more than this JVM's heap (%s): run with SIEVECRAWL_OPTS=-Xmx%dm, or lower -n",
+          Values.formatCount(n), p, Values.formatSize(sizing.bytes()), Values.formatSize(heap), wantedMb));
+    }
+  }
+
+  /** The largest n a filter can hold at {@code p}. */
+  static long largestN(double p) {
+    long lo = 1;
+    long hi = 1L << 40;
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      if (fits(mid, p)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private static boolean fits(long n, double p) {
+    try {
+      BloomSizing.of(n, p);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+}
