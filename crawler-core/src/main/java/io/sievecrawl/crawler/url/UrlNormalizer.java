@@ -31,9 +31,10 @@ import java.util.regex.Pattern;
 public final class UrlNormalizer {
   private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
   private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
-  private static final Set<String> SESSION_PARAMS = Set.of(
+  private static final List<String> SESSION_PARAM_NAMES = List.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
       "oscsid", "sess_id");
+  private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
   private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/]*");
 
   private static final String SUB_DELIMS = "!$&'()*+,;=";
@@ -52,22 +53,67 @@ public final class UrlNormalizer {
     this.stripSessionIds = stripSessionIds;
   }
 
+  int maxLength() {
+    return maxLength;
+  }
+
+  boolean stripsSessionIds() {
+    return stripSessionIds;
+  }
+
   /** The canonical form of an absolute URL. */
   public String normalize(String url) throws InvalidUrlException {
-    Parts parts = parse(url);
-    if (parts.scheme == null) {
-      throw new InvalidUrlException("not an absolute URL (no scheme)");
-    }
-    return canonical(parts);
+    return toUrl(url).toString();
   }
 
   /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
   public String resolve(String base, String reference) throws InvalidUrlException {
+    return resolveToUrl(base, reference).toString();
+  }
+
+  /** The canonical {@link Url} of an absolute URL. */
+  public Url toUrl(String url) throws InvalidUrlException {
+    Parts parts = parse(url);
+    if (parts.scheme == null) {
+      throw new InvalidUrlException("not an absolute URL (no scheme)");
+    }
+    return canonical(parts, maxLength);
+  }
+
+  /** {@link #toUrl}, or {@code null} if the URL is invalid. */
+  public Url toUrlOrNull(String url) {
+    try {
+      return toUrl(url);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
+  }
+
+  /**
+   * A resolver of references against {@code base} (an absolute URL, canonical or not, such as a page's URL or its
+   * {@code <base href>}) that resolves each distinct reference once: for the links of one page.
+   */
+  public ReferenceResolver resolverFor(String base) {
+    return new ReferenceResolver(this, base, toBaseUrlOrNull(base));
+  }
+
+  /** The canonical {@link Url} of {@code reference} resolved against the absolute URL {@code base}. */
+  Url resolveToUrl(String base, String reference) throws InvalidUrlException {
     Parts b = parse(base);
     if (b.scheme == null) {
       throw new InvalidUrlException("base is not an absolute URL");
     }
-    return canonical(resolve(b, parse(reference)));
+    return canonical(resolve(b, parse(reference)), maxLength);
+  }
+
+  /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
+  private Url toBaseUrlOrNull(String base) {
+    try {
+      Parts parts = parse(base);
+      return parts.scheme == null ? null : canonical(parts, Integer.MAX_VALUE);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
   }
 
   /**
@@ -208,54 +254,76 @@ public final class UrlNormalizer {
     if (!hasDotSegment(path)) {
       return path;
     }
-    StringBuilder input = new StringBuilder(path);
-    StringBuilder output = new StringBuilder(path.length());
-    while (input.length() > 0) {
-      if (startsWith(input, "../")) {
-        input.delete(0, 3);
-      } else if (startsWith(input, "./")) {
-        input.delete(0, 2);
-      } else if (startsWith(input, "/./")) {
-        input.delete(0, 2);
-      } else if (equals(input, "/.")) {
-        input.replace(0, 2, "/");
-      } else if (startsWith(input, "/../")) {
-        input.delete(0, 3);
-        removeLastSegment(output);
-      } else if (equals(input, "/..")) {
-        input.replace(0, 3, "/");
-        removeLastSegment(output);
-      } else if (equals(input, ".") || equals(input, "..")) {
-        input.setLength(0);
-      } else {
-        int next = input.indexOf("/", 1);
-        int end = next < 0 ? input.length() : next;
-        output.append(input, 0, end);
-        input.delete(0, end);
+    char[] out = new char[path.length()];
+    return new String(out, 0, removeDotSegments(path, 0, path.length(), out, 0));
+  }
+
+  /**
+   * RFC 3986 section 5.2.4 on {@code path[from, to)}: reads the input once and writes the output into {@code out}
+   * from {@code o} (it is never longer than the input) instead of shifting buffers; returns the end of the output.
+   */
+  static int removeDotSegments(CharSequence path, int from, int to, char[] out, int o) {
+    int outStart = o;
+    int i = from;
+    while (i < to) {
+      int rest = to - i;
+      char c0 = path.charAt(i);
+      char c1 = rest > 1 ? path.charAt(i + 1) : 0;
+      char c2 = rest > 2 ? path.charAt(i + 2) : 0;
+      char c3 = rest > 3 ? path.charAt(i + 3) : 0;
+      if (c0 == '.' && c1 == '.' && c2 == '/') { // A: "../"
+        i += 3;
+      } else if (c0 == '.' && c1 == '/') { // A: "./"
+        i += 2;
+      } else if (c0 == '/' && c1 == '.' && c2 == '/') { // B: "/./" becomes "/"
+        i += 2;
+      } else if (c0 == '/' && c1 == '.' && rest == 2) { // B: a final "/." becomes "/"
+        out[o++] = '/';
+        i = to;
+      } else if (c0 == '/' && c1 == '.' && c2 == '.' && (rest == 3 || c3 == '/')) { // C: "/../" or a final "/.."
+        o = lastSlash(out, outStart, o);
+        if (rest == 3) {
+          out[o++] = '/';
+          i = to;
+        } else {
+          i += 3;
+        }
+      } else if ((c0 == '.' && rest == 1) || (c0 == '.' && c1 == '.' && rest == 2)) { // D: "." or ".." alone
+        i = to;
+      } else { // E: the first segment, with its leading slash, moves to the output
+        do {
+          out[o++] = path.charAt(i++);
+        } while (i < to && path.charAt(i) != '/');
       }
     }
-    return output.toString();
+    return o;
+  }
+
+  /** Where the output's last segment starts (its slash), or {@code start}: RFC 3986's "remove the last segment". */
+  private static int lastSlash(char[] out, int start, int end) {
+    for (int i = end - 1; i >= start; i--) {
+      if (out[i] == '/') {
+        return i;
+      }
+    }
+    return start;
   }
 
   private static boolean hasDotSegment(String path) {
-    return path.contains("/./") || path.contains("/../") || path.endsWith("/.") || path.endsWith("/..")
-        || path.startsWith("./") || path.startsWith("../") || path.equals(".") || path.equals("..");
+    int n = path.length();
+    for (int i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) {
+      boolean startsSegment = i == 0 || path.charAt(i - 1) == '/';
+      if (startsSegment) {
+        int after = i + 1 < n && path.charAt(i + 1) == '.' ? i + 2 : i + 1;
+        if (after == n || path.charAt(after) == '/') {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
-  private static boolean startsWith(StringBuilder s, String prefix) {
-    return s.length() >= prefix.length() && s.substring(0, prefix.length()).equals(prefix);
-  }
-
-  private static boolean equals(StringBuilder s, String other) {
-    return s.length() == other.length() && s.toString().equals(other);
-  }
-
-  private static void removeLastSegment(StringBuilder output) {
-    int slash = output.lastIndexOf("/");
-    output.setLength(Math.max(slash, 0));
-  }
-
-  private String canonical(Parts parts) throws InvalidUrlException {
+  private Url canonical(Parts parts, int maxLength) throws InvalidUrlException {
     String scheme = parts.scheme;
     if (!isSpecial(scheme)) {
       throw new InvalidUrlException("unsupported scheme '" + scheme + "'");
@@ -263,9 +331,16 @@ public final class UrlNormalizer {
     if (parts.authority == null || parts.authority.isEmpty()) {
       throw new InvalidUrlException("no host");
     }
+    scheme = scheme.equals(Url.HTTP) ? Url.HTTP : Url.HTTPS;
     StringBuilder out = new StringBuilder(64);
     out.append(scheme).append("://");
-    appendAuthority(scheme, parts.authority, out);
+    int hostStart = out.length();
+    int port = appendHost(scheme, parts.authority, out);
+    int hostEnd = out.length();
+    if (port != defaultPort(scheme)) {
+      out.append(':').append(port);
+    }
+    int originEnd = out.length();
 
     String path = normalizeEscapes(parts.path, PATH_CHARS);
     if (stripSessionIds && path.indexOf(';') >= 0) {
@@ -274,23 +349,26 @@ public final class UrlNormalizer {
     path = removeDotSegments(path);
     out.append(path.isEmpty() ? "/" : path);
 
+    int queryMark = -1;
     if (parts.query != null) {
       String query = normalizeEscapes(parts.query, QUERY_CHARS);
       if (stripSessionIds) {
         query = withoutSessionParams(query);
       }
       if (!query.isEmpty()) {
+        queryMark = out.length();
         out.append('?').append(query);
       }
     }
     if (out.length() > maxLength) {
       throw new InvalidUrlException("longer than " + maxLength + " characters");
     }
-    return out.toString();
+    String url = out.toString();
+    return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
   }
 
-  private static void appendAuthority(String scheme, String authority, StringBuilder out)
-      throws InvalidUrlException {
+  /** Appends the canonical host and returns the port, the scheme's default if the authority names none. */
+  private static int appendHost(String scheme, String authority, StringBuilder out) throws InvalidUrlException {
     String hostPort = authority.substring(authority.lastIndexOf('@') + 1); // user info is dropped
     String host;
     String port = "";
@@ -317,16 +395,18 @@ public final class UrlNormalizer {
       host = asciiHost(host);
     }
     out.append(host);
-    if (!port.isEmpty()) {
-      if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
-          || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
-        throw new InvalidUrlException("invalid port '" + port + "'");
-      }
-      int number = Integer.parseInt(port);
-      if (number != (scheme.equals("https") ? 443 : 80)) {
-        out.append(':').append(number);
-      }
+    if (port.isEmpty()) {
+      return defaultPort(scheme);
     }
+    if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
+        || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
+      throw new InvalidUrlException("invalid port '" + port + "'");
+    }
+    return Integer.parseInt(port);
+  }
+
+  static int defaultPort(String scheme) {
+    return scheme.equals(Url.HTTPS) ? 443 : 80;
   }
 
   private static String asciiHost(String raw) throws InvalidUrlException {
@@ -450,6 +530,35 @@ public final class UrlNormalizer {
       }
     }
     return String.join("&", kept);
+  }
+
+  /** Whether a parameter of the query {@code s[from, to)} is a session id that {@link #withoutSessionParams} removes. */
+  static boolean hasSessionParam(String s, int from, int to) {
+    int start = from;
+    while (start <= to) {
+      int amp = s.indexOf('&', start);
+      int end = amp < 0 || amp > to ? to : amp;
+      int eq = s.indexOf('=', start);
+      int nameEnd = eq < 0 || eq > end ? end : eq;
+      if (isSessionParam(s, start, nameEnd)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+
+  private static boolean isSessionParam(String s, int from, int to) {
+    int length = to - from;
+    if (length >= 12 && s.regionMatches(true, from, "aspsessionid", 0, 12)) {
+      return true;
+    }
+    for (String name : SESSION_PARAM_NAMES) {
+      if (name.length() == length && s.regionMatches(true, from, name, 0, length)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isUnreserved(int c) {

@@ -85,4 +85,24 @@ class LinkExtractorTest {
     assertEquals(List.of("http://example.com/caf%C3%A9"),
         extractor.extract(latin, "no-such-charset", "http://example.com/", null).links());
   }
+
+  @Test
+  void relAndRobotsTokensMatchWhateverTheirCaseAndWhitespace() {
+    PageLinks links = extract("<link rel=\"  Stylesheet\tNEXT \" href=\"/n\"><a href=\"/a\" rel=\"external\nNoFollow\">a</a>"
+        + "<a href=\"/b\" rel=\"nofollowing\">b</a>", "http://example.com/");
+    assertEquals(List.of("http://example.com/n", "http://example.com/b"), links.links());
+    assertEquals(3, links.found()); // the nofollow link is found, not followed
+    assertTrue(extract("<meta name=\"ROBOTS\" content=\"index,NOFOLLOW\"><a href=\"/a\">a</a>",
+        "http://example.com/").nofollow());
+  }
+
+  @Test
+  void linksComeAsParsedUrlValues() {
+    PageLinks links = extract("<a href=\"/a?b=c\">a</a><a href=\"https://other.example:8443/x\">x</a>",
+        "http://example.com/dir/");
+    assertEquals("http://example.com", links.urls().get(0).origin());
+    assertEquals("b=c", links.urls().get(0).query());
+    assertEquals("other.example", links.urls().get(1).host());
+    assertEquals(8443, links.urls().get(1).port());
+  }
 }
