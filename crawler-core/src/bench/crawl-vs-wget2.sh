@@ -23,7 +23,9 @@ while getopts "p:c:s:h" opt; do
   case $opt in
     p) pairs=$OPTARG ;;
     c) levels=$OPTARG ;;
-    s) crawlers+=("$OPTARG") ;;
+    s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
+       [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
+       crawlers+=("$label=$launcher") ;;
     *) sed -n '2,20p' "$0"; exit 2 ;;
   esac
 done
