@@ -8,8 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -20,9 +18,11 @@ import org.jsoup.select.NodeVisitor;
 /**
  * Finds the links of an HTML page with jsoup.
  *
- * <p>Followed: {@code a[href]}, {@code area[href]}, {@code frame[src]}, {@code iframe[src]}, {@code link[href]}
- * with rel {@code next}, {@code prev}, {@code alternate} or {@code canonical}, and the URL of a
- * {@code <meta http-equiv="refresh">}. Links resolve against the page's final URL, or its {@code <base href>}.
+ * <p>Followed: {@code a[href]} (and an SVG {@code <a xlink:href>}), {@code area[href]}, {@code frame[src]},
+ * {@code iframe[src]}, {@code link[href]} with rel {@code next}, {@code prev}, {@code alternate} or
+ * {@code canonical}, and the URL of a {@code <meta http-equiv="refresh">} as the HTML standard reads it
+ * ({@link MetaRefresh}). Links resolve against the page's final URL, or its first {@code <base href>} unless that
+ * is no http(s) URL.
  * Non-http(s) schemes ({@code mailto:}, {@code javascript:}, {@code tel:}, {@code data:}) are dropped by the
  * normalizer. When nofollow is honored, {@code rel="nofollow"} links are skipped, and a page whose meta robots (or
  * the meta tag named after the crawler, or the X-Robots-Tag header) says {@code nofollow} or {@code none} yields
@@ -41,7 +41,6 @@ public final class LinkExtractor {
    * and robots tokens compared in place instead of split by a regex; and each distinct href resolved once per page,
    * mostly on the ReferenceResolver's fast path.
    */
-  private static final Pattern REFRESH_URL = Pattern.compile("(?i)url\\s*=\\s*['\"]?([^'\"]+)");
   private static final List<String> FOLLOWED_LINK_RELS = List.of("next", "prev", "previous", "alternate", "canonical");
   private static final String WHITESPACE = " \t\n\u000B\f\r";
   private static final String COMMA_OR_WHITESPACE = "," + WHITESPACE;
@@ -68,13 +67,16 @@ public final class LinkExtractor {
   public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag) {
     String html = HtmlCharset.of(body, headerCharset).decode(body);
     Document doc = Parser.htmlParser().parseInput(html, pageUrl);
-    String base = doc.baseUri().isEmpty() ? pageUrl : doc.baseUri();
+
     // One pass over the document: meta robots may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
     NodeTraversor.traverse(finder, doc);
     Set<Url> links = new LinkedHashSet<>();
     if (!finder.nofollow) {
-      ReferenceResolver resolver = normalizer.resolverFor(base);
+      ReferenceResolver resolver = normalizer.resolverFor(doc.baseUri().isEmpty() ? pageUrl : doc.baseUri());
+      if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
+        resolver = normalizer.resolverFor(pageUrl);
+      }
       for (String link : finder.raw) {
         Url url = link == null ? null : resolver.resolveOrNull(link);
         if (url != null) {
@@ -101,7 +103,8 @@ public final class LinkExtractor {
       }
       String link;
       switch (e.normalName()) {
-        case "a", "area" -> link = e.hasAttr("href") ? e.attr("href") : null;
+        case "a" -> link = e.hasAttr("href") ? e.attr("href") : svgXlinkHref(e);
+        case "area" -> link = e.hasAttr("href") ? e.attr("href") : null;
         case "frame", "iframe" -> link = e.hasAttr("src") ? e.attr("src") : null;
         case "link" -> link = e.hasAttr("href") && followsRel(e.attr("rel")) ? e.attr("href") : null;
         case "meta" -> {
@@ -135,11 +138,15 @@ public final class LinkExtractor {
 
   /** The URL of a {@code <meta http-equiv="refresh" content="5; url=...">}, or {@code null}. */
   private static String refreshUrl(Element meta) {
-    if (!meta.attr("http-equiv").equalsIgnoreCase("refresh")) { // other meta tags carry no link
+    if (!meta.attr("http-equiv").strip().equalsIgnoreCase("refresh")) { // other meta tags carry no link
       return null;
     }
-    Matcher m = REFRESH_URL.matcher(meta.attr("content"));
-    return m.find() ? m.group(1).trim() : null;
+    return MetaRefresh.url(meta.attr("content"));
+  }
+
+  /** The {@code xlink:href} of an SVG {@code <a>} (SVG 2: a plain {@code href} wins where both are given). */
+  private static String svgXlinkHref(Element a) {
+    return a.hasAttr("xlink:href") && Parser.NamespaceSvg.equals(a.tag().namespace()) ? a.attr("xlink:href") : null;
   }
 
   private boolean isRobotsMeta(Element meta) {

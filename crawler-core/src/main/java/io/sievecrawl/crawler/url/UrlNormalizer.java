@@ -1,15 +1,12 @@
 package io.sievecrawl.crawler.url;
 
-import java.net.IDN;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import okhttp3.HttpUrl;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
@@ -17,12 +14,20 @@ import java.util.regex.Pattern;
  *
  * <p>Resolution follows RFC 3986 section 5.2, leniently as browsers do (a reference {@code http:g} against an http
  * base is relative; backslashes count as slashes; tabs and newlines are removed; surrounding spaces trimmed).
- * Normalization follows section 6.2: scheme and host lowercased, an IDN host converted to punycode, a trailing dot
- * of the host and the default port dropped, user info dropped, the fragment dropped, dot segments resolved,
+ * Normalization follows section 6.2: scheme and host lowercased, a trailing dot of the host and the default port
+ * dropped, user info dropped, the fragment dropped, dot segments resolved,
  * percent-encoding normalized (unreserved characters decoded, other escapes in upper case, characters that may
  * not appear raw encoded as UTF-8, stray {@code %} escaped), an empty path made {@code /} and an empty query
- * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed. Only http and
- * https URLs are accepted, up to a maximum length.
+ * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed, and nothing else
+ * of the parameter list they stand in. Only http and https URLs are accepted, up to a maximum length.
+ *
+ * <p>Hosts are read as browsers read them (the WHATWG URL standard): international names by UTS #46
+ * non-transitional processing into punycode ({@code faß.de} is {@code xn--fa-hia.de}, not {@code fass.de}), through
+ * OkHttp's implementation rather than {@code java.net.IDN}, which is IDNA 2003 (OkHttp does not yet apply the
+ * CheckJoiners and CheckBidi rules, so a few names browsers refuse are accepted); IPv4 addresses in every form
+ * browsers accept ({@code 127.1}, {@code 0x7f.1}, {@code 2130706433}) as a dotted quad, and a host whose last label
+ * is a number but no IPv4 address refused; IPv6 addresses, IPv4-mapped ones included, in the RFC 5952 form
+ * ({@link IpAddresses}).
  *
  * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
  * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
@@ -30,12 +35,12 @@ import java.util.regex.Pattern;
  */
 public final class UrlNormalizer {
   private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
-  private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
   private static final List<String> SESSION_PARAM_NAMES = List.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
       "oscsid", "sess_id");
   private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
-  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/]*");
+  /** A session-id path parameter, up to the next parameter or segment: {@code /x;jsessionid=1;type=a} keeps {@code ;type=a}. */
+  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/;]*");
 
   private static final String SUB_DELIMS = "!$&'()*+,;=";
   private static final String PATH_CHARS = SUB_DELIMS + ":@/";
@@ -377,10 +382,11 @@ public final class UrlNormalizer {
       if (close < 0) {
         throw new InvalidUrlException("unclosed IPv6 address");
       }
-      host = hostPort.substring(0, close + 1).toLowerCase(Locale.ROOT);
-      if (!IPV6.matcher(host).matches() || !isIpv6Literal(host.substring(1, host.length() - 1))) {
-        throw new InvalidUrlException("invalid IPv6 address " + host);
+      String address = IpAddresses.ipv6(hostPort.substring(1, close));
+      if (address == null) {
+        throw new InvalidUrlException("invalid IPv6 address " + hostPort.substring(0, close + 1));
       }
+      host = "[" + address + "]";
       String rest = hostPort.substring(close + 1);
       if (!rest.isEmpty()) {
         if (!rest.startsWith(":")) {
@@ -409,25 +415,59 @@ public final class UrlNormalizer {
     return scheme.equals(Url.HTTPS) ? 443 : 80;
   }
 
+  /**
+   * The canonical form of a host that is not an IPv6 literal: percent-decoded; international names mapped and
+   * converted to punycode by UTS #46 non-transitional processing (OkHttp's implementation, as browsers do:
+   * {@code faß.de} is {@code xn--fa-hia.de}, a zero-width joiner is kept); then, if its last label is a number, an
+   * IPv4 address in dotted-decimal, otherwise a lower-case host name.
+   */
   private static String asciiHost(String raw) throws InvalidUrlException {
-    String host = percentDecode(raw).toLowerCase(Locale.ROOT);
+    String host = percentDecode(raw);
     while (host.endsWith(".")) {
       host = host.substring(0, host.length() - 1);
     }
     if (host.isEmpty()) {
       throw new InvalidUrlException("no host");
     }
-    if (host.chars().anyMatch(c -> c >= 0x80)) {
-      try {
-        host = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidUrlException("invalid international host name '" + raw + "'");
+    if (needsIdna(host)) {
+      host = idnaToAscii(host, raw);
+    } else {
+      host = host.toLowerCase(Locale.ROOT);
+    }
+    if (IpAddresses.endsInANumber(host)) {
+      String address = IpAddresses.ipv4(host);
+      if (address == null) {
+        throw new InvalidUrlException("invalid IPv4 address '" + raw + "'");
       }
+      return address;
     }
     if (!isHostName(host)) {
       throw new InvalidUrlException("invalid host '" + raw + "'");
     }
     return host;
+  }
+
+  /** Whether a host has non-ASCII characters or a punycode label: those go through UTS #46 processing. */
+  private static boolean needsIdna(String host) {
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      if (c >= 0x80 || ((c == 'x' || c == 'X') && (i == 0 || host.charAt(i - 1) == '.')
+          && host.regionMatches(true, i, "xn--", 0, 4))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String idnaToAscii(String host, String raw) throws InvalidUrlException {
+    if (host.indexOf('%') >= 0 || host.indexOf(':') >= 0) { // forbidden; OkHttp would decode or read IPv6
+      throw new InvalidUrlException("invalid host '" + raw + "'");
+    }
+    try {
+      return new HttpUrl.Builder().scheme("http").host(host).build().host();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidUrlException("invalid international host name '" + raw + "'");
+    }
   }
 
   /**
@@ -451,15 +491,6 @@ public final class UrlNormalizer {
       }
     }
     return true;
-  }
-
-  private static boolean isIpv6Literal(String address) {
-    try {
-      // A literal with a colon is parsed, never looked up.
-      return address.indexOf(':') >= 0 && InetAddress.getByName(address) instanceof Inet6Address;
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 
   /** Decodes every %XX escape as UTF-8 (for host names). */
