@@ -10,10 +10,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.jsoup.nodes.Node;
 import org.jsoup.parser.Parser;
-import org.jsoup.select.NodeTraversor;
-import org.jsoup.select.NodeVisitor;
 
 /**
  * Finds the links of an HTML page with jsoup.
@@ -70,7 +67,7 @@ public final class LinkExtractor {
 
     // One pass over the document: meta robots may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
-    NodeTraversor.traverse(finder, doc);
+    finder.walk(doc);
     Set<Url> links = new LinkedHashSet<>();
     if (!finder.nofollow) {
       ReferenceResolver resolver = normalizer.resolverFor(doc.baseUri().isEmpty() ? pageUrl : doc.baseUri());
@@ -88,7 +85,7 @@ public final class LinkExtractor {
   }
 
   /** Collects the raw links in document order ({@code null} for a nofollow link) and the page's nofollow. */
-  private final class Finder implements NodeVisitor {
+  private final class Finder {
     final List<String> raw = new ArrayList<>();
     boolean nofollow;
 
@@ -96,11 +93,22 @@ public final class LinkExtractor {
       this.nofollow = nofollow;
     }
 
-    @Override
-    public void head(Node node, int depth) {
-      if (!(node instanceof Element e)) {
-        return;
+    /**
+     * Visits the elements under {@code parent} in document order. Cheaper than jsoup's NodeTraversor, which guards
+     * against the tree changing under it; the depth is bounded by jsoup's maximum parse depth.
+     */
+    void walk(Element parent) {
+      for (int i = 0, n = parent.childNodeSize(); i < n; i++) {
+        if (parent.childNode(i) instanceof Element e) {
+          visit(e);
+          if (e.childNodeSize() > 0) {
+            walk(e);
+          }
+        }
       }
+    }
+
+    private void visit(Element e) {
       String link;
       switch (e.normalName()) {
         case "a" -> link = e.hasAttr("href") ? e.attr("href") : svgXlinkHref(e);

@@ -35,10 +35,11 @@ public final class ReferenceResolver {
   private final StringBuilder merged = new StringBuilder(128);
   private char[] out = new char[256];
 
-  ReferenceResolver(UrlNormalizer normalizer, String rawBase, Url base) {
+  ReferenceResolver(UrlNormalizer normalizer, String rawBase) {
     this.normalizer = normalizer;
     this.rawBase = rawBase;
-    this.base = base;
+    Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
+    this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase);
     if (base == null) {
       baseDirectory = null;
     } else {
@@ -56,7 +57,7 @@ public final class ReferenceResolver {
   public Url resolveOrNull(String reference) {
     Object known = resolved.get(reference);
     if (known == null) {
-      Url url = base == null ? null : resolvePlain(reference);
+      Url url = base == null ? null : resolvePlain(base, reference);
       if (url == null) {
         try {
           url = normalizer.resolveToUrl(rawBase, reference);
@@ -70,8 +71,11 @@ public final class ReferenceResolver {
     return known == INVALID ? null : (Url) known;
   }
 
-  /** The fast path: the canonical URL of a plain reference, or {@code null} to leave it to the general path. */
-  Url resolvePlain(String ref) {
+  /**
+   * The fast path: the canonical URL of a plain reference against {@code base} (or of a plain absolute URL, if
+   * {@code base} is null), or {@code null} to leave it to the general path.
+   */
+  Url resolvePlain(Url base, String ref) {
     int length = ref.length();
     int end = length; // the fragment is dropped
     for (int i = 0; i < length; i++) {
@@ -87,10 +91,10 @@ public final class ReferenceResolver {
     if (end == 0) {
       return base;
     }
-    String scheme = base.scheme();
-    String host = base.host();
-    int port = base.port();
-    String origin = base.origin();
+    String scheme = base == null ? null : base.scheme();
+    String host = base == null ? null : base.host();
+    int port = base == null ? -1 : base.port();
+    String origin = base == null ? null : base.origin();
     int pos = 0;
     int stop = firstOf(ref, 0, end, ':', '/', '?');
     if (stop < end && ref.charAt(stop) == ':') {
@@ -101,6 +105,9 @@ public final class ReferenceResolver {
       }
       scheme = http ? Url.HTTP : Url.HTTPS;
       pos = stop + 1;
+    }
+    if (scheme == null) {
+      return null; // no base, and no scheme of its own
     }
     boolean hasAuthority = ref.startsWith("//", pos);
     if (hasAuthority) {
@@ -118,14 +125,16 @@ public final class ReferenceResolver {
           return null;
         }
       }
-      boolean sameOrigin = scheme == base.scheme() && newPort == port && hostEnd - hostStart == host.length()
-          && ref.regionMatches(hostStart, host, 0, host.length());
+      boolean sameOrigin = base != null && scheme == base.scheme() && newPort == port
+          && hostEnd - hostStart == host.length() && ref.regionMatches(hostStart, host, 0, host.length());
       if (!sameOrigin) {
         host = ref.substring(hostStart, hostEnd);
         port = newPort;
         origin = scheme + "://" + host + (newPort == defaultPort ? "" : ":" + newPort);
       }
       pos = authorityEnd;
+    } else if (base == null) {
+      return null; // relative, and nothing to resolve it against
     }
     int queryMark = firstOf(ref, pos, end, '?', '?', '?');
 

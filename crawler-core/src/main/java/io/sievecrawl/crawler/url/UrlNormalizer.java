@@ -99,7 +99,7 @@ public final class UrlNormalizer {
    * {@code <base href>}) that resolves each distinct reference once: for the links of one page.
    */
   public ReferenceResolver resolverFor(String base) {
-    return new ReferenceResolver(this, base, toBaseUrlOrNull(base));
+    return new ReferenceResolver(this, base);
   }
 
   /** The canonical {@link Url} of {@code reference} resolved against the absolute URL {@code base}. */
@@ -112,7 +112,7 @@ public final class UrlNormalizer {
   }
 
   /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
-  private Url toBaseUrlOrNull(String base) {
+  Url toBaseUrlOrNull(String base) {
     try {
       Parts parts = parse(base);
       return parts.scheme == null ? null : canonical(parts, Integer.MAX_VALUE);

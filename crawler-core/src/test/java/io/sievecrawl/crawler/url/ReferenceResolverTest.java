@@ -32,7 +32,7 @@ class ReferenceResolverTest {
     for (int i = 0; i < 20_000; i++) {
       String reference = i < PLAIN.size() ? PLAIN.get(i) : randomReference(random);
       ReferenceResolver resolver = normalizer.resolverFor(base);
-      Url plain = resolver.resolvePlain(reference);
+      Url plain = resolver.resolvePlain(resolver.base(), reference);
       String general = normalizer.resolveOrNull(base, reference);
       if (plain != null) {
         fast++;
@@ -78,11 +78,29 @@ class ReferenceResolverTest {
   @Test
   void commonLinksTakeTheFastPathAndShareTheBasesOriginString() {
     ReferenceResolver resolver = normalizer.resolverFor("http://127.0.0.1:8080/api/java.base/java/lang/String.html");
-    Url link = resolver.resolvePlain("../../../java.base/java/util/List.html#add(E)");
+    Url link = resolver.resolvePlain(resolver.base(), "../../../java.base/java/util/List.html#add(E)");
     assertEquals("http://127.0.0.1:8080/api/java.base/java/util/List.html", link.toString());
     assertSame(resolver.base().origin(), link.origin());
     assertSame(resolver.base().host(), link.host());
-    assertNotNull(resolver.resolvePlain("https://docs.example.org/en/stable/?q=1"));
+    assertNotNull(resolver.resolvePlain(resolver.base(), "https://docs.example.org/en/stable/?q=1"));
+  }
+
+  @Test
+  void aPlainAbsoluteUrlWithoutBaseIsParsedAsTheGeneralPathWouldOrLeftToIt() {
+    SplittableRandom random = new SplittableRandom(42);
+    ReferenceResolver resolver = normalizer.resolverFor("http://example.com/");
+    int fast = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String url = (random.nextBoolean() ? "http://" : "HTTPS://") + randomReference(random);
+      Url plain = resolver.resolvePlain(null, url);
+      if (plain != null) {
+        fast++;
+        assertEquals(normalizer.normalizeOrNull(url), plain.toString(), url);
+      }
+    }
+    assertTrue(fast > 1_000, "the fast path took only " + fast + " URLs");
+    assertNull(resolver.resolvePlain(null, "/relative"));
+    assertNull(resolver.resolvePlain(null, "//scheme-relative.example/"));
   }
 
   @Test
