@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sievecrawl.crawler.fetch.PrivateAddresses;
 import org.junit.jupiter.api.Test;
 
 class UrlTest {
@@ -54,5 +55,15 @@ class UrlTest {
     assertTrue(url("http://example.com/a").sameOrigin(url("http://example.com/b?c")));
     assertFalse(url("http://example.com/a").sameOrigin(url("https://example.com/a")));
     assertFalse(url("http://example.com/a").sameOrigin(url("http://example.com:8080/a")));
+  }
+
+  @Test
+  void everyWayBrowsersWriteLoopbackIsOneHostThatScopeSeesAsLocal() throws InvalidUrlException {
+    for (String url : new String[] {"http://127.1/", "http://0x7f.1/", "http://2130706433/", "http://0177.0.0.1/",
+        "http://[::ffff:127.0.0.1]/", "http://[0:0:0:0:0:0:0:1]/"}) {
+      String host = url(url).host();
+      assertTrue(PrivateAddresses.isLocalLiteral(host), url + " has host " + host);
+    }
+    assertEquals("127.0.0.1", url("http://0x7f.1/").host());
   }
 }
