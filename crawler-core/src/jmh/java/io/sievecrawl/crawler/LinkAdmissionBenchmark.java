@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * (base parsed again for every link, the general normalizer); {@code extractPage} is the whole
  * {@link LinkExtractor#extract} of the page, jsoup parse included, per link.
  *
- * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh process-test-classes -Djmh.args="LinkAdmissionBenchmark"}
+ * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="LinkAdmissionBenchmark"}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -28,7 +28,7 @@ import java.util.zip.GZIPOutputStream;
  * is reported as such rather than as a change in what is found. A value {@code KEY.accepted} in the digest file is a
  * later, explained change that also passes.
  *
- * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh process-test-classes
+ * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes
  * -Djmh.main=io.sievecrawl.crawler.jmh.JavadocLinkCheck -Djmh.args="check src/jmh/resources/javadoc-links.digest"}.
  * {@code record FILE} writes the digest instead; {@code --list FILE.gz} after either also writes every page's line
  * (path, found, nofollow, links), to diff two versions' output when the digests differ. Exit code 1 on a difference.

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * builder, elements handed out as they complete), keeping the tree or removing each element once seen. Over the
  * 1,000 javadoc pages of {@link LinkExtractorBenchmark}, decoded beforehand; the score is per page.
  *
- * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh process-test-classes -Djmh.args="JsoupParseModesBenchmark"}
+ * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="JsoupParseModesBenchmark"}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * sends none), against jsoup's DOM parse of the same bytes with the charset given (the parse alone, no links).
  * Each invocation handles all 1,000 pages; the score is per page.
  *
- * <p>Run: {@code crawler-core/src/bench/javadoc-corpus.sh && mvn -q -B -pl crawler-core -am -Pjmh
+ * <p>Run: {@code crawler-core/src/bench/javadoc-corpus.sh && mvn -q -B -pl crawler-core -am -Pjmh-crawler
  * process-test-classes -Djmh.args="LinkExtractorBenchmark"}
  */
 @State(Scope.Benchmark)

@@ -16,7 +16,7 @@ import org.jsoup.parser.Parser;
  * same 1,000 javadoc pages, the CPU time of each of {@code passes} passes, per page, for the extractor and for
  * jsoup's DOM parse alone, alternating; prints the median and the minimum.
  *
- * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh process-test-classes
+ * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes
  * -Djmh.main=io.sievecrawl.crawler.jmh.LinkExtractorCpuTime -Djmh.args="30 20"}
  */
 public final class LinkExtractorCpuTime {
