@@ -1,2 +1,6 @@
-/** Link extraction from HTML pages with jsoup: start with {@link io.sievecrawl.crawler.html.LinkExtractor}. */
+/**
+ * Link extraction from HTML pages with jsoup: start with {@link io.sievecrawl.crawler.html.LinkExtractor}. The
+ * charset of a page is decided before parsing ({@code HtmlCharset}), and a meta refresh is read as the HTML standard
+ * says ({@code MetaRefresh}).
+ */
 package io.sievecrawl.crawler.html;

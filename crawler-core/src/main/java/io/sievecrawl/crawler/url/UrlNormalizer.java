@@ -1,15 +1,12 @@
 package io.sievecrawl.crawler.url;
 
-import java.net.IDN;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import okhttp3.HttpUrl;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
@@ -17,12 +14,20 @@ import java.util.regex.Pattern;
  *
  * <p>Resolution follows RFC 3986 section 5.2, leniently as browsers do (a reference {@code http:g} against an http
  * base is relative; backslashes count as slashes; tabs and newlines are removed; surrounding spaces trimmed).
- * Normalization follows section 6.2: scheme and host lowercased, an IDN host converted to punycode, a trailing dot
- * of the host and the default port dropped, user info dropped, the fragment dropped, dot segments resolved,
+ * Normalization follows section 6.2: scheme and host lowercased, a trailing dot of the host and the default port
+ * dropped, user info dropped, the fragment dropped, dot segments resolved,
  * percent-encoding normalized (unreserved characters decoded, other escapes in upper case, characters that may
  * not appear raw encoded as UTF-8, stray {@code %} escaped), an empty path made {@code /} and an empty query
- * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed. Only http and
- * https URLs are accepted, up to a maximum length.
+ * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed, and nothing else
+ * of the parameter list they stand in. Only http and https URLs are accepted, up to a maximum length.
+ *
+ * <p>Hosts are read as browsers read them (the WHATWG URL standard): international names by UTS #46
+ * non-transitional processing into punycode ({@code faß.de} is {@code xn--fa-hia.de}, not {@code fass.de}), through
+ * OkHttp's implementation rather than {@code java.net.IDN}, which is IDNA 2003 (OkHttp does not yet apply the
+ * CheckJoiners and CheckBidi rules, so a few names browsers refuse are accepted); IPv4 addresses in every form
+ * browsers accept ({@code 127.1}, {@code 0x7f.1}, {@code 2130706433}) as a dotted quad, and a host whose last label
+ * is a number but no IPv4 address refused; IPv6 addresses, IPv4-mapped ones included, in the RFC 5952 form
+ * ({@link IpAddresses}).
  *
  * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
  * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
@@ -30,11 +35,12 @@ import java.util.regex.Pattern;
  */
 public final class UrlNormalizer {
   private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
-  private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+]");
-  private static final Set<String> SESSION_PARAMS = Set.of(
+  private static final List<String> SESSION_PARAM_NAMES = List.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
       "oscsid", "sess_id");
-  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/]*");
+  private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
+  /** A session-id path parameter, up to the next parameter or segment: {@code /x;jsessionid=1;type=a} keeps {@code ;type=a}. */
+  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/;]*");
 
   private static final String SUB_DELIMS = "!$&'()*+,;=";
   private static final String PATH_CHARS = SUB_DELIMS + ":@/";
@@ -52,22 +58,67 @@ public final class UrlNormalizer {
     this.stripSessionIds = stripSessionIds;
   }
 
+  int maxLength() {
+    return maxLength;
+  }
+
+  boolean stripsSessionIds() {
+    return stripSessionIds;
+  }
+
   /** The canonical form of an absolute URL. */
   public String normalize(String url) throws InvalidUrlException {
-    Parts parts = parse(url);
-    if (parts.scheme == null) {
-      throw new InvalidUrlException("not an absolute URL (no scheme)");
-    }
-    return canonical(parts);
+    return toUrl(url).toString();
   }
 
   /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
   public String resolve(String base, String reference) throws InvalidUrlException {
+    return resolveToUrl(base, reference).toString();
+  }
+
+  /** The canonical {@link Url} of an absolute URL. */
+  public Url toUrl(String url) throws InvalidUrlException {
+    Parts parts = parse(url);
+    if (parts.scheme == null) {
+      throw new InvalidUrlException("not an absolute URL (no scheme)");
+    }
+    return canonical(parts, maxLength);
+  }
+
+  /** {@link #toUrl}, or {@code null} if the URL is invalid. */
+  public Url toUrlOrNull(String url) {
+    try {
+      return toUrl(url);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
+  }
+
+  /**
+   * A resolver of references against {@code base} (an absolute URL, canonical or not, such as a page's URL or its
+   * {@code <base href>}) that resolves each distinct reference once: for the links of one page.
+   */
+  public ReferenceResolver resolverFor(String base) {
+    return new ReferenceResolver(this, base);
+  }
+
+  /** The canonical {@link Url} of {@code reference} resolved against the absolute URL {@code base}. */
+  Url resolveToUrl(String base, String reference) throws InvalidUrlException {
     Parts b = parse(base);
     if (b.scheme == null) {
       throw new InvalidUrlException("base is not an absolute URL");
     }
-    return canonical(resolve(b, parse(reference)));
+    return canonical(resolve(b, parse(reference)), maxLength);
+  }
+
+  /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
+  Url toBaseUrlOrNull(String base) {
+    try {
+      Parts parts = parse(base);
+      return parts.scheme == null ? null : canonical(parts, Integer.MAX_VALUE);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
   }
 
   /**
@@ -208,54 +259,76 @@ public final class UrlNormalizer {
     if (!hasDotSegment(path)) {
       return path;
     }
-    StringBuilder input = new StringBuilder(path);
-    StringBuilder output = new StringBuilder(path.length());
-    while (input.length() > 0) {
-      if (startsWith(input, "../")) {
-        input.delete(0, 3);
-      } else if (startsWith(input, "./")) {
-        input.delete(0, 2);
-      } else if (startsWith(input, "/./")) {
-        input.delete(0, 2);
-      } else if (equals(input, "/.")) {
-        input.replace(0, 2, "/");
-      } else if (startsWith(input, "/../")) {
-        input.delete(0, 3);
-        removeLastSegment(output);
-      } else if (equals(input, "/..")) {
-        input.replace(0, 3, "/");
-        removeLastSegment(output);
-      } else if (equals(input, ".") || equals(input, "..")) {
-        input.setLength(0);
-      } else {
-        int next = input.indexOf("/", 1);
-        int end = next < 0 ? input.length() : next;
-        output.append(input, 0, end);
-        input.delete(0, end);
+    char[] out = new char[path.length()];
+    return new String(out, 0, removeDotSegments(path, 0, path.length(), out, 0));
+  }
+
+  /**
+   * RFC 3986 section 5.2.4 on {@code path[from, to)}: reads the input once and writes the output into {@code out}
+   * from {@code o} (it is never longer than the input) instead of shifting buffers; returns the end of the output.
+   */
+  static int removeDotSegments(CharSequence path, int from, int to, char[] out, int o) {
+    int outStart = o;
+    int i = from;
+    while (i < to) {
+      int rest = to - i;
+      char c0 = path.charAt(i);
+      char c1 = rest > 1 ? path.charAt(i + 1) : 0;
+      char c2 = rest > 2 ? path.charAt(i + 2) : 0;
+      char c3 = rest > 3 ? path.charAt(i + 3) : 0;
+      if (c0 == '.' && c1 == '.' && c2 == '/') { // A: "../"
+        i += 3;
+      } else if (c0 == '.' && c1 == '/') { // A: "./"
+        i += 2;
+      } else if (c0 == '/' && c1 == '.' && c2 == '/') { // B: "/./" becomes "/"
+        i += 2;
+      } else if (c0 == '/' && c1 == '.' && rest == 2) { // B: a final "/." becomes "/"
+        out[o++] = '/';
+        i = to;
+      } else if (c0 == '/' && c1 == '.' && c2 == '.' && (rest == 3 || c3 == '/')) { // C: "/../" or a final "/.."
+        o = lastSlash(out, outStart, o);
+        if (rest == 3) {
+          out[o++] = '/';
+          i = to;
+        } else {
+          i += 3;
+        }
+      } else if ((c0 == '.' && rest == 1) || (c0 == '.' && c1 == '.' && rest == 2)) { // D: "." or ".." alone
+        i = to;
+      } else { // E: the first segment, with its leading slash, moves to the output
+        do {
+          out[o++] = path.charAt(i++);
+        } while (i < to && path.charAt(i) != '/');
       }
     }
-    return output.toString();
+    return o;
+  }
+
+  /** Where the output's last segment starts (its slash), or {@code start}: RFC 3986's "remove the last segment". */
+  private static int lastSlash(char[] out, int start, int end) {
+    for (int i = end - 1; i >= start; i--) {
+      if (out[i] == '/') {
+        return i;
+      }
+    }
+    return start;
   }
 
   private static boolean hasDotSegment(String path) {
-    return path.contains("/./") || path.contains("/../") || path.endsWith("/.") || path.endsWith("/..")
-        || path.startsWith("./") || path.startsWith("../") || path.equals(".") || path.equals("..");
+    int n = path.length();
+    for (int i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) {
+      boolean startsSegment = i == 0 || path.charAt(i - 1) == '/';
+      if (startsSegment) {
+        int after = i + 1 < n && path.charAt(i + 1) == '.' ? i + 2 : i + 1;
+        if (after == n || path.charAt(after) == '/') {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
-  private static boolean startsWith(StringBuilder s, String prefix) {
-    return s.length() >= prefix.length() && s.substring(0, prefix.length()).equals(prefix);
-  }
-
-  private static boolean equals(StringBuilder s, String other) {
-    return s.length() == other.length() && s.toString().equals(other);
-  }
-
-  private static void removeLastSegment(StringBuilder output) {
-    int slash = output.lastIndexOf("/");
-    output.setLength(Math.max(slash, 0));
-  }
-
-  private String canonical(Parts parts) throws InvalidUrlException {
+  private Url canonical(Parts parts, int maxLength) throws InvalidUrlException {
     String scheme = parts.scheme;
     if (!isSpecial(scheme)) {
       throw new InvalidUrlException("unsupported scheme '" + scheme + "'");
@@ -263,9 +336,16 @@ public final class UrlNormalizer {
     if (parts.authority == null || parts.authority.isEmpty()) {
       throw new InvalidUrlException("no host");
     }
+    scheme = scheme.equals(Url.HTTP) ? Url.HTTP : Url.HTTPS;
     StringBuilder out = new StringBuilder(64);
     out.append(scheme).append("://");
-    appendAuthority(scheme, parts.authority, out);
+    int hostStart = out.length();
+    int port = appendHost(scheme, parts.authority, out);
+    int hostEnd = out.length();
+    if (port != defaultPort(scheme)) {
+      out.append(':').append(port);
+    }
+    int originEnd = out.length();
 
     String path = normalizeEscapes(parts.path, PATH_CHARS);
     if (stripSessionIds && path.indexOf(';') >= 0) {
@@ -274,23 +354,26 @@ public final class UrlNormalizer {
     path = removeDotSegments(path);
     out.append(path.isEmpty() ? "/" : path);
 
+    int queryMark = -1;
     if (parts.query != null) {
       String query = normalizeEscapes(parts.query, QUERY_CHARS);
       if (stripSessionIds) {
         query = withoutSessionParams(query);
       }
       if (!query.isEmpty()) {
+        queryMark = out.length();
         out.append('?').append(query);
       }
     }
     if (out.length() > maxLength) {
       throw new InvalidUrlException("longer than " + maxLength + " characters");
     }
-    return out.toString();
+    String url = out.toString();
+    return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
   }
 
-  private static void appendAuthority(String scheme, String authority, StringBuilder out)
-      throws InvalidUrlException {
+  /** Appends the canonical host and returns the port, the scheme's default if the authority names none. */
+  private static int appendHost(String scheme, String authority, StringBuilder out) throws InvalidUrlException {
     String hostPort = authority.substring(authority.lastIndexOf('@') + 1); // user info is dropped
     String host;
     String port = "";
@@ -299,10 +382,11 @@ public final class UrlNormalizer {
       if (close < 0) {
         throw new InvalidUrlException("unclosed IPv6 address");
       }
-      host = hostPort.substring(0, close + 1).toLowerCase(Locale.ROOT);
-      if (!IPV6.matcher(host).matches() || !isIpv6Literal(host.substring(1, host.length() - 1))) {
-        throw new InvalidUrlException("invalid IPv6 address " + host);
+      String address = IpAddresses.ipv6(hostPort.substring(1, close));
+      if (address == null) {
+        throw new InvalidUrlException("invalid IPv6 address " + hostPort.substring(0, close + 1));
       }
+      host = "[" + address + "]";
       String rest = hostPort.substring(close + 1);
       if (!rest.isEmpty()) {
         if (!rest.startsWith(":")) {
@@ -317,37 +401,73 @@ public final class UrlNormalizer {
       host = asciiHost(host);
     }
     out.append(host);
-    if (!port.isEmpty()) {
-      if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
-          || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
-        throw new InvalidUrlException("invalid port '" + port + "'");
-      }
-      int number = Integer.parseInt(port);
-      if (number != (scheme.equals("https") ? 443 : 80)) {
-        out.append(':').append(number);
-      }
+    if (port.isEmpty()) {
+      return defaultPort(scheme);
     }
+    if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
+        || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
+      throw new InvalidUrlException("invalid port '" + port + "'");
+    }
+    return Integer.parseInt(port);
   }
 
+  static int defaultPort(String scheme) {
+    return scheme.equals(Url.HTTPS) ? 443 : 80;
+  }
+
+  /**
+   * The canonical form of a host that is not an IPv6 literal: percent-decoded; international names mapped and
+   * converted to punycode by UTS #46 non-transitional processing (OkHttp's implementation, as browsers do:
+   * {@code faß.de} is {@code xn--fa-hia.de}, a zero-width joiner is kept); then, if its last label is a number, an
+   * IPv4 address in dotted-decimal, otherwise a lower-case host name.
+   */
   private static String asciiHost(String raw) throws InvalidUrlException {
-    String host = percentDecode(raw).toLowerCase(Locale.ROOT);
+    String host = percentDecode(raw);
     while (host.endsWith(".")) {
       host = host.substring(0, host.length() - 1);
     }
     if (host.isEmpty()) {
       throw new InvalidUrlException("no host");
     }
-    if (host.chars().anyMatch(c -> c >= 0x80)) {
-      try {
-        host = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidUrlException("invalid international host name '" + raw + "'");
+    if (needsIdna(host)) {
+      host = idnaToAscii(host, raw);
+    } else {
+      host = host.toLowerCase(Locale.ROOT);
+    }
+    if (IpAddresses.endsInANumber(host)) {
+      String address = IpAddresses.ipv4(host);
+      if (address == null) {
+        throw new InvalidUrlException("invalid IPv4 address '" + raw + "'");
       }
+      return address;
     }
     if (!isHostName(host)) {
       throw new InvalidUrlException("invalid host '" + raw + "'");
     }
     return host;
+  }
+
+  /** Whether a host has non-ASCII characters or a punycode label: those go through UTS #46 processing. */
+  private static boolean needsIdna(String host) {
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      if (c >= 0x80 || ((c == 'x' || c == 'X') && (i == 0 || host.charAt(i - 1) == '.')
+          && host.regionMatches(true, i, "xn--", 0, 4))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String idnaToAscii(String host, String raw) throws InvalidUrlException {
+    if (host.indexOf('%') >= 0 || host.indexOf(':') >= 0) { // forbidden; OkHttp would decode or read IPv6
+      throw new InvalidUrlException("invalid host '" + raw + "'");
+    }
+    try {
+      return new HttpUrl.Builder().scheme("http").host(host).build().host();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidUrlException("invalid international host name '" + raw + "'");
+    }
   }
 
   /**
@@ -371,15 +491,6 @@ public final class UrlNormalizer {
       }
     }
     return true;
-  }
-
-  private static boolean isIpv6Literal(String address) {
-    try {
-      // A literal with a colon is parsed, never looked up.
-      return address.indexOf(':') >= 0 && InetAddress.getByName(address) instanceof Inet6Address;
-    } catch (UnknownHostException e) {
-      return false;
-    }
   }
 
   /** Decodes every %XX escape as UTF-8 (for host names). */
@@ -450,6 +561,35 @@ public final class UrlNormalizer {
       }
     }
     return String.join("&", kept);
+  }
+
+  /** Whether a parameter of the query {@code s[from, to)} is a session id that {@link #withoutSessionParams} removes. */
+  static boolean hasSessionParam(String s, int from, int to) {
+    int start = from;
+    while (start <= to) {
+      int amp = s.indexOf('&', start);
+      int end = amp < 0 || amp > to ? to : amp;
+      int eq = s.indexOf('=', start);
+      int nameEnd = eq < 0 || eq > end ? end : eq;
+      if (isSessionParam(s, start, nameEnd)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+
+  private static boolean isSessionParam(String s, int from, int to) {
+    int length = to - from;
+    if (length >= 12 && s.regionMatches(true, from, "aspsessionid", 0, 12)) {
+      return true;
+    }
+    for (String name : SESSION_PARAM_NAMES) {
+      if (name.length() == length && s.regionMatches(true, from, name, 0, length)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isUnreserved(int c) {

@@ -85,4 +85,60 @@ class LinkExtractorTest {
     assertEquals(List.of("http://example.com/caf%C3%A9"),
         extractor.extract(latin, "no-such-charset", "http://example.com/", null).links());
   }
+
+  @Test
+  void relAndRobotsTokensMatchWhateverTheirCaseAndWhitespace() {
+    PageLinks links = extract("<link rel=\"  Stylesheet\tNEXT \" href=\"/n\"><a href=\"/a\" rel=\"external\nNoFollow\">a</a>"
+        + "<a href=\"/b\" rel=\"nofollowing\">b</a>", "http://example.com/");
+    assertEquals(List.of("http://example.com/n", "http://example.com/b"), links.links());
+    assertEquals(3, links.found()); // the nofollow link is found, not followed
+    assertTrue(extract("<meta name=\"ROBOTS\" content=\"index,NOFOLLOW\"><a href=\"/a\">a</a>",
+        "http://example.com/").nofollow());
+  }
+
+  @Test
+  void linksComeAsParsedUrlValues() {
+    PageLinks links = extract("<a href=\"/a?b=c\">a</a><a href=\"https://other.example:8443/x\">x</a>",
+        "http://example.com/dir/");
+    assertEquals("http://example.com", links.urls().get(0).origin());
+    assertEquals("b=c", links.urls().get(0).query());
+    assertEquals("other.example", links.urls().get(1).host());
+    assertEquals(8443, links.urls().get(1).port());
+  }
+
+  @Test
+  void metaRefreshIsReadAsTheHtmlStandardSays() {
+    assertEquals(List.of("http://example.com/next"), extract(
+        "<meta http-equiv=\"Refresh\" content=\"3 /next\">", "http://example.com/").links());
+    assertEquals(List.of("http://example.com/a%20b"), extract(
+        "<meta http-equiv=\"refresh\" content='0; URL=\"/a b\"'>", "http://example.com/").links());
+    assertEquals(List.of(), extract( // no time: not a refresh
+        "<meta http-equiv=\"refresh\" content=\"url=/x\">", "http://example.com/").links());
+  }
+
+  @Test
+  void aBaseHrefThatIsNoHttpUrlIsIgnored() {
+    assertEquals(List.of("https://example.com/dir/x"), extract(
+        "<head><base href=\"ftp://files.example.com/pub/\"></head><a href=\"x\">x</a>",
+        "https://example.com/dir/page").links());
+    assertEquals(List.of("https://example.com/dir/x"), extract(
+        "<head><base href=\"javascript:void(0)\"></head><a href=\"x\">x</a>", "https://example.com/dir/page").links());
+    assertEquals(List.of("https://example.com/other/x"), extract( // a relative base is resolved first
+        "<head><base href=\"/other/\"></head><a href=\"x\">x</a>", "https://example.com/dir/page").links());
+  }
+
+  @Test
+  void followsSvgLinksButNotXlinkHrefOutsideSvg() {
+    PageLinks links = extract("<svg><a xlink:href=\"/svg-old\"><text>a</text></a>"
+        + "<a href=\"/svg2\" xlink:href=\"/ignored\"><text>b</text></a></svg>"
+        + "<a xlink:href=\"/not-svg\">c</a>", "http://example.com/");
+    assertEquals(List.of("http://example.com/svg-old", "http://example.com/svg2"), links.links());
+  }
+
+  @Test
+  void hostsAreReadAsBrowsersReadThem() {
+    PageLinks links = extract("<a href=\"http://fa\u00df.de/\">a</a><a href=\"http://0x7f.1:8080/\">b</a>"
+        + "<a href=\"http://[::ffff:127.0.0.1]/\">c</a>", "http://example.com/");
+    assertEquals(List.of("http://xn--fa-hia.de/", "http://127.0.0.1:8080/", "http://[::ffff:7f00:1]/"), links.links());
+  }
 }

@@ -1,0 +1,146 @@
+#!/bin/bash
+# Crawls the OpenJDK 17 javadoc (Debian's openjdk-17-doc, about 10,000 pages) served by nginx on 127.0.0.1 with
+# sievecrawl and, where installed, wget2, in alternating pairs, and prints per run and as medians: pages/s, CPU
+# seconds per page and peak RSS, with the ratios to wget2. Whole commands are timed by GNU time, JVM start included.
+# Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get if missing, as root).
+#
+#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-s LABEL=LAUNCHER]...
+#
+#   -p PAIRS       runs of each crawler per concurrency (default 5); the order alternates from pair to pair
+#   -c LEVELS      concurrency levels (default "8 32"): sievecrawl --concurrency/--host-concurrency, wget2
+#                  --max-threads
+#   -s LABEL=PATH  a sievecrawl launcher to run (default: sievecrawl=app/target/sievecrawl); repeat to compare
+#                  builds, e.g. -s before=/tmp/old/sievecrawl -s after=app/target/sievecrawl
+#
+# A page is a request nginx answered with 200, counted in its access log: wget2 also fetches the images, scripts
+# and style sheets the pages use, which sievecrawl does not follow, so the page counts differ a little.
+set -euo pipefail
+
+pairs=5
+levels="8 32"
+crawlers=()
+while getopts "p:c:s:h" opt; do
+  case $opt in
+    p) pairs=$OPTARG ;;
+    c) levels=$OPTARG ;;
+    s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
+       [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
+       crawlers+=("$label=$launcher") ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
+  esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+[ ${#crawlers[@]} -gt 0 ] || crawlers=("sievecrawl=$root/app/target/sievecrawl")
+
+need_root_install() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "installing $2 (apt-get)" >&2
+  [ "$(id -u)" -eq 0 ] || { echo "$1 is missing: apt-get install $2" >&2; exit 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2
+}
+need_root_install nginx nginx-light
+[ -x /usr/bin/time ] || need_root_install /usr/bin/time time
+corpus=$("$here/javadoc-corpus.sh")
+has_wget2=0
+command -v wget2 >/dev/null 2>&1 && has_wget2=1 || echo "wget2 not installed: running sievecrawl alone" >&2
+for entry in "${crawlers[@]}"; do
+  [ -x "${entry#*=}" ] || { echo "no launcher at ${entry#*=}: build with mvn -B -q package -DskipTests" >&2; exit 1; }
+done
+
+work=$(mktemp -d /tmp/crawl-vs-wget2.XXXXXX)
+port=$((20000 + RANDOM % 20000))
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<EOF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log $work/nginx/access.log;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  sendfile on;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port;
+    root $corpus;
+  }
+}
+EOF
+nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
+trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
+seed="http://127.0.0.1:$port/index.html"
+echo "$seed" > "$work/seeds.txt"
+echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages), nginx on 127.0.0.1:$port;" \
+  "$(nproc) cores; $(wget2 --version 2>/dev/null | head -n 1 || true)"
+
+# run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb" to $work/results
+run() {
+  local label=$1 c=$2
+  : > "$work/nginx/access.log"
+  rm -rf "$work/out" && mkdir -p "$work/out"
+  if [ "$label" = wget2 ]; then
+    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" wget2 -q -r -l inf --no-parent \
+      --max-threads="$c" --delete-after --no-host-directories "$seed") || true
+  else
+    local launcher
+    for entry in "${crawlers[@]}"; do [ "${entry%%=*}" = "$label" ] && launcher=${entry#*=}; done
+    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
+      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n 100000 -o pages.jsonl --log-file crawl.log >/dev/null)
+  fi
+  local pages requests
+  pages=$(awk '$9 == 200' "$work/nginx/access.log" | wc -l)
+  requests=$(wc -l < "$work/nginx/access.log")
+  read -r wall user sys rss < <(tail -n 1 "$work/time")
+  local cpu
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+  awk -v l="$label" -v c="$c" -v p="$pages" -v r="$requests" -v w="$wall" -v cpu="$cpu" -v rss="$rss" 'BEGIN {
+    printf "%-12s c=%-3s %6d pages (%6d requests) %7.2f s wall %7.2f s CPU %7.0f pages/s %7.3f ms CPU/page %6.0f MB RSS\n",
+      l, c, p, r, w, cpu, p / w, 1000 * cpu / p, rss / 1024 }'
+  echo "$label $c $pages $wall $cpu $rss" >> "$work/results"
+}
+
+labels=()
+for entry in "${crawlers[@]}"; do labels+=("${entry%%=*}"); done
+[ $has_wget2 -eq 1 ] && labels+=(wget2)
+for c in $levels; do
+  for ((i = 1; i <= pairs; i++)); do
+    order=("${labels[@]}")
+    if ((i % 2 == 0)); then # alternate who goes first
+      order=()
+      for ((j = ${#labels[@]} - 1; j >= 0; j--)); do order+=("${labels[j]}"); done
+    fi
+    for label in "${order[@]}"; do run "$label" "$c"; done
+  done
+done
+
+echo
+echo "medians of $pairs runs (ratio = sievecrawl / wget2; pages/s wants >= 0.3, CPU per page <= 4)"
+python3 - "$work/results" "$has_wget2" <<'EOF'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+has_wget2 = sys.argv[2] == "1"
+table = {}
+for label, c, pages, wall, cpu, rss in rows:
+    table.setdefault((label, int(c)), []).append((int(pages), float(wall), float(cpu), int(rss)))
+print(f"{'crawler':<12} {'conc.':>5} {'pages':>7} {'pages/s':>9} {'CPU ms/page':>12} {'peak RSS MB':>12}"
+      + ("   pages/s ratio   CPU/page ratio   RSS ratio" if has_wget2 else ""))
+for (label, c), runs in sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0] == "wget2", kv[0][0])):
+    pages = statistics.median(r[0] for r in runs)
+    rate = statistics.median(r[0] / r[1] for r in runs)
+    cpu = statistics.median(1000 * r[2] / r[0] for r in runs)
+    rss = statistics.median(r[3] / 1024 for r in runs)
+    line = f"{label:<12} {c:>5} {pages:>7.0f} {rate:>9.0f} {cpu:>12.3f} {rss:>12.0f}"
+    if has_wget2 and label != "wget2" and ("wget2", c) in table:
+        w = table[("wget2", c)]
+        line += (f"   {rate / statistics.median(r[0] / r[1] for r in w):>13.2f}"
+                 f"   {cpu / statistics.median(1000 * r[2] / r[0] for r in w):>14.2f}"
+                 f"   {rss / statistics.median(r[3] / 1024 for r in w):>9.2f}")
+    print(line)
+EOF

@@ -1,0 +1,243 @@
+package io.sievecrawl.crawler.url;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Resolves the references of one page (its links) against the page's base URL into canonical {@link Url}s,
+ * each distinct reference once. Made by {@link UrlNormalizer#resolverFor}; not thread-safe: one per page.
+ */
+public final class ReferenceResolver {
+  /*
+   * Most links are plain: relative paths such as "../../java/lang/String.html" or absolute http(s) URLs, made of
+   * characters that need no escaping, with a lower-case host name. Those take a fast path that merges the
+   * reference into the already canonical base and removes dot segments in one pass over a reused buffer: the
+   * scheme, host and origin strings of a same-origin link are the base's own, so a link costs its URL string and
+   * its Url. Anything else (escapes, non-ASCII, backslashes, spaces, upper-case or numeric hosts, user info, other
+   * schemes, session ids) takes the normalizer's general path, which is the reference: the fast path gives exactly
+   * its result or declines (UrlNormalizerFastPathTest checks this on tables and random references).
+   */
+  private static final Object INVALID = new Object();
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    String plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/?";
+    for (int i = 0; i < plain.length(); i++) {
+      PLAIN[plain.charAt(i)] = true;
+    }
+  }
+
+  private final UrlNormalizer normalizer;
+  private final String rawBase;
+  private final Url base; // null when the base is not a usable http(s) URL: the general path then decides
+  private final String baseDirectory;
+  private final Map<String, Object> resolved = new HashMap<>();
+  private final StringBuilder merged = new StringBuilder(128);
+  private char[] out = new char[256];
+
+  ReferenceResolver(UrlNormalizer normalizer, String rawBase) {
+    this.normalizer = normalizer;
+    this.rawBase = rawBase;
+    Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
+    this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase);
+    if (base == null) {
+      baseDirectory = null;
+    } else {
+      String path = base.path();
+      baseDirectory = path.substring(0, path.lastIndexOf('/') + 1);
+    }
+  }
+
+  /** The base URL in canonical form, or {@code null} if it is not an http(s) URL the crawler accepts. */
+  public Url base() {
+    return base;
+  }
+
+  /** The canonical URL of {@code reference} against the base, or {@code null} if it is not a crawlable URL. */
+  public Url resolveOrNull(String reference) {
+    Object known = resolved.get(reference);
+    if (known == null) {
+      Url url = base == null ? null : resolvePlain(base, reference);
+      if (url == null) {
+        try {
+          url = normalizer.resolveToUrl(rawBase, reference);
+        } catch (InvalidUrlException e) {
+          url = null;
+        }
+      }
+      known = url == null ? INVALID : url;
+      resolved.put(reference, known);
+    }
+    return known == INVALID ? null : (Url) known;
+  }
+
+  /**
+   * The fast path: the canonical URL of a plain reference against {@code base} (or of a plain absolute URL, if
+   * {@code base} is null), or {@code null} to leave it to the general path.
+   */
+  Url resolvePlain(Url base, String ref) {
+    int length = ref.length();
+    int end = length; // the fragment is dropped
+    for (int i = 0; i < length; i++) {
+      char c = ref.charAt(i);
+      if (c == '#') {
+        end = i;
+        break;
+      }
+      if (c >= 128 || !PLAIN[c]) {
+        return null;
+      }
+    }
+    if (end == 0) {
+      return base;
+    }
+    String scheme = base == null ? null : base.scheme();
+    String host = base == null ? null : base.host();
+    int port = base == null ? -1 : base.port();
+    String origin = base == null ? null : base.origin();
+    int pos = 0;
+    int stop = firstOf(ref, 0, end, ':', '/', '?');
+    if (stop < end && ref.charAt(stop) == ':') {
+      boolean http = stop == 4 && ref.regionMatches(true, 0, Url.HTTP, 0, 4);
+      boolean https = stop == 5 && ref.regionMatches(true, 0, Url.HTTPS, 0, 5);
+      if (!(http || https) || !ref.startsWith("//", stop + 1)) {
+        return null; // another scheme, or "http:g", which browsers read as relative
+      }
+      scheme = http ? Url.HTTP : Url.HTTPS;
+      pos = stop + 1;
+    }
+    if (scheme == null) {
+      return null; // no base, and no scheme of its own
+    }
+    boolean hasAuthority = ref.startsWith("//", pos);
+    if (hasAuthority) {
+      int hostStart = pos + 2;
+      int authorityEnd = firstOf(ref, hostStart, end, '/', '?', '/');
+      int hostEnd = firstOf(ref, hostStart, authorityEnd, ':', ':', ':');
+      if (!isPlainHost(ref, hostStart, hostEnd)) {
+        return null;
+      }
+      int defaultPort = UrlNormalizer.defaultPort(scheme);
+      int newPort = defaultPort;
+      if (hostEnd + 1 < authorityEnd) {
+        newPort = parsePort(ref, hostEnd + 1, authorityEnd);
+        if (newPort < 0) {
+          return null;
+        }
+      }
+      boolean sameOrigin = base != null && scheme == base.scheme() && newPort == port
+          && hostEnd - hostStart == host.length() && ref.regionMatches(hostStart, host, 0, host.length());
+      if (!sameOrigin) {
+        host = ref.substring(hostStart, hostEnd);
+        port = newPort;
+        origin = scheme + "://" + host + (newPort == defaultPort ? "" : ":" + newPort);
+      }
+      pos = authorityEnd;
+    } else if (base == null) {
+      return null; // relative, and nothing to resolve it against
+    }
+    int queryMark = firstOf(ref, pos, end, '?', '?', '?');
+
+    StringBuilder path = merged;
+    path.setLength(0);
+    if (hasAuthority || (pos < queryMark && ref.charAt(pos) == '/')) {
+      path.append(ref, pos, queryMark);
+    } else if (pos == queryMark) { // "?query": the base's path
+      path.append(base.path());
+    } else {
+      path.append(baseDirectory).append(ref, pos, queryMark);
+    }
+    if (path.isEmpty()) {
+      path.append('/');
+    }
+    boolean stripSessionIds = normalizer.stripsSessionIds();
+    int queryLength = queryMark < end ? end - queryMark - 1 : 0;
+    if (stripSessionIds && (path.indexOf(";") >= 0
+        || (queryLength > 0 && UrlNormalizer.hasSessionParam(ref, queryMark + 1, end)))) {
+      return null;
+    }
+
+    int capacity = origin.length() + path.length() + 1 + queryLength;
+    if (out.length < capacity) { // dot segments only shorten the path
+      out = new char[Math.max(capacity, out.length * 2)];
+    }
+    origin.getChars(0, origin.length(), out, 0);
+    int n = UrlNormalizer.removeDotSegments(path, 0, path.length(), out, origin.length());
+    int urlQueryMark = -1;
+    if (queryLength > 0) {
+      urlQueryMark = n;
+      out[n++] = '?';
+      ref.getChars(queryMark + 1, end, out, n);
+      n += queryLength;
+    }
+    if (n > normalizer.maxLength()) {
+      return null; // the general path refuses it, saying why
+    }
+    return new Url(new String(out, 0, n), scheme, host, port, origin, urlQueryMark);
+  }
+
+  /** The index of the first of {@code a}, {@code b} or {@code c} (which may repeat) in {@code s[from, to)}, or {@code to}. */
+  private static int firstOf(String s, int from, int to, char a, char b, char c) {
+    for (int i = from; i < to; i++) {
+      char ch = s.charAt(i);
+      if (ch == a || ch == b || ch == c) {
+        return i;
+      }
+    }
+    return to;
+  }
+
+  /**
+   * A host name already in canonical form: labels of a-z, 0-9, '-' and '_' as {@code UrlNormalizer} accepts them,
+   * no trailing dot, and, if the last label is a number, a plain dotted quad (other numeric forms are IPv4
+   * addresses written differently, for the general path).
+   */
+  private static boolean isPlainHost(String s, int from, int to) {
+    if (to == from || to - from > 253) {
+      return false;
+    }
+    int labelStart = from;
+    boolean digitsOnly = true;
+    int labels = 0;
+    boolean dottedQuad = true;
+    for (int i = from; i <= to; i++) {
+      char c = i < to ? s.charAt(i) : '.';
+      if (c == '.') {
+        int label = i - labelStart;
+        if (label == 0 || label > 63 || s.charAt(labelStart) == '-' || s.charAt(i - 1) == '-') {
+          return false;
+        }
+        labels++;
+        dottedQuad &= digitsOnly && label <= 3 && (label == 1 || s.charAt(labelStart) != '0')
+            && Integer.parseInt(s, labelStart, i, 10) <= 255;
+        if (i == to && (digitsOnly || (label > 1 && s.charAt(labelStart) == '0'
+            && (s.charAt(labelStart + 1) == 'x' || s.charAt(labelStart + 1) == 'X')))) {
+          return dottedQuad && labels == 4; // a number at the end: only a canonical IPv4 address is plain
+        }
+        labelStart = i + 1;
+        digitsOnly = true;
+      } else if ((c >= 'a' && c <= 'z') || c == '-' || c == '_') {
+        digitsOnly = false;
+      } else if (!(c >= '0' && c <= '9')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The port in {@code s[from, to)}, or -1 if it is not 1 to 65535 in at most five digits. */
+  private static int parsePort(String s, int from, int to) {
+    if (to - from > 5) {
+      return -1;
+    }
+    int port = 0;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      port = port * 10 + (c - '0');
+    }
+    return port >= 1 && port <= 65535 ? port : -1;
+  }
+}
