@@ -203,8 +203,8 @@ public final class Crawler {
             settings.robotsAgentName(), settings.maxCrawlDelay(), settings.robotsRetry(),
             settings.robotsCacheMemory(), Clock.systemUTC())
         : null;
-    LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(),
-        settings.robotsAgentName());
+    LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
+        settings.maxLinksPerPage());
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
         stats, pageBudget, control);
 

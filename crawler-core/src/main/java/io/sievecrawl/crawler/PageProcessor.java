@@ -232,10 +232,8 @@ final class PageProcessor {
       PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag());
       outlinks = page.found();
       List<String> found = page.links();
-      int cap = settings.maxLinksPerPage();
-      if (found.size() > cap) {
-        stats.notAdmitted("links-over-page-cap", found.size() - cap);
-        found = found.subList(0, cap);
+      if (page.overCap() > 0) {
+        stats.notAdmitted("links-over-page-cap", page.overCap());
       }
       List<CrawlTask> inScope = new ArrayList<>(found.size());
       for (String link : found) {

@@ -45,14 +45,24 @@ public final class LinkExtractor {
   private final UrlNormalizer normalizer;
   private final boolean honorNofollow;
   private final String robotName;
+  private final int maxLinks;
 
   /**
    * @param robotName the crawler's name, lower case, matched against {@code <meta name="...">} robots tags
    */
   public LinkExtractor(UrlNormalizer normalizer, boolean honorNofollow, String robotName) {
+    this(normalizer, honorNofollow, robotName, Integer.MAX_VALUE);
+  }
+
+  /**
+   * @param maxLinks the most distinct links taken from one page (the first in the page); the rest are not resolved
+   *     and are counted in {@link PageLinks#overCap()}
+   */
+  public LinkExtractor(UrlNormalizer normalizer, boolean honorNofollow, String robotName, int maxLinks) {
     this.normalizer = normalizer;
     this.honorNofollow = honorNofollow;
     this.robotName = robotName.toLowerCase(Locale.ROOT);
+    this.maxLinks = maxLinks;
   }
 
   /**
@@ -69,19 +79,25 @@ public final class LinkExtractor {
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
     finder.walk(doc);
     Set<Url> links = new LinkedHashSet<>();
+    int overCap = 0;
     if (!finder.nofollow) {
       ReferenceResolver resolver = normalizer.resolverFor(doc.baseUri().isEmpty() ? pageUrl : doc.baseUri());
       if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
         resolver = normalizer.resolverFor(pageUrl);
       }
-      for (String link : finder.raw) {
+      for (int i = 0; i < finder.raw.size(); i++) {
+        if (links.size() >= maxLinks) {
+          overCap = finder.raw.size() - i; // a hostile page of 450,000 links must not become 450,000 URLs in memory
+          break;
+        }
+        String link = finder.raw.get(i);
         Url url = link == null ? null : resolver.resolveOrNull(link);
         if (url != null) {
           links.add(url);
         }
       }
     }
-    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow);
+    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap);
   }
 
   /** Collects the raw links in document order ({@code null} for a nofollow link) and the page's nofollow. */

@@ -9,11 +9,16 @@ import java.util.List;
  * @param urls every followable link, resolved and normalized, in document order, duplicates kept out
  * @param found every link found before nofollow and normalization filtering (the record's {@code outlinks})
  * @param nofollow whether the page asked crawlers not to follow its links
+ * @param overCap links left unresolved because the page had more than the extractor's cap
  */
-public record PageLinks(List<Url> urls, int found, boolean nofollow) {
+public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap) {
 
   public PageLinks {
     urls = List.copyOf(urls);
+  }
+
+  public PageLinks(List<Url> urls, int found, boolean nofollow) {
+    this(urls, found, nofollow, 0);
   }
 
   /** {@link #urls()} as canonical strings. */

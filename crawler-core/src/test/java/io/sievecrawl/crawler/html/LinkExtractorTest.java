@@ -141,4 +141,21 @@ class LinkExtractorTest {
         + "<a href=\"http://[::ffff:127.0.0.1]/\">c</a>", "http://example.com/");
     assertEquals(List.of("http://xn--fa-hia.de/", "http://127.0.0.1:8080/", "http://[::ffff:7f00:1]/"), links.links());
   }
+
+  @Test
+  void aPageWithMoreLinksThanTheCapYieldsTheFirstOnesAndCountsTheRest() {
+    StringBuilder html = new StringBuilder("<html><body>");
+    for (int i = 0; i < 50; i++) {
+      html.append("<a href=\"/p").append(i).append("\">x</a><a href=\"/p").append(i).append("\">again</a>");
+    }
+    LinkExtractor capped = new LinkExtractor(new io.sievecrawl.crawler.url.UrlNormalizer(2048, true), true,
+        "sievecrawl", 10);
+    PageLinks page = capped.extract(html.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "utf-8",
+        "https://a.example/", null);
+    assertEquals(10, page.links().size());
+    assertEquals("https://a.example/p0", page.links().get(0));
+    assertEquals("https://a.example/p9", page.links().get(9));
+    assertEquals(100, page.found());
+    assertEquals(100 - 19, page.overCap(), "the links after the tenth distinct one (the 19th raw link) are not resolved");
+  }
 }
