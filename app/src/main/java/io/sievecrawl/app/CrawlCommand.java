@@ -68,6 +68,9 @@ final class CrawlCommand implements Callable<Integer> {
   SettingsOptions settingsOptions;
 
   @Mixin
+  ReportOptions reports;
+
+  @Mixin
   LogOptions logOptions;
 
   CrawlCommand(Terminal terminal) {
@@ -115,7 +118,7 @@ final class CrawlCommand implements Callable<Integer> {
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
           seedUrls.size(), seeds, output, crawlName, redis, System.lineSeparator(),
           String.join(System.lineSeparator(), settings.describe()));
-      return SharedCrawlRun.run(shared, settings, seedUrls, ResultsFile.create(output, terminal.out()), status,
+      return SharedCrawlRun.run(shared, settings, seedUrls, ResultsFile.create(output, terminal.out()), reports, status,
           logOptions.verbosity());
     }
     boolean temporary = job == null;
@@ -134,7 +137,7 @@ final class CrawlCommand implements Callable<Integer> {
         + " crawl continues with 'sievecrawl resume " + dir + "')" : ""), status, logOptions.verbosity());
     warnWithoutContact(settings, seedUrls);
     ResultsFile results = ResultsFile.create(output, terminal.out());
-    return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, status, logOptions.verbosity());
+    return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, reports, status, logOptions.verbosity());
   }
 
   /** Site owners should be able to reach whoever crawls them: say so when no contact is set for a public site. */

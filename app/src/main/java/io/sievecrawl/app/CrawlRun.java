@@ -36,13 +36,15 @@ final class CrawlRun {
    * @throws UserError when the run fails (results or directory unwritable, an internal error), after the summary
    */
   static int run(CrawlJob job, boolean temporary, CrawlSettings settings, List<String> seeds, ResultsFile results,
-      StatusLine status, Logging.Verbosity verbosity) {
+      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
+    var skipLog = reports.skipLog();
     try {
       job.runStarts();
       frontier = job.openFrontier(settings, CAPACITY_HINT);
-      crawler = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier).state(job.loadState()).build();
+      crawler = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
+          .state(job.loadState()).skipLog(skipLog).build();
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -73,9 +75,8 @@ final class CrawlRun {
       awaitQuietly(timers);
     }
     IOException closing = finish(job, frontier, crawler, summary, results);
-    for (String line : SummaryReport.lines(summary)) {
-      print(line, status, verbosity);
-    }
+    ReportOptions.close(skipLog);
+    report(summary, reports, status, verbosity);
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
     if (completed && temporary && closing == null) {
       try {
@@ -147,6 +148,23 @@ final class CrawlRun {
           + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors()));
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+  }
+
+  /** The summary on the console and in the log, the origins table, and {@code --stats-json}. */
+  static void report(CrawlSummary summary, ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
+    for (String line : SummaryReport.lines(summary)) {
+      print(line, status, verbosity);
+    }
+    List<String> top = ReportOptions.originLines(summary, Math.max(10, reports.hosts));
+    for (int i = 0; i < top.size(); i++) {
+      if (i <= 10) {
+        log.info(top.get(i)); // the log always gets the ten busiest origins (after the heading)
+      }
+      if (i <= reports.hosts && verbosity == Logging.Verbosity.NORMAL) {
+        status.println(top.get(i));
+      }
+    }
+    reports.writeStats(summary);
   }
 
   /** A line for the log and the console: once, however verbose the console is (it shows INFO with -v). */

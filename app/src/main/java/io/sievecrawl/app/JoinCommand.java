@@ -44,6 +44,9 @@ final class JoinCommand implements Callable<Integer> {
   SettingsOptions settingsOptions;
 
   @Mixin
+  ReportOptions reports;
+
+  @Mixin
   LogOptions logOptions;
 
   JoinCommand(Terminal terminal) {
@@ -82,7 +85,7 @@ final class JoinCommand implements Callable<Integer> {
     try {
       log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName, redis, output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-      code = SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), status,
+      code = SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), reports, status,
           logOptions.verbosity());
     } catch (RuntimeException e) {
       Logging.shutdown();

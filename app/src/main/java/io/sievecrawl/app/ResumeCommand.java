@@ -32,6 +32,9 @@ final class ResumeCommand implements Callable<Integer> {
   SettingsOptions settingsOptions;
 
   @Mixin
+  ReportOptions reports;
+
+  @Mixin
   LogOptions logOptions;
 
   ResumeCommand(Terminal terminal) {
@@ -68,7 +71,7 @@ final class ResumeCommand implements Callable<Integer> {
       log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
           job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
-      code = CrawlRun.run(job, false, settings, seeds, results, status, logOptions.verbosity());
+      code = CrawlRun.run(job, false, settings, seeds, results, reports, status, logOptions.verbosity());
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

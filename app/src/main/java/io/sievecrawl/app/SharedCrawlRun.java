@@ -64,7 +64,7 @@ final class SharedCrawlRun {
   }
 
   static int run(RedisCrawl crawl, CrawlSettings settings, List<String> seeds, ResultsFile results,
-      StatusLine status, Logging.Verbosity verbosity) {
+      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
     RedisFrontier<CrawlTask> frontier;
     try {
       frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::url, CrawlTask::origin, settings.leaseTtl(),
@@ -74,7 +74,8 @@ final class SharedCrawlRun {
     }
     SharedState shared = new SharedState(crawl);
     SharedCounters counters = new SharedCounters(new VerboseResults(results.writer()), shared);
-    Crawler crawler = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared)
+    var skipLog = reports.skipLog();
+    Crawler crawler = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared).skipLog(skipLog)
         .scopeSites(new ScopeSites() {
           @Override
           public Collection<String> load() {
@@ -129,9 +130,8 @@ final class SharedCrawlRun {
     int agents = frontier.liveAgents();
     frontier.close();
     crawl.close();
-    for (String line : SummaryReport.lines(summary)) {
-      print(line, status, verbosity);
-    }
+    ReportOptions.close(skipLog);
+    CrawlRun.report(summary, reports, status, verbosity);
     print(String.format(Locale.ROOT, "  all agents:      %d pages, %d with a response, %s read; %d URLs admitted,"
         + " %d duplicates dropped, %d still open; %d agents live", global.getOrDefault("pages", 0L),
         global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),

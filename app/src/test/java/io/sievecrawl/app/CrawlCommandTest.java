@@ -166,4 +166,31 @@ class CrawlCommandTest {
       assertTrue(cmd.err().contains("cannot write results to /dev/full: No space left on device"), cmd.err());
     }
   }
+
+  @Test
+  void theSummaryAsJsonTheBusiestOriginsAndTheUrlsLeftOut() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(30, 4)) {
+      Path stats = dir.resolve("stats.json");
+      Path skipped = dir.resolve("skipped.jsonl");
+      Cmd cmd = Cmd.run("crawl", site.rootUrl(), "--job", dir.resolve("job").toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString(), "--delay", "0ms",
+          "--stats-json", stats.toString(), "--hosts", "5", "--log-skipped", skipped.toString());
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      ObjectMapper json = new ObjectMapper();
+      JsonNode doc = json.readTree(stats.toFile());
+      assertEquals("completed", doc.get("end").asText());
+      assertEquals(30, doc.get("fetched").asInt());
+      assertEquals(30, doc.get("byStatusClass").get("2xx").asInt());
+      JsonNode origin = doc.get("origins").get(0);
+      assertEquals(site.rootUrl().replaceAll("/$", ""), origin.get("origin").asText());
+      assertEquals(30, origin.get("pages").asInt());
+      assertEquals("allowed", origin.get("robots").asText());
+      assertTrue(cmd.err().contains(site.rootUrl().replaceAll("/$", "")), "the origins table: " + cmd.err());
+      List<String> lines = Files.readAllLines(skipped);
+      assertTrue(lines.size() > 30, "every link to a page already seen is listed: " + lines.size());
+      JsonNode first = json.readTree(lines.get(0));
+      assertEquals("seen", first.get("reason").asText());
+      assertTrue(first.get("referrer").asText().startsWith(site.rootUrl()), lines.get(0));
+    }
+  }
 }

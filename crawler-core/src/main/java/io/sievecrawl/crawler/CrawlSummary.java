@@ -26,6 +26,7 @@ import java.util.Map;
  * @param notFetched tasks still waiting or unfinished in the frontier when the run ended (a stop, the page limit, a
  *     failure); a resumed crawl does them
  * @param givenUp origins given up because their robots.txt could not be fetched, with why
+ * @param origins the busiest origins of this run, busiest first (at most the 10,000 most recently active)
  * @param sieve the frontier's counters and filter state at the end
  * @param totals counters over every run of the crawl, this one included
  * @param elapsed wall-clock time of the run
@@ -45,6 +46,7 @@ public record CrawlSummary(
     long admitted,
     long notFetched,
     Map<String, String> givenUp,
+    java.util.List<OriginRow> origins,
     SieveStats sieve,
     CrawlTotals totals,
     Duration elapsed,

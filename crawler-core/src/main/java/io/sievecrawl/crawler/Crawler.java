@@ -68,6 +68,8 @@ public final class Crawler {
   private final Queue<Throwable> workerFailures = new ConcurrentLinkedQueue<>();
   private final PerKeyBudget pageBudget;
   private final ScopeSites scopeSites;
+  private final SkipLog skipLog;
+  private final OriginStats origins = new OriginStats();
   private volatile ScopePolicy scope;
   private volatile long startedAt;
 
@@ -79,6 +81,7 @@ public final class Crawler {
     this.before = b.state;
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
+    this.skipLog = b.skipLog;
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
     this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true);
     this.scheduler = new HostScheduler<>(frontier, CrawlTask::origin,
@@ -114,6 +117,7 @@ public final class Crawler {
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
     private PerKeyBudget pageBudget;
     private ScopeSites scopeSites = ScopeSites.NONE;
+    private SkipLog skipLog = SkipLog.NONE;
 
     private Builder(CrawlSettings settings, ResultSink sink) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -147,6 +151,12 @@ public final class Crawler {
     /** Where the sites in scope are shared with other agents of the crawl. Default: nowhere. */
     public Builder scopeSites(ScopeSites sites) {
       this.scopeSites = Objects.requireNonNull(sites, "sites");
+      return this;
+    }
+
+    /** Hears of every URL left out, with why. Default: nobody. */
+    public Builder skipLog(SkipLog log) {
+      this.skipLog = Objects.requireNonNull(log, "log");
       return this;
     }
 
@@ -206,7 +216,7 @@ public final class Crawler {
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
         settings.maxLinksPerPage());
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
-        stats, pageBudget, control);
+        stats, pageBudget, control, origins, skipLog);
 
     long start = System.nanoTime();
     startedAt = start;
@@ -263,7 +273,7 @@ public final class Crawler {
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
     return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
         stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver, admitted,
-        notFetched, givenUp, sieve, totals, elapsed, failure);
+        notFetched, givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals, elapsed, failure);
   }
 
   private void refreshScope(ScopePolicy scope) {

@@ -52,10 +52,12 @@ final class PageProcessor {
   private final PerKeyBudget pagesPerOrigin;
   private final CrawlControl control;
   private final OriginWarnings failures = new OriginWarnings();
+  private final OriginStats origins;
+  private final SkipLog skips;
 
   PageProcessor(CrawlSettings settings, PageFetcher fetcher, HostScheduler<CrawlTask> scheduler, RobotsPolicy robots,
       LinkExtractor links, UrlNormalizer normalizer, ScopePolicy scope, ResultSink sink, CrawlStats stats,
-      PerKeyBudget pagesPerOrigin, CrawlControl control) {
+      PerKeyBudget pagesPerOrigin, CrawlControl control, OriginStats origins, SkipLog skips) {
     this.settings = settings;
     this.fetcher = fetcher;
     this.scheduler = scheduler;
@@ -67,6 +69,8 @@ final class PageProcessor {
     this.stats = stats;
     this.pagesPerOrigin = pagesPerOrigin;
     this.control = control;
+    this.origins = origins;
+    this.skips = skips;
   }
 
   void process(HostScheduler.Lease<CrawlTask> lease) {
@@ -133,12 +137,15 @@ final class PageProcessor {
       Duration wait = retryWait(task.attempt(), response.retryAfter());
       if (task.attempt() < settings.maxRetries() && wait != null) {
         stats.retries.increment();
+        origins.paused(lease.origin(), wait);
         scheduler.retryLater(lease, task.retry(), wait);
         return End.HANDED_BACK;
       }
       if (response.retryAfter() != null) { // giving this URL up, but the origin still asked for a rest
         Duration cap = settings.maxRetryAfter();
-        scheduler.pause(lease.origin(), response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter());
+        Duration pause = response.retryAfter().compareTo(cap) > 0 ? cap : response.retryAfter();
+        origins.paused(lease.origin(), pause);
+        scheduler.pause(lease.origin(), pause);
       }
     }
     if (response.errorKind() == ErrorKind.TLS) {
@@ -155,6 +162,7 @@ final class PageProcessor {
       RobotsVerdict verdict = robots.verdict(task.url(), () -> scheduler.resume(origin));
       switch (verdict.decision()) {
         case DISALLOWED -> {
+          origins.disallowed(origin);
           return skip(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", "robots");
         }
         case PENDING -> {
@@ -167,14 +175,18 @@ final class PageProcessor {
         }
         case RETRY_LATER -> {
           Duration wait = Duration.between(Instant.now(), verdict.retryAt());
-          scheduler.retryLater(lease, task, wait.isNegative() ? Duration.ZERO : wait);
+          wait = wait.isNegative() ? Duration.ZERO : wait;
+          origins.paused(origin, wait);
+          scheduler.retryLater(lease, task, wait);
           return End.HANDED_BACK;
         }
         case UNAVAILABLE -> {
+          origins.robots(origin, "unavailable: " + verdict.reason());
           return skip(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(),
               "robots-unavailable");
         }
         case ALLOWED -> {
+          origins.robots(origin, "allowed");
           if (!verdict.crawlDelay().isZero()) {
             scheduler.setCrawlDelay(origin, verdict.crawlDelay());
           }
@@ -184,6 +196,7 @@ final class PageProcessor {
     long budget = settings.maxPagesPerHost();
     if (budget > 0 && !pagesPerOrigin.tryCount(lease.origin(), budget)) {
       stats.skip("host-budget");
+      skips.skipped(task.url(), task.referrer(), task.depth(), "host-budget");
       return End.COMPLETE;
     }
     if (!control.tryStartPage()) {
@@ -197,6 +210,7 @@ final class PageProcessor {
     sink.accept(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
         kind, why, 0));
     stats.skip(reason);
+    skips.skipped(task.url(), task.referrer(), task.depth(), reason);
     return End.COMPLETE;
   }
 
@@ -242,7 +256,11 @@ final class PageProcessor {
           inScope.add(next);
         }
       }
-      scheduler.offerAll(inScope); // one batch: one round trip to a shared frontier
+      java.util.BitSet admitted = scheduler.offerAll(inScope); // one batch: one round trip to a shared frontier
+      for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
+        CrawlTask seen = inScope.get(i);
+        skips.skipped(seen.url(), seen.referrer(), seen.depth(), "seen");
+      }
     }
     return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(), task.depth(),
         task.referrer(), response.startedAt(), response.millis(), outlinks, redirectTo, errorKind, error,
@@ -253,13 +271,16 @@ final class PageProcessor {
   private void follow(CrawlTask next) {
     if (inScope(next) && !scheduler.offer(next)) {
       stats.notAdmitted("redirect-to-seen-url");
+      skips.skipped(next.url(), next.referrer(), next.depth(), "seen");
     }
   }
 
   private boolean inScope(CrawlTask next) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
     if (reason != null) {
-      stats.notAdmitted("out-of-scope-" + reason.name().toLowerCase(Locale.ROOT));
+      String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+      stats.notAdmitted(why);
+      skips.skipped(next.url(), next.referrer(), next.depth(), why);
       return false;
     }
     return true;
@@ -282,5 +303,6 @@ final class PageProcessor {
   private void record(CrawlResult result) throws IOException {
     sink.accept(result);
     stats.record(result); // only once written: a result the sink refused belongs to a page done again on resume
+    origins.fetched(Origins.of(result.url()), result);
   }
 }

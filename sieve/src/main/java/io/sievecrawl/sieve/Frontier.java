@@ -62,14 +62,14 @@ public interface Frontier<T> extends AutoCloseable {
   SieveStats stats();
 
   /**
-   * Offers each task; returns how many were admitted. A frontier across the network sends them in one round trip,
-   * so a page's links should be offered together.
+   * Offers each task; returns which were admitted, by their index in {@code tasks}. A frontier across the network
+   * sends them in one round trip, so a page's links should be offered together.
    */
-  default int offerAll(java.util.List<T> tasks) {
-    int admitted = 0;
-    for (T task : tasks) {
-      if (offer(task)) {
-        admitted++;
+  default java.util.BitSet offerAll(java.util.List<T> tasks) {
+    java.util.BitSet admitted = new java.util.BitSet(tasks.size());
+    for (int i = 0; i < tasks.size(); i++) {
+      if (offer(tasks.get(i))) {
+        admitted.set(i);
       }
     }
     return admitted;

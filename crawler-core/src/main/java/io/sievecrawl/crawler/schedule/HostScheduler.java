@@ -121,13 +121,16 @@ public final class HostScheduler<T> {
     return true;
   }
 
-  /** Offers {@code tasks} to the frontier together (one round trip to a shared one); returns how many were admitted. */
-  public int offerAll(java.util.List<T> tasks) {
+  /**
+   * Offers {@code tasks} to the frontier together (one round trip to a shared one); returns which were admitted, by
+   * index.
+   */
+  public java.util.BitSet offerAll(java.util.List<T> tasks) {
     if (tasks.isEmpty()) {
-      return 0;
+      return new java.util.BitSet();
     }
-    int admitted = frontier.offerAll(tasks);
-    if (admitted > 0) {
+    java.util.BitSet admitted = frontier.offerAll(tasks);
+    if (!admitted.isEmpty()) {
       lock.lock();
       try {
         changed.signalAll();

@@ -71,7 +71,7 @@ public final class SharedFrontierReport {
             long n = next.getAndIncrement();
             links.add("https://host" + (n % 256) + ".example/section/" + (n % 97) + "/page-" + n + ".html");
           }
-          admitted.addAndGet(frontier.offerAll(links));
+          admitted.addAndGet(frontier.offerAll(links).cardinality());
           frontier.complete(claim);
         }
       }));

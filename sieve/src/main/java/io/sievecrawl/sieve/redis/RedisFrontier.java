@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,13 +124,14 @@ public final class RedisFrontier<T> implements Frontier<T> {
 
   @Override
   public boolean offer(T task) {
-    return offerAll(List.of(task)) == 1;
+    return offerAll(List.of(task)).get(0);
   }
 
   @Override
-  public int offerAll(List<T> tasks) {
+  public BitSet offerAll(List<T> tasks) {
+    BitSet admitted = new BitSet(tasks.size());
     if (tasks.isEmpty()) {
-      return 0;
+      return admitted;
     }
     checkUsable();
     LinkedHashMap<String, Integer> keys = new LinkedHashMap<>();
@@ -153,11 +155,12 @@ public final class RedisFrontier<T> implements Frontier<T> {
     List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, keys.keySet().toArray(String[]::new),
         args.toArray(byte[][]::new));
     bits = result.get(0);
-    int admitted = 0;
     for (int i = 1; i < result.size(); i++) {
-      admitted += result.get(i).intValue();
+      if (result.get(i) == 1) {
+        admitted.set(i - 1);
+      }
     }
-    if (admitted > 0) {
+    if (!admitted.isEmpty()) {
       finished = false;
       capacity.check();
     }

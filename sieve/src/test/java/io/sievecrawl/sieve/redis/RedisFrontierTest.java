@@ -80,7 +80,7 @@ class RedisFrontierTest {
           for (int i = 0; i < 50; i++) {
             urls.add(corpus.url(batch * 50 + i)); // every thread offers the same 5,000 URLs
           }
-          admitted.addAndGet(agent.offerAll(urls));
+          admitted.addAndGet(agent.offerAll(urls).cardinality());
         }
       }));
     }
@@ -117,7 +117,7 @@ class RedisFrontierTest {
     RedisFrontier<String> dead = agent(Duration.ofMillis(600));
     List<String> urls = List.of("https://a.example/1", "https://b.example/1", "https://c.example/1",
         "https://d.example/1");
-    assertEquals(4, dead.offerAll(urls));
+    assertEquals(4, dead.offerAll(urls).cardinality());
     List<String> claimed = new ArrayList<>();
     for (Claim<String> c = dead.poll(); c != null; c = dead.poll()) {
       claimed.add(c.task()); // claimed, never acknowledged: the agent dies with them

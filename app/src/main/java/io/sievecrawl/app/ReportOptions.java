@@ -1,0 +1,169 @@
+package io.sievecrawl.app;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.OriginRow;
+import io.sievecrawl.crawler.SkipLog;
+import io.sievecrawl.sieve.Durable;
+import io.sievecrawl.sieve.SieveStats;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** What a crawl reports besides its results: the summary as JSON, a table of origins, the URLs left out. */
+final class ReportOptions {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Option(names = "--stats-json", paramLabel = "FILE",
+      description = "At the end, write the summary as one JSON document, with a row per origin (pages, bytes, status"
+          + " classes, errors, robots.txt, time paused).")
+  Path statsJson;
+
+  @Option(names = "--hosts", paramLabel = "N", defaultValue = "0",
+      description = "At the end, show the N busiest origins on the console (the log always gets the top 10).")
+  int hosts;
+
+  @Option(names = "--log-skipped", paramLabel = "FILE",
+      description = "Write every URL left out (out of scope, a trap, already seen, robots.txt, a budget) as a JSON"
+          + " line with its reason and referrer.")
+  Path logSkipped;
+
+  /** The skip log {@code --log-skipped} asks for, or {@link SkipLog#NONE}; close it with {@link #close}. */
+  SkipLog skipLog() {
+    if (logSkipped == null) {
+      return SkipLog.NONE;
+    }
+    try {
+      return new JsonSkipLog(new FileOutputStream(logSkipped.toFile(), true));
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write " + logSkipped + ": " + Errors.reason(e));
+    }
+  }
+
+  static void close(SkipLog log) {
+    if (log instanceof JsonSkipLog json) {
+      json.close();
+    }
+  }
+
+  /** The origins table: the {@code limit} busiest. */
+  static List<String> originLines(CrawlSummary summary, int limit) {
+    List<String> lines = new java.util.ArrayList<>();
+    if (limit <= 0 || summary.origins().isEmpty()) {
+      return lines;
+    }
+    lines.add(String.format(Locale.ROOT, "  %-40s %8s %10s %8s %9s  %s", "origin", "pages", "bytes", "errors",
+        "paused s", "robots.txt"));
+    for (OriginRow row : summary.origins().stream().limit(limit).toList()) {
+      lines.add(String.format(Locale.ROOT, "  %-40s %8d %10s %8d %9.1f  %s%s", row.origin(), row.pages(),
+          io.sievecrawl.config.Values.formatSize(row.bytes()), row.errors(), row.pausedMillis() / 1000.0,
+          row.robots(), row.disallowed() > 0 ? " (" + row.disallowed() + " disallowed)" : ""));
+    }
+    return lines;
+  }
+
+  /** Writes the summary to {@code --stats-json}, atomically. */
+  void writeStats(CrawlSummary s) {
+    if (statsJson == null) {
+      return;
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("end", s.end().name().toLowerCase(Locale.ROOT));
+    doc.put("seconds", s.elapsed().toMillis() / 1000.0);
+    doc.put("pagesPerSecond", s.pagesPerSecond());
+    doc.put("fetched", s.fetched());
+    doc.put("responses", s.responses());
+    doc.put("bytes", s.bytes());
+    doc.put("byStatusClass", s.byStatusClass());
+    doc.put("errors", s.errors());
+    doc.put("retries", s.retries());
+    doc.put("skipped", s.skipped());
+    doc.put("notFollowed", s.notAdmitted());
+    doc.put("carriedOver", s.carriedOver());
+    doc.put("admitted", s.admitted());
+    doc.put("leftInFrontier", s.notFetched());
+    doc.put("originsGivenUp", s.givenUp());
+    SieveStats f = s.sieve();
+    Map<String, Object> filter = new LinkedHashMap<>();
+    filter.put("capacity", f.capacity());
+    filter.put("targetFpp", f.targetFpp());
+    filter.put("bits", f.filterBits());
+    filter.put("setBits", f.setBits());
+    filter.put("estimatedUrls", f.estimatedUrls());
+    filter.put("currentFpp", f.currentFpp());
+    filter.put("duplicatesDropped", f.duplicatesDropped());
+    filter.put("capacityWarnings", f.capacityWarnings());
+    doc.put("filter", filter);
+    var t = s.totals();
+    Map<String, Object> whole = new LinkedHashMap<>();
+    whole.put("runs", t.runs());
+    whole.put("fetched", t.fetched());
+    whole.put("bytes", t.bytes());
+    whole.put("retries", t.retries());
+    whole.put("byStatusClass", t.byStatusClass());
+    whole.put("errors", t.errors());
+    whole.put("skipped", t.skipped());
+    whole.put("notFollowed", t.notAdmitted());
+    whole.put("seconds", t.elapsed().toMillis() / 1000.0);
+    doc.put("wholeCrawl", whole);
+    doc.put("origins", s.origins());
+    try {
+      Durable.replace(statsJson.toAbsolutePath(), JSON.writeValueAsBytes(doc));
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write " + statsJson + ": " + Errors.reason(e));
+    }
+  }
+
+  /** Skipped URLs as JSON Lines: one line per URL, written whole. */
+  private static final class JsonSkipLog implements SkipLog {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("sievecrawl");
+    private final FileOutputStream file;
+    private final JsonGenerator json;
+    private boolean broken;
+
+    JsonSkipLog(FileOutputStream file) throws IOException {
+      this.file = file;
+      this.json = new JsonFactory().createGenerator(file, JsonEncoding.UTF8);
+      this.json.setRootValueSeparator(new SerializedString(""));
+    }
+
+    @Override
+    public synchronized void skipped(String url, String referrer, int depth, String reason) {
+      if (broken) {
+        return;
+      }
+      try {
+        json.writeStartObject();
+        json.writeStringField("url", url);
+        json.writeStringField("reason", reason);
+        json.writeStringField("referrer", referrer);
+        json.writeNumberField("depth", depth);
+        json.writeEndObject();
+        json.writeRaw('\n');
+        json.flush();
+      } catch (IOException e) {
+        broken = true; // an optional log: the crawl goes on without it
+        log.error("cannot write the skipped URLs any more: {}", Errors.reason(e));
+      }
+    }
+
+    synchronized void close() {
+      try {
+        json.close();
+        file.close();
+      } catch (IOException e) {
+        // the lines were flushed one by one; nothing is lost
+      }
+    }
+  }
+}
