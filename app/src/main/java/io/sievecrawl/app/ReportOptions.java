@@ -84,6 +84,7 @@ final class ReportOptions {
     doc.put("fetched", s.fetched());
     doc.put("responses", s.responses());
     doc.put("bytes", s.bytes());
+    doc.put("truncated", s.truncated());
     doc.put("byStatusClass", s.byStatusClass());
     doc.put("errors", s.errors());
     doc.put("retries", s.retries());
@@ -102,6 +103,7 @@ final class ReportOptions {
     filter.put("estimatedUrls", f.estimatedUrls());
     filter.put("currentFpp", f.currentFpp());
     filter.put("duplicatesDropped", f.duplicatesDropped());
+    filter.put("estimatedFalsePositiveDrops", f.estimatedFalsePositiveDrops());
     filter.put("capacityWarnings", f.capacityWarnings());
     doc.put("filter", filter);
     var t = s.totals();

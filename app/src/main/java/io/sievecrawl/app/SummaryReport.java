@@ -19,9 +19,10 @@ final class SummaryReport {
   static List<String> lines(CrawlSummary s) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
-    lines.add(String.format(Locale.ROOT, "crawl %s: %d pages in %.1f s (%.1f pages/s), %s read",
+    lines.add(String.format(Locale.ROOT, "crawl %s: %d pages in %.1f s (%.1f pages/s), %s read%s",
         s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), s.elapsed().toMillis() / 1000.0,
-        s.pagesPerSecond(), Values.formatSize(s.bytes())));
+        s.pagesPerSecond(), Values.formatSize(s.bytes()),
+        s.truncated() > 0 ? "; " + s.truncated() + " cut off at fetch.max-body-size" : ""));
     lines.add("  pages by status: " + (s.byStatusClass().isEmpty() ? "none" : join(s.byStatusClass())));
     lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
     lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
@@ -34,7 +35,7 @@ final class SummaryReport {
               : ""));
     }
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d%s; duplicates dropped: %d (of which about %.1f new URLs"
-        + " lost to false positives); retries: %d", s.admitted(),
+        + " lost to false positives: the filter's false-positive rate summed over the URLs it took in); retries: %d", s.admitted(),
         s.carriedOver() > 0 ? " (plus " + s.carriedOver() + " carried over from the last run)" : "",
         f.duplicatesDropped(), f.estimatedFalsePositiveDrops(), s.retries()));
     lines.add(String.format(Locale.ROOT, "  URL filter:      about %d URLs of capacity %d; %s of %s bits set (%.2f%%);"

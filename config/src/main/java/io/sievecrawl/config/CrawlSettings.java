@@ -243,6 +243,19 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.CALL_TIMEOUT);
   }
 
+  /** The directory WARC files go to; empty when none are written. */
+  public String warcDir() {
+    return (String) values.get(Setting.WARC_DIR);
+  }
+
+  public long warcMaxSize() {
+    return (Long) values.get(Setting.WARC_MAX_SIZE);
+  }
+
+  public String warcPrefix() {
+    return (String) values.get(Setting.WARC_PREFIX);
+  }
+
   public long maxBodySize() {
     return (Long) values.get(Setting.MAX_BODY_SIZE);
   }

@@ -86,7 +86,8 @@ public enum Setting {
   CALL_TIMEOUT("fetch.call-timeout", Type.DURATION, "60s", 1, Duration.ofHours(1).toMillis(),
       "Time allowed for a whole request, body included: a server that trickles is cut off after it."),
   MAX_BODY_SIZE("fetch.max-body-size", Type.SIZE, "10MB", 1_024, Integer.MAX_VALUE - 64,
-      "Largest body read, after decompression; a larger one is cut off and recorded as an error."),
+      "Largest body read, in bytes received; a longer one is cut off there, marked truncated, and a page still"
+          + " yields the links in the part read (decoding a compressed page also stops at this size)."),
   MAX_REDIRECTS("fetch.max-redirects", Type.INT, "5", 0, 50,
       "Redirect hops followed from one URL; each hop is a new URL, sieved and checked like a link."),
   MAX_RETRIES("fetch.max-retries", Type.INT, "2", 0, 20,
@@ -106,6 +107,14 @@ public enum Setting {
   LEASE_TTL("frontier.lease-ttl", Type.DURATION, "10s", 1_000, Duration.ofMinutes(10).toMillis(),
       "Shared crawls (--redis): how long the origins of an agent that stopped renewing its lease (a dead one) wait"
           + " before other agents take them over; agents renew every third of it."),
+
+  WARC_DIR("warc.dir", Type.STRING, "", 0, 0,
+      "Write every HTTP exchange (pages, redirects, errors with a response, robots.txt) to WARC/1.1 files in this"
+          + " directory; empty writes none. --warc DIR sets it."),
+  WARC_MAX_SIZE("warc.max-size", Type.SIZE, "1GB", 1_000_000, 1_000_000_000_000L,
+      "Start a new WARC file once the current one has reached this size (compressed)."),
+  WARC_PREFIX("warc.prefix", Type.STRING, "sievecrawl", 1, 0,
+      "WARC files are named PREFIX-TIMESTAMP-SERIAL.warc.gz; letters, digits, '.', '_' and '-'."),
 
   MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
       "URLs longer than this (after normalization) are dropped."),
@@ -252,6 +261,9 @@ public enum Setting {
         }
         if (s.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
           throw new IllegalArgumentException("must be printable ASCII");
+        }
+        if (this == WARC_PREFIX && !s.matches("[A-Za-z0-9._-]+")) {
+          throw new IllegalArgumentException("must be letters, digits, '.', '_' and '-'");
         }
         if (this == ROBOTS_AGENT && !s.isEmpty() && !s.matches("[A-Za-z_-]+")) {
           throw new IllegalArgumentException("must be a product token of letters, '_' and '-' (RFC 9309)");

@@ -16,6 +16,7 @@ final class CrawlStats {
   final LongAdder retries = new LongAdder();
   final LongAdder bytes = new LongAdder();
   final LongAdder errors = new LongAdder();
+  final LongAdder truncated = new LongAdder();
   private final Map<String, LongAdder> byStatusClass = new ConcurrentHashMap<>();
   private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
@@ -27,6 +28,9 @@ final class CrawlStats {
       responses.increment();
     }
     bytes.add(result.bytes());
+    if (result.truncated()) {
+      truncated.increment();
+    }
     byStatusClass.computeIfAbsent(result.statusClass(), k -> new LongAdder()).increment();
     if (result.errorKind() != null) {
       errors.increment();

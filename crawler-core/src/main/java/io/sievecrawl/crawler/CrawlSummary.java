@@ -20,7 +20,8 @@ import java.util.Map;
  *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in
  *     {@code sieve}
  * @param retries fetches repeated after a 5xx, 429 or network error
- * @param bytes body bytes read, decompressed
+ * @param bytes body bytes received, as sent
+ * @param truncated pages whose body was cut off at fetch.max-body-size (parsed as far as they were read)
  * @param carriedOver tasks waiting in the frontier when the run began (left by an earlier run)
  * @param admitted tasks admitted during this run
  * @param notFetched tasks still waiting or unfinished in the frontier when the run ended (a stop, the page limit, a
@@ -42,6 +43,7 @@ public record CrawlSummary(
     Map<String, Long> notAdmitted,
     long retries,
     long bytes,
+    long truncated,
     long carriedOver,
     long admitted,
     long notFetched,

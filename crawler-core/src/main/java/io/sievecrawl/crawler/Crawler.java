@@ -2,6 +2,8 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
+import io.sievecrawl.crawler.fetch.CaptureInterceptor;
+import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.result.ResultSink;
@@ -82,13 +84,15 @@ public final class Crawler {
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
-    boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
-    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true);
     this.scheduler = new HostScheduler<>(frontier, CrawlTask::origin,
         Politeness.of(settings.hostConcurrency(), settings.delay(), settings.adaptiveDelay(),
             settings.responseTimeFactor(), settings.maxDelay(), settings.concurrency()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
+    boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
+    CaptureInterceptor capture = b.recorder == null ? null
+        : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
+    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, capture);
   }
 
   /** Whether {@code host} is one of the seeds' (which may be a local address even when others may not). */
@@ -118,6 +122,7 @@ public final class Crawler {
     private PerKeyBudget pageBudget;
     private ScopeSites scopeSites = ScopeSites.NONE;
     private SkipLog skipLog = SkipLog.NONE;
+    private ExchangeRecorder recorder;
 
     private Builder(CrawlSettings settings, ResultSink sink) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -157,6 +162,15 @@ public final class Crawler {
     /** Hears of every URL left out, with why. Default: nobody. */
     public Builder skipLog(SkipLog log) {
       this.skipLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    /**
+     * Where every HTTP exchange goes as it went over the wire (a WARC archive), robots.txt included; a failure to
+     * record one fails the crawl. Default: none.
+     */
+    public Builder recorder(ExchangeRecorder recorder) {
+      this.recorder = Objects.requireNonNull(recorder, "recorder");
       return this;
     }
 
@@ -272,7 +286,7 @@ public final class Crawler {
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
     return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), carriedOver, admitted,
+        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(), carriedOver, admitted,
         notFetched, givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals, elapsed, failure);
   }
 

@@ -109,7 +109,7 @@ final class PageProcessor {
 
   private End recordInternalError(CrawlTask task, Throwable e) {
     try {
-      record(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
+      record(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
           ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
       return End.COMPLETE;
     } catch (IOException failure) {
@@ -129,6 +129,9 @@ final class PageProcessor {
       return End.ABANDON; // a shared crawl moved this origin's share to another agent: it does the task
     }
     FetchResponse response = fetcher.fetch(task.url(), true);
+    if (control.failure() != null) {
+      return End.ABANDON; // e.g. its WARC record could not be written: fetched again on resume, recorded then
+    }
     scheduler.responded(lease.origin(), Duration.ofMillis(response.millis()), response.status());
     if (control.isStopping() && response.errorKind() != null) {
       return End.ABANDON; // most likely cut off by the stop: fetch it again on resume rather than record an error
@@ -207,7 +210,7 @@ final class PageProcessor {
 
   /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
   private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
-    sink.accept(new CrawlResult(task.url(), null, null, 0, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
+    sink.accept(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
         kind, why, 0));
     stats.skip(reason);
     skips.skipped(task.url(), task.referrer(), task.depth(), reason);
@@ -262,7 +265,8 @@ final class PageProcessor {
         skips.skipped(seen.url(), seen.referrer(), seen.depth(), "seen");
       }
     }
-    return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(), task.depth(),
+    return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(),
+        response.truncated(), task.depth(),
         task.referrer(), response.startedAt(), response.millis(), outlinks, redirectTo, errorKind, error,
         task.attempt() + 1);
   }

@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,7 +66,9 @@ class CrawlerEndToEndTest {
         .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("throttled"))));
     site.stubFor(get(urlEqualTo("/file.pdf")).willReturn(aResponse().withHeader("Content-Type", "application/pdf")
         .withBody("%PDF-1.4 <a href=\"/not-a-link\">")));
-    html(site, "/big", Html.page("big", "/never-seen") + "<!--" + "x".repeat(200_000) + "-->");
+    // Over the body cap: cut off, yet its first link is followed.
+    html(site, "/big", Html.page("big", "/big-child") + "<!--" + "x".repeat(200_000) + "-->");
+    html(site, "/big-child", Html.page("big child"));
     site.stubFor(get(urlEqualTo("/gzip")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withHeader("Content-Encoding", "gzip").withBody(gzip(GZ_PAGE))));
     html(site, "/gz-child", Html.page("gz child"));
@@ -90,7 +93,7 @@ class CrawlerEndToEndTest {
   }
 
   @Test
-  void fetchesEveryReachableUrlInScopeExactlyOnce() {
+  void fetchesEveryReachableUrlInScopeExactlyOnce() throws IOException {
     CrawlSettings settings = CrawlSettings.builder()
         .set(Setting.SCOPE, io.sievecrawl.config.Scope.ANY)
         .set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
@@ -114,7 +117,7 @@ class CrawlerEndToEndTest {
 
     assertEquals(List.of(), crawler.workerFailures());
     Set<String> expected = Set.of("/", "/a", "/b", "/redirect1", "/redirect2", "/c", "/loop1", "/loop2", "/missing",
-            "/error", "/throttled", "/file.pdf", "/big", "/gzip", "/gz-child", "/latin", "/caf%C3%A9").stream()
+            "/error", "/throttled", "/file.pdf", "/big", "/big-child", "/gzip", "/gz-child", "/latin", "/caf%C3%A9").stream()
         .map(p -> a + p).collect(Collectors.toSet());
     Set<String> expectedAll = new java.util.HashSet<>(expected);
     expectedAll.add(b + "/");
@@ -150,9 +153,13 @@ class CrawlerEndToEndTest {
     CrawlResult throttled = sink.get(a + "/throttled");
     assertEquals(200, throttled.status());
     assertEquals(2, throttled.attempts());
-    assertEquals(ErrorKind.BODY_TOO_LARGE, sink.get(a + "/big").errorKind());
+    CrawlResult big = sink.get(a + "/big");
+    assertTrue(big.truncated(), "cut off at the body cap");
+    assertNull(big.errorKind(), "a truncated page is a page, not an error");
+    assertTrue(big.bytes() <= settings.maxBodySize(), "bytes received, compressed by the server");
+    assertFalse(sink.get(a + "/big-child").truncated());
     assertEquals("application/pdf", sink.get(a + "/file.pdf").contentType());
-    assertEquals(GZ_PAGE.length(), sink.get(a + "/gzip").bytes(), "bytes counted after decompression");
+    assertEquals(gzip(GZ_PAGE).length, sink.get(a + "/gzip").bytes(), "bytes counted as received");
     assertEquals(0, sink.get(a + "/").depth());
     assertEquals(1, sink.get(a + "/a").depth());
     assertEquals(a + "/", sink.get(a + "/a").referrer());
@@ -170,7 +177,8 @@ class CrawlerEndToEndTest {
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());
     assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
     assertEquals(1L, summary.skipped().get("robots"), "/private/secret");
-    assertEquals(19, summary.fetched());
+    assertEquals(20, summary.fetched());
+    assertEquals(1, summary.truncated(), "/big");
     assertEquals(3, summary.retries(), "two for /error, one for /throttled");
   }
 

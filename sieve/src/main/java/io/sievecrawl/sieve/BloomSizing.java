@@ -145,6 +145,27 @@ public record BloomSizing(long expectedInsertions, double targetFpp, long classi
     return blockedFpp((double) insertions / blocks, hashCount);
   }
 
+  /**
+   * Expected number of new elements wrongly taken for ones seen while the filter filled up to {@code elements}
+   * (as {@link #estimateElements} reads them off its set bits): the false-positive rate summed over the fill, the
+   * integral of {@link #expectedFppAt} from 0 to {@code elements} (Simpson's rule; the rate grows smoothly, as a
+   * power k of the fill, so 64 intervals are plenty). Measured against real losses it stays within about 10% from
+   * capacity to five times over it (FalsePositiveEstimateTest).
+   */
+  public double expectedFalsePositives(double elements) {
+    if (!(elements > 0)) {
+      return 0;
+    }
+    int intervals = 64;
+    double h = elements / intervals;
+    double sum = 0;
+    for (int i = 0; i <= intervals; i++) {
+      double weight = i == 0 || i == intervals ? 1 : i % 2 == 1 ? 4 : 2;
+      sum += weight * blockedFpp(i * h / blocks, hashCount);
+    }
+    return sum * h / 3;
+  }
+
   /** Expected false-positive rate of the classical filter after {@code insertions} distinct elements. */
   public double classicalFppAt(long insertions) {
     return classicalFpp(classicalBits, insertions, hashCount);

@@ -14,6 +14,8 @@ package io.sievecrawl.sieve;
  * @param estimatedUrls the filter's estimate of distinct URLs it holds, {@code -(m/k) ln(1 - X/m)}
  * @param currentFpp the false-positive rate a new URL meets now
  * @param capacityWarnings capacity warnings logged so far
+ * @param estimatedFalsePositiveDrops expected number of new URLs among the duplicates dropped: see
+ *     {@link BloomSizing#expectedFalsePositives}, never more than {@code duplicatesDropped}
  */
 public record SieveStats(
     long admitted,
@@ -26,7 +28,8 @@ public record SieveStats(
     long setBits,
     long estimatedUrls,
     double currentFpp,
-    int capacityWarnings) {
+    int capacityWarnings,
+    double estimatedFalsePositiveDrops) {
 
   /** The counters of a frontier over {@code filter}, with the filter's state read now. */
   public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomFilter filter,
@@ -38,22 +41,16 @@ public record SieveStats(
   public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomSizing sizing,
       long setBits, int capacityWarnings) {
     double estimate = sizing.estimateElements(setBits);
+    // A false positive is a dropped duplicate that was new: the estimate cannot exceed the drops it is part of.
+    double falsePositives = Math.min(duplicatesDropped,
+        Double.isInfinite(estimate) ? duplicatesDropped : sizing.expectedFalsePositives(estimate));
     return new SieveStats(admitted, duplicatesDropped, queued, inFlight, sizing.expectedInsertions(),
         sizing.targetFpp(), sizing.bits(), setBits, Double.isInfinite(estimate) ? Long.MAX_VALUE : Math.round(estimate),
-        sizing.fppAtSetBits(setBits), capacityWarnings);
+        sizing.fppAtSetBits(setBits), capacityWarnings, falsePositives);
   }
 
   /** Fraction of the filter's bits set. */
   public double fillRatio() {
     return (double) setBits / filterBits;
-  }
-
-  /**
-   * Expected number of new URLs wrongly dropped as duplicates so far: the filter's false-positive rate
-   * integrated over the admissions, approximated by the current rate times the admitted count (an upper bound,
-   * since the rate only grows).
-   */
-  public double estimatedFalsePositiveDrops() {
-    return currentFpp * admitted;
   }
 }

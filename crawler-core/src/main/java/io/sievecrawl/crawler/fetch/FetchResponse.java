@@ -13,8 +13,9 @@ import java.time.Instant;
  * @param location the raw Location header, or {@code null}
  * @param retryAfter the Retry-After header as a duration, or {@code null}
  * @param robotsTag the X-Robots-Tag header, or {@code null}
- * @param body the body bytes read (empty when not kept); decompressed
- * @param bytes body bytes read in all, after decompression
+ * @param body the page to parse, decoded (empty for anything but a 2xx HTML page)
+ * @param bytes body bytes received in all, as sent (compressed if the server compressed them)
+ * @param truncated whether the body went on past fetch.max-body-size and was cut off there
  * @param startedAt when the request started
  * @param millis time from the request to the end of the body
  * @param errorKind what went wrong, or {@code null}
@@ -29,6 +30,7 @@ public record FetchResponse(
     String robotsTag,
     byte[] body,
     long bytes,
+    boolean truncated,
     Instant startedAt,
     long millis,
     ErrorKind errorKind,
@@ -46,11 +48,11 @@ public record FetchResponse(
 
   /**
    * Whether trying again later may succeed: 5xx, 429, timeouts and network errors; not a refused connection, an
-   * unknown host, a TLS failure or a body over the cap.
+   * unknown host or a TLS failure.
    */
   public boolean isRetryable() {
     if (status == null) {
-      return errorKind != ErrorKind.BODY_TOO_LARGE && errorKind != ErrorKind.CONNECT && errorKind != ErrorKind.TLS;
+      return errorKind != ErrorKind.CONNECT && errorKind != ErrorKind.TLS;
     }
     return status == 429 || (status >= 500 && status != 501 && status != 505);
   }

@@ -12,27 +12,26 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
+import okhttp3.Interceptor;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
-import okio.Buffer;
-import okio.BufferedSource;
 
 /**
  * Fetches one URL with a shared {@link OkHttpClient}: no automatic redirects (the crawler follows them hop by hop),
- * connect/read/whole-call timeouts, gzip handled transparently, and the body read as a stream and cut off at the
- * size cap, which applies to the decompressed bytes.
+ * connect/read/whole-call timeouts, and the body read as a stream and cut off at the size cap, which counts the
+ * bytes received. The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent.
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
  * must end quickly).
  */
 public final class PageFetcher implements AutoCloseable {
-  private static final int READ_CHUNK = 16 * 1024;
-
   private final OkHttpClient client;
   private final CallTracker calls = new CallTracker();
   private final String userAgent;
@@ -48,7 +47,16 @@ public final class PageFetcher implements AutoCloseable {
    * {@code mayBeLocal} accepts them: see {@link PrivateAddresses}.
    */
   public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal) {
-    this.client = new OkHttpClient.Builder()
+    this(settings, mayBeLocal, null);
+  }
+
+  /**
+   * A fetcher whose every exchange, robots.txt included, also goes through {@code capture} (a
+   * {@link CaptureInterceptor}, or {@code null} for none). A capturing fetcher speaks HTTP/1.1 only, so that what
+   * is captured is what went over the wire.
+   */
+  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal, Interceptor capture) {
+    OkHttpClient.Builder builder = new OkHttpClient.Builder()
         .dns(PrivateAddresses.asDns(mayBeLocal))
         .followRedirects(false)
         .followSslRedirects(false)
@@ -56,8 +64,11 @@ public final class PageFetcher implements AutoCloseable {
         .readTimeout(settings.readTimeout())
         .writeTimeout(settings.readTimeout())
         .callTimeout(settings.callTimeout())
-        .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES))
-        .build();
+        .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES));
+    if (capture != null) {
+      builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));
+    }
+    this.client = builder.build();
     this.userAgent = settings.userAgentHeader();
     this.maxBodySize = settings.maxBodySize();
   }
@@ -82,7 +93,8 @@ public final class PageFetcher implements AutoCloseable {
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
     Request request = new Request.Builder().url(url).header("User-Agent", userAgent)
-        .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8").build();
+        .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+        .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
     Call call = client.newCall(request);
     Integer status = null;
     CallTracker.Tracked tracked = calls.track(call);
@@ -95,39 +107,29 @@ public final class PageFetcher implements AutoCloseable {
       String location = response.header("Location");
       Duration retryAfter = parseRetryAfter(response.header("Retry-After"));
       String robotsTag = response.header("X-Robots-Tag");
-      boolean keep = keepBody && ("text/html".equals(contentType) || "application/xhtml+xml".equals(contentType));
-      Buffer kept = new Buffer();
-      long read = 0;
+      String encoding = response.header("Content-Encoding");
+      boolean parse = keepBody && ("text/html".equals(contentType) || "application/xhtml+xml".equals(contentType))
+          && status / 100 == 2;
+      // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read.
+      Bodies.Raw raw = Bodies.read(body.source(), maxBodySize, parse);
+      byte[] bytes = new byte[0];
+      boolean truncated = raw.truncated();
       ErrorKind errorKind = null;
       String error = null;
-      long declared = body.contentLength();
-      if (declared > maxBodySize) {
-        errorKind = ErrorKind.BODY_TOO_LARGE;
-        error = "Content-Length " + declared + " exceeds the " + maxBodySize + "-byte limit";
-      } else {
-        BufferedSource source = body.source();
-        Buffer chunk = new Buffer();
-        long n;
-        while ((n = source.read(chunk, READ_CHUNK)) != -1) {
-          read += n;
-          if (read > maxBodySize) {
-            errorKind = ErrorKind.BODY_TOO_LARGE;
-            error = "body exceeds the " + maxBodySize + "-byte limit";
-            read = maxBodySize;
-            break;
-          }
-          if (keep) {
-            kept.write(chunk, n);
-          } else {
-            chunk.clear();
-          }
+      if (parse) {
+        try {
+          Bodies.Decoded decoded = Bodies.decode(raw.bytes(), encoding, maxBodySize);
+          bytes = decoded.bytes();
+          truncated |= decoded.truncated();
+        } catch (IOException e) {
+          errorKind = ErrorKind.DECODING;
+          error = e.getMessage();
         }
       }
-      byte[] bytes = errorKind == null && keep ? kept.readByteArray() : new byte[0];
-      return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, bytes, read,
-          startedAt, elapsedMillis(start), errorKind, error);
+      return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, bytes, raw.length(),
+          truncated, startedAt, elapsedMillis(start), errorKind, error);
     } catch (IOException e) {
-      return new FetchResponse(status, null, null, null, null, null, new byte[0], 0, startedAt,
+      return new FetchResponse(status, null, null, null, null, null, new byte[0], 0, false, startedAt,
           elapsedMillis(start), classify(e), describe(e));
     } finally {
       tracked.close();

@@ -9,7 +9,9 @@ import java.time.Instant;
  * @param url the URL fetched (normalized)
  * @param status the HTTP status, or {@code null} if no response came
  * @param contentType the media type of the response, lower case without parameters, or {@code null}
- * @param bytes body bytes read, after decompression
+ * @param bytes body bytes received, as sent (compressed if the server compressed them), at most fetch.max-body-size
+ * @param truncated whether the body went on past fetch.max-body-size and was cut off there (a page is still
+ *     parsed for links as far as it was read)
  * @param depth link hops from a seed
  * @param referrer the page that linked or redirected here, {@code null} for a seed
  * @param fetchedAt when the request started
@@ -25,6 +27,7 @@ public record CrawlResult(
     Integer status,
     String contentType,
     long bytes,
+    boolean truncated,
     int depth,
     String referrer,
     Instant fetchedAt,

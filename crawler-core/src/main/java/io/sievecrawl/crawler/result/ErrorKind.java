@@ -10,8 +10,8 @@ public enum ErrorKind {
   TIMEOUT,
   /** Another network or protocol error (reset connection, malformed response, TLS failure). */
   NETWORK,
-  /** The body exceeded fetch.max-body-size (after decompression); it was cut off. */
-  BODY_TOO_LARGE,
+  /** The page's body could not be decoded: a Content-Encoding the crawler does not speak, or a corrupt body. */
+  DECODING,
   /** The server kept failing (5xx, 429) through every retry, or asked to wait longer than allowed. */
   RETRIES_EXHAUSTED,
   /** More redirect hops than fetch.max-redirects. */

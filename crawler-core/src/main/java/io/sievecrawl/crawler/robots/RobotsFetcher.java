@@ -3,6 +3,7 @@ package io.sievecrawl.crawler.robots;
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import io.sievecrawl.crawler.fetch.Bodies;
 import io.sievecrawl.crawler.fetch.CallTracker;
 import io.sievecrawl.crawler.fetch.FailureCause;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import okio.BufferedSource;
 
 /**
  * Fetches and parses one origin's robots.txt per RFC 9309: 2xx gives the rules (the first 500 KiB, parsed by
@@ -62,11 +62,14 @@ final class RobotsFetcher {
   private Outcome fetch(HttpUrl robotsUrl) throws IOException {
     HttpUrl current = robotsUrl;
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      Request request = new Request.Builder().url(current).header("User-Agent", userAgent).build();
+      Request request = new Request.Builder().url(current).header("User-Agent", userAgent)
+          .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
       Call call = client.newCall(request);
       CallTracker.Tracked tracked = calls.track(call);
       try (Response response = call.execute()) {
         int code = response.code();
+        // Every body is read (to the size limit), so that a capture of the exchange is whole.
+        Bodies.Raw raw = Bodies.read(response.body().source(), MAX_ROBOTS_BYTES, code >= 200 && code < 300);
         if (code >= 300 && code < 400 && response.header("Location") != null) {
           HttpUrl next = current.resolve(response.header("Location"));
           if (next == null) {
@@ -76,9 +79,12 @@ final class RobotsFetcher {
           continue;
         }
         if (code >= 200 && code < 300) {
-          BufferedSource source = response.body().source();
-          source.request(MAX_ROBOTS_BYTES);
-          byte[] content = source.getBuffer().readByteArray(Math.min(source.getBuffer().size(), MAX_ROBOTS_BYTES));
+          byte[] content;
+          try {
+            content = Bodies.decode(raw.bytes(), response.header("Content-Encoding"), MAX_ROBOTS_BYTES).bytes();
+          } catch (IOException undecodable) {
+            content = new byte[0]; // rules nobody can read restrict nothing
+          }
           String contentType = response.header("Content-Type", "text/plain");
           SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
           parser.setMaxCrawlDelay(Long.MAX_VALUE);

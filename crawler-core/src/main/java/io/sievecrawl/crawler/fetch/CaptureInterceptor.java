@@ -1,0 +1,198 @@
+package io.sievecrawl.crawler.fetch;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import okhttp3.Connection;
+import okhttp3.Headers;
+import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
+import okhttp3.MediaType;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
+
+/**
+ * An OkHttp network interceptor that captures every exchange as it went over the wire and hands it to an
+ * {@link ExchangeRecorder} when the body has been read (or the reader stopped): the request exactly as OkHttp sent
+ * it, the response's status line and header fields as received, and its body as received, content coding (gzip)
+ * included.
+ *
+ * <p>One rewrite, the one a proxy makes: OkHttp removes the chunked transfer coding while reading, so a chunked
+ * response is recorded without its {@code Transfer-Encoding} field and, when read whole, with a
+ * {@code Content-Length} giving the recorded length. Transfer codings belong to one hop, not to the message.
+ * The client must speak HTTP/1.1 for the heads to be the real ones ({@link PageFetcher} sees to it).
+ */
+public final class CaptureInterceptor implements Interceptor {
+  private final ExchangeRecorder recorder;
+  private final long cap;
+  private final Consumer<IOException> onFailure;
+
+  /**
+   * @param cap the most body bytes kept per exchange; a longer body is recorded truncated
+   * @param onFailure told when the recorder cannot record (a full disk): the fetch itself goes on
+   */
+  public CaptureInterceptor(ExchangeRecorder recorder, long cap, Consumer<IOException> onFailure) {
+    this.recorder = recorder;
+    this.cap = cap;
+    this.onFailure = onFailure;
+  }
+
+  @Override
+  public Response intercept(Chain chain) throws IOException {
+    Request request = chain.request();
+    Instant date = Instant.now();
+    Response response = chain.proceed(request);
+    Connection connection = chain.connection();
+    InetAddress ip = connection == null ? null : connection.route().socketAddress().getAddress();
+    byte[] requestHead = requestHead(request, response.protocol());
+    ResponseBody body = response.body();
+    Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength());
+    return response.newBuilder().body(new CapturedBody(body, capture)).build();
+  }
+
+  static byte[] requestHead(Request request, Protocol protocol) {
+    HttpUrl url = request.url();
+    StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
+    if (url.encodedQuery() != null) {
+      head.append('?').append(url.encodedQuery());
+    }
+    head.append(' ').append(version(protocol)).append("\r\n");
+    appendFields(head, request.headers(), false);
+    return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  static byte[] responseHead(Response response, long recordedLength, boolean whole) {
+    StringBuilder head = new StringBuilder(512).append(version(response.protocol())).append(' ')
+        .append(response.code()).append(' ').append(response.message()).append("\r\n");
+    Headers headers = response.headers();
+    boolean chunked = headers.get("Transfer-Encoding") != null
+        && headers.get("Transfer-Encoding").toLowerCase(Locale.ROOT).contains("chunked");
+    appendFields(head, headers, chunked);
+    if (chunked && whole && headers.get("Content-Length") == null) {
+      head.append("Content-Length: ").append(recordedLength).append("\r\n");
+    }
+    return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  private static void appendFields(StringBuilder head, Headers headers, boolean dropTransferEncoding) {
+    for (int i = 0; i < headers.size(); i++) {
+      if (dropTransferEncoding && headers.name(i).equalsIgnoreCase("Transfer-Encoding")) {
+        continue;
+      }
+      head.append(headers.name(i)).append(": ").append(headers.value(i)).append("\r\n");
+    }
+  }
+
+  private static String version(Protocol protocol) {
+    return protocol == Protocol.HTTP_1_0 ? "HTTP/1.0" : "HTTP/1.1";
+  }
+
+  /** The body of one exchange on its way to the reader, copied aside; recorded once, at the end or at close. */
+  private final class Capture {
+    private final String url;
+    private final Instant date;
+    private final InetAddress ip;
+    private final byte[] requestHead;
+    private final Response response;
+    private final long declaredLength;
+    private final CaptureBuffer body;
+    private final AtomicBoolean recorded = new AtomicBoolean();
+    private boolean overCap;
+    private volatile boolean failed;
+
+    Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength) {
+      this.url = url;
+      this.date = date;
+      this.ip = ip;
+      this.requestHead = requestHead;
+      this.response = response;
+      this.declaredLength = declaredLength;
+      this.body = new CaptureBuffer(recorder.spillDirectory());
+    }
+
+    void copy(Buffer sink, long offset, long byteCount) throws IOException {
+      long room = cap - body.size();
+      if (byteCount > room) {
+        overCap = true;
+      }
+      long n = Math.min(byteCount, room);
+      if (n > 0) {
+        body.append(sink, offset, n);
+      }
+    }
+
+    /** Records the exchange, once: {@code atEnd} when the body was read to its end. */
+    void finish(boolean atEnd) {
+      if (!recorded.compareAndSet(false, true)) {
+        return;
+      }
+      boolean whole = !overCap && (atEnd || body.size() == declaredLength);
+      Exchange.Truncation truncation = whole ? null
+          : failed ? Exchange.Truncation.DISCONNECT : Exchange.Truncation.LENGTH;
+      try (CaptureBuffer captured = body) {
+        recorder.record(new Exchange(url, date, ip, requestHead, responseHead(response, captured.size(), whole),
+            captured, truncation));
+      } catch (IOException e) {
+        onFailure.accept(e);
+      }
+    }
+  }
+
+  private static final class CapturedBody extends ResponseBody {
+    private final ResponseBody delegate;
+    private final BufferedSource source;
+
+    CapturedBody(ResponseBody delegate, Capture capture) {
+      this.delegate = delegate;
+      this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
+        @Override
+        public long read(Buffer sink, long byteCount) throws IOException {
+          long n;
+          try {
+            n = super.read(sink, byteCount);
+          } catch (IOException e) {
+            capture.failed = true;
+            throw e;
+          }
+          if (n == -1) {
+            capture.finish(true);
+          } else {
+            capture.copy(sink, sink.size() - n, n);
+          }
+          return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+          capture.finish(false);
+          super.close();
+        }
+      });
+    }
+
+    @Override
+    public MediaType contentType() {
+      return delegate.contentType();
+    }
+
+    @Override
+    public long contentLength() {
+      return delegate.contentLength();
+    }
+
+    @Override
+    public BufferedSource source() {
+      return source;
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package io.sievecrawl.crawler.fetch;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Keeps captured HTTP exchanges: a WARC archive. Called by many fetching threads at once. */
+public interface ExchangeRecorder {
+
+  /**
+   * Records one exchange, on the thread that read its body, before that fetch returns: a page is recorded before
+   * its result is written. The exchange's body is released afterwards.
+   */
+  void record(Exchange exchange) throws IOException;
+
+  /** Where bodies too large for the heap wait while they are read. */
+  Path spillDirectory();
+}

@@ -1,0 +1,307 @@
+package io.sievecrawl.crawler.warc;
+
+import io.sievecrawl.crawler.fetch.CaptureBuffer;
+import io.sievecrawl.crawler.fetch.Exchange;
+import io.sievecrawl.crawler.fetch.ExchangeRecorder;
+import io.sievecrawl.sieve.Durable;
+import java.io.ByteArrayInputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.SequenceInputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.netpreserve.jwarc.MediaType;
+import org.netpreserve.jwarc.MessageVersion;
+import org.netpreserve.jwarc.WarcCompression;
+import org.netpreserve.jwarc.WarcDigest;
+import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcTruncationReason;
+import org.netpreserve.jwarc.WarcWriter;
+import org.netpreserve.jwarc.Warcinfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes captured exchanges as WARC/1.1 (ISO 28500) files with jwarc: a {@code response} and a {@code request}
+ * record per exchange, linked by {@code WARC-Concurrent-To}, with SHA-1 block and payload digests; one gzip member
+ * per record; files named {@code PREFIX-TIMESTAMP-SERIAL.warc.gz}, written as {@code *.warc.gz.open} and renamed
+ * when closed at the size limit or the end of the run, each opened by a {@code warcinfo} record.
+ *
+ * <p>A file left open by a killed process is repaired when the next run opens the directory: cut back to its last
+ * complete record and closed. Serials go on from the highest in the directory.
+ *
+ * <p>Thread-safe: digests are computed by the recording thread, records are written one pair at a time.
+ */
+public final class WarcArchive implements ExchangeRecorder, Closeable {
+  /** Suffix of a file being written. */
+  public static final String OPEN_SUFFIX = ".open";
+  private static final Logger log = LoggerFactory.getLogger(WarcArchive.class);
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS").withZone(ZoneOffset.UTC);
+
+  private final Path dir;
+  private final String prefix;
+  private final long maxFileSize;
+  private final Map<String, List<String>> info;
+  private int nextSerial;
+  private Path openFile;
+  private FileChannel channel;
+  private WarcWriter writer;
+  private URI warcinfoId;
+  private IOException broken;
+  private long exchanges;
+  private int files;
+
+  private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial) {
+    this.dir = dir;
+    this.prefix = prefix;
+    this.maxFileSize = maxFileSize;
+    this.info = info;
+    this.nextSerial = nextSerial;
+  }
+
+  /**
+   * Opens {@code dir} for WARC files (creating it), first repairing files a killed run left open and removing its
+   * capture spill files.
+   *
+   * @param info the fields of each file's warcinfo record (software, settings, robots policy, ...)
+   */
+  public static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info)
+      throws IOException {
+    Files.createDirectories(dir);
+    Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz(" + Pattern.quote(OPEN_SUFFIX)
+        + ")?");
+    int highest = 0;
+    try (Stream<Path> entries = Files.list(dir)) {
+      for (Path file : entries.sorted().toList()) {
+        String fileName = file.getFileName().toString();
+        if (fileName.startsWith(CaptureBuffer.SPILL_PREFIX)) {
+          Files.deleteIfExists(file);
+          continue;
+        }
+        Matcher m = name.matcher(fileName);
+        if (m.matches()) {
+          highest = Math.max(highest, Integer.parseInt(m.group(1)));
+          if (m.group(2) != null) {
+            repair(file);
+          }
+        }
+      }
+    }
+    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1);
+  }
+
+  /**
+   * Closes a file a killed run left open: cuts it back to its last complete record (the record being written when
+   * the process died is lost; its page is fetched again by the resumed crawl) and renames it, or deletes it when
+   * not even its warcinfo record is complete.
+   *
+   * @return bytes cut off
+   */
+  static long repair(Path open) throws IOException {
+    long cut;
+    long kept;
+    try (FileChannel file = FileChannel.open(open, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      kept = GzipMembers.completeLength(file);
+      cut = file.size() - kept;
+      if (cut > 0) {
+        file.truncate(kept);
+        file.force(true);
+      }
+    }
+    String fileName = open.getFileName().toString();
+    Path closed = open.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length()));
+    if (kept == 0) {
+      Files.delete(open);
+      log.info("WARC file {} was left open by a run that did not finish and held no complete record: removed",
+          open);
+    } else {
+      Files.move(open, closed, StandardCopyOption.ATOMIC_MOVE);
+      log.info("WARC file {} was left open by a run that did not finish: {} closed as {}", open,
+          cut > 0 ? "cut back by " + cut + " bytes to its last complete record and" : "complete,", closed);
+    }
+    Durable.syncDirectory(open.getParent());
+    return cut;
+  }
+
+  @Override
+  public Path spillDirectory() {
+    return dir;
+  }
+
+  @Override
+  public void record(Exchange exchange) throws IOException {
+    Digests digests;
+    try {
+      digests = Digests.of(exchange); // outside the lock: many threads digest at once
+    } catch (IOException e) {
+      throw new WarcWriteException(dir, e); // the body's spill file could not be read back
+    }
+    synchronized (this) {
+      if (broken != null) {
+        throw new WarcWriteException(dir, broken);
+      }
+      try {
+        write(exchange, digests);
+      } catch (IOException e) {
+        broken = e; // the file may end in a partial record now: the next run cuts it away
+        throw new WarcWriteException(dir, e);
+      }
+    }
+  }
+
+  private void write(Exchange exchange, Digests digests) throws IOException {
+    if (writer == null) {
+      startFile();
+    }
+    byte[] head = exchange.responseHead();
+    CaptureBuffer body = exchange.body();
+    ReadableByteChannel block = Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head),
+        Channels.newInputStream(body.open())));
+    WarcResponse.Builder response = new WarcResponse.Builder(exchange.url())
+        .version(MessageVersion.WARC_1_1)
+        .date(exchange.date())
+        .warcinfoId(warcinfoId)
+        .body(MediaType.HTTP_RESPONSE, block, head.length + body.size())
+        .blockDigest(digests.block)
+        .payloadDigest(digests.payload);
+    if (exchange.ip() != null) {
+      response.ipAddress(exchange.ip());
+    }
+    if (exchange.truncation() != null) {
+      response.truncated(exchange.truncation() == Exchange.Truncation.DISCONNECT
+          ? WarcTruncationReason.DISCONNECT : WarcTruncationReason.LENGTH);
+    }
+    WarcResponse responseRecord = response.build();
+    writer.write(responseRecord);
+    WarcRequest.Builder request = new WarcRequest.Builder(exchange.url())
+        .version(MessageVersion.WARC_1_1)
+        .date(exchange.date())
+        .warcinfoId(warcinfoId)
+        .body(MediaType.HTTP_REQUEST, exchange.requestHead())
+        .blockDigest(digests.request)
+        .concurrentTo(responseRecord.id());
+    if (exchange.ip() != null) {
+      request.ipAddress(exchange.ip());
+    }
+    writer.write(request.build());
+    exchanges++;
+    if (writer.position() >= maxFileSize) {
+      closeFile();
+    }
+  }
+
+  private void startFile() throws IOException {
+    Instant now = Instant.now();
+    while (true) {
+      String name = prefix + "-" + STAMP.format(now) + "-" + String.format("%05d", nextSerial++) + ".warc.gz";
+      Path path = dir.resolve(name + OPEN_SUFFIX);
+      try {
+        channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      } catch (FileAlreadyExistsException e) {
+        continue; // another agent writing into the same directory took this serial
+      }
+      openFile = path;
+      writer = new WarcWriter(channel, WarcCompression.GZIP);
+      Warcinfo warcinfo = new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(now).filename(name).fields(info).build();
+      writer.write(warcinfo);
+      warcinfoId = warcinfo.id();
+      return;
+    }
+  }
+
+  private void closeFile() throws IOException {
+    if (writer == null) {
+      return;
+    }
+    channel.force(true);
+    writer.close();
+    String fileName = openFile.getFileName().toString();
+    Files.move(openFile, openFile.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length())),
+        StandardCopyOption.ATOMIC_MOVE);
+    Durable.syncDirectory(dir);
+    writer = null;
+    channel = null;
+    openFile = null;
+    files++;
+  }
+
+  /** Forces what was written to disk, for the sync interval's guarantee after a power cut. */
+  public synchronized void sync() throws IOException {
+    if (channel != null && broken == null) {
+      channel.force(false);
+    }
+  }
+
+  /** Exchanges recorded so far. */
+  public synchronized long exchanges() {
+    return exchanges;
+  }
+
+  /** Files closed so far (a run's last file counts once {@link #close()} has closed it). */
+  public synchronized int files() {
+    return files;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** Closes the file being written, which then loses its {@code .open} suffix. */
+  @Override
+  public synchronized void close() throws IOException {
+    if (broken == null) {
+      closeFile();
+    } else if (channel != null) {
+      channel.close(); // left .open: the next run repairs it
+    }
+  }
+
+  /** SHA-1 digests, as WARC-Block-Digest and WARC-Payload-Digest. */
+  private record Digests(WarcDigest block, WarcDigest payload, WarcDigest request) {
+    static Digests of(Exchange exchange) throws IOException {
+      MessageDigest block = sha1();
+      MessageDigest payload = sha1();
+      block.update(exchange.responseHead());
+      try (ReadableByteChannel body = exchange.body().open()) {
+        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        while (body.read(buffer) != -1) {
+          buffer.flip();
+          block.update(buffer.duplicate());
+          payload.update(buffer);
+          buffer.clear();
+        }
+      }
+      MessageDigest request = sha1();
+      request.update(exchange.requestHead());
+      return new Digests(new WarcDigest(block), new WarcDigest(payload), new WarcDigest(request));
+    }
+
+    private static MessageDigest sha1() {
+      try {
+        return MessageDigest.getInstance("SHA-1");
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java runtime has SHA-1", e);
+      }
+    }
+  }
+}
