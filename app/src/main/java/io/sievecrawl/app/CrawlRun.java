@@ -6,6 +6,8 @@ import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
@@ -40,11 +42,16 @@ final class CrawlRun {
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
     var skipLog = reports.skipLog();
+    WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString());
     try {
       job.runStarts();
       frontier = job.openFrontier(settings, CAPACITY_HINT);
-      crawler = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
-          .state(job.loadState()).skipLog(skipLog).build();
+      Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
+          .state(job.loadState()).skipLog(skipLog);
+      if (warc != null) {
+        builder.recorder(warc);
+      }
+      crawler = builder.build();
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -59,7 +66,10 @@ final class CrawlRun {
     timers.scheduleWithFixedDelay(() -> saveState(job, crawler), STATE_EVERY_MILLIS, STATE_EVERY_MILLIS,
         TimeUnit.MILLISECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
-    timers.scheduleWithFixedDelay(() -> syncResults(results), sync, sync, TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(() -> {
+      syncResults(results);
+      WarcOutput.sync(warc);
+    }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(() -> {
       log.warn("stopping: finishing fetches in flight (press Ctrl-C again to quit at once; 'sievecrawl resume {}'"
           + " continues either way)", job.dir());
@@ -74,9 +84,14 @@ final class CrawlRun {
       timers.shutdownNow();
       awaitQuietly(timers);
     }
+    IOException warcClosing = WarcOutput.close(warc);
     IOException closing = finish(job, frontier, crawler, summary, results);
+    closing = closing != null ? closing : warcClosing;
     ReportOptions.close(skipLog);
     report(summary, reports, status, verbosity);
+    if (warc != null) {
+      print(WarcOutput.summary(warc), status, verbosity);
+    }
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
     if (completed && temporary && closing == null) {
       try {
@@ -129,6 +144,10 @@ final class CrawlRun {
           + Errors.reason(e.getCause()) + "; free the space or fix the permissions, then: sievecrawl resume "
           + job.dir());
     }
+    if (failure instanceof WarcWriteException e) {
+      throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; free the space or fix the permissions, then:"
+          + " sievecrawl resume " + job.dir());
+    }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
           + "; then: sievecrawl resume " + job.dir());
@@ -139,8 +158,8 @@ final class CrawlRun {
           + " OutOfMemoryError)");
     }
     if (closing != null) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + " or " + job.dir() + ": "
-          + Errors.reason(closing));
+      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + ", " + job.dir()
+          + " or the WARC files: " + Errors.reason(closing));
     }
     if (summary.end() == CrawlSummary.End.COMPLETED && summary.reachedNothing()) {
       throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: no server answered"

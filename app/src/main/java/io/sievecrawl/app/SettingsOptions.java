@@ -51,6 +51,10 @@ final class SettingsOptions {
   @Option(names = "--user-agent", paramLabel = "TEXT", description = "User-Agent header (fetch.user-agent).")
   String userAgent;
 
+  @Option(names = "--warc", paramLabel = "DIR",
+      description = "Also write every HTTP exchange to WARC/1.1 files in DIR (warc.dir; see warc.max-size).")
+  String warc;
+
   @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
       description = "Any setting by its config key, e.g. --set robots.obey=false. Repeatable.")
   List<String> sets = new ArrayList<>();
@@ -98,6 +102,7 @@ final class SettingsOptions {
     flag(builder, Setting.MAX_DEPTH, maxDepth, "--max-depth");
     flag(builder, Setting.SCOPE, scope, "--scope");
     flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
+    flag(builder, Setting.WARC_DIR, warc, "--warc");
     for (String set : sets) {
       int eq = set.indexOf('=');
       String key = eq < 0 ? set : set.substring(0, eq).strip();
@@ -112,7 +117,7 @@ final class SettingsOptions {
       }
     }
     try {
-      return builder.build();
+      return WarcOutput.absolute(builder.build());
     } catch (SettingsException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }

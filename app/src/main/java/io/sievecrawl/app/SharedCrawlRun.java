@@ -3,6 +3,8 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.ScopeSites;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -75,8 +77,9 @@ final class SharedCrawlRun {
     SharedState shared = new SharedState(crawl);
     SharedCounters counters = new SharedCounters(new VerboseResults(results.writer()), shared);
     var skipLog = reports.skipLog();
-    Crawler crawler = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared).skipLog(skipLog)
-        .scopeSites(new ScopeSites() {
+    WarcArchive warc = WarcOutput.open(settings, crawl.name());
+    Crawler.Builder builder = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared)
+        .skipLog(skipLog).scopeSites(new ScopeSites() {
           @Override
           public Collection<String> load() {
             return shared.scopeSites();
@@ -86,7 +89,11 @@ final class SharedCrawlRun {
           public void publish(String site) {
             shared.publishScopeSite(site);
           }
-        }).build();
+        });
+    if (warc != null) {
+      builder.recorder(warc);
+    }
+    Crawler crawler = builder.build();
     log.info("agent {} works the shared crawl '{}' in {}", crawl.agentId(), crawl.name(), crawl.uri());
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "agent-timers");
@@ -95,7 +102,10 @@ final class SharedCrawlRun {
     });
     timers.scheduleWithFixedDelay(() -> quietly(counters::flush), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
-    timers.scheduleWithFixedDelay(() -> quietly(results::sync), sync, sync, TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(() -> {
+      quietly(results::sync);
+      WarcOutput.sync(warc);
+    }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals.install(() -> {
       log.warn("stopping this agent: finishing fetches in flight; the other agents carry on with its shards");
       crawler.stop();
@@ -108,7 +118,7 @@ final class SharedCrawlRun {
       progress.close();
       timers.shutdownNow();
     }
-    IOException closing = null;
+    IOException closing = WarcOutput.close(warc);
     try {
       counters.flush();
     } catch (IOException | RuntimeException e) {
@@ -117,7 +127,7 @@ final class SharedCrawlRun {
     try {
       results.close();
     } catch (IOException e) {
-      closing = e;
+      closing = closing != null ? closing : e;
     }
     Map<String, Long> global = Map.of();
     Map<String, Long> globalFrontier = Map.of();
@@ -137,9 +147,16 @@ final class SharedCrawlRun {
         global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),
         globalFrontier.getOrDefault("admitted", 0L), globalFrontier.getOrDefault("dropped", 0L),
         globalFrontier.getOrDefault("open", 0L), agents), status, verbosity);
+    if (warc != null) {
+      print(WarcOutput.summary(warc), status, verbosity);
+    }
     Throwable failure = summary.failure();
     if (failure instanceof FrontierFailure e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
+    }
+    if (failure instanceof WarcWriteException e) {
+      throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; the agent's unfinished pages go to the other"
+          + " agents");
     }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e));
@@ -149,7 +166,8 @@ final class SharedCrawlRun {
           + " other agents");
     }
     if (closing != null) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + ": " + Errors.reason(closing));
+      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + " or the WARC files: "
+          + Errors.reason(closing));
     }
     if (summary.end() == CrawlSummary.End.COMPLETED && global.getOrDefault("responses", 0L) == 0
         && globalFrontier.getOrDefault("admitted", 0L) > 0) {

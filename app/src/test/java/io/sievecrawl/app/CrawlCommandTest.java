@@ -98,6 +98,38 @@ class CrawlCommandTest {
   }
 
   @Test
+  void warcFilesComeWithTheCrawlAndTheSummarySaysWhere() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(20, 3)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path warc = dir.resolve("warc");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out.jsonl").toString(), "--log-file",
+          dir.resolve("log").toString(), "--delay", "0ms", "--warc", warc.toString());
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      List<Path> files;
+      try (var entries = Files.list(warc)) {
+        files = entries.toList();
+      }
+      assertEquals(1, files.size(), files.toString());
+      assertTrue(files.get(0).getFileName().toString().matches("sievecrawl-\\d{17}-00001\\.warc\\.gz"), files.toString());
+      int responses = 0;
+      try (org.netpreserve.jwarc.WarcReader reader = new org.netpreserve.jwarc.WarcReader(files.get(0))) {
+        for (org.netpreserve.jwarc.WarcRecord record : reader) {
+          responses += record instanceof org.netpreserve.jwarc.WarcResponse ? 1 : 0;
+        }
+      }
+      assertEquals(21, responses, "20 pages and robots.txt");
+      assertTrue(cmd.err().contains("WARC files:      21 exchanges recorded in " + warc), cmd.err());
+    }
+  }
+
+  @Test
+  void aRelativeWarcDirectoryIsRecordedAbsoluteSoAResumeFromElsewhereFindsIt() {
+    Cmd cmd = Cmd.run("crawl", "--warc", "archive", "--print-settings");
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().contains("warc.dir = \"" + Path.of("archive").toAbsolutePath() + "\"    # --warc"), cmd.out());
+  }
+
+  @Test
   void planPrintsTheSizingOfTheSeedExamples() {
     Cmd cmd = Cmd.run("plan", "-n", "10M", "-p", "1%");
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());

@@ -15,12 +15,16 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcResponse;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A crawl in a child JVM is SIGKILLed at random moments and resumed each time: in the end every page was fetched,
  * pages were fetched again only within the in-flight bound, and the results file parses line by line, each URL
- * once apart from those refetched.
+ * once apart from those refetched. Its WARC files were repaired at each resume: none is left open, every page has
+ * its response record, and jwarc's validate tool accepts them all.
  */
 class KillAndResumeTest {
   private static final int PAGES = 3_000;
@@ -41,8 +45,10 @@ class KillAndResumeTest {
       List<String> tuning = List.of("--concurrency", "" + CONCURRENCY, "--host-concurrency", "" + CONCURRENCY,
           "--delay", "0ms", "-n", "100k", "--log-file", dir.resolve("sievecrawl.log").toString());
 
+      Path warc = dir.resolve("warc");
       Process child = ChildProcess.start(List.of(), stderr, concat(List.of("crawl", seeds.toString(), "--job",
-          job.toString(), "-o", results.toString()), tuning));
+          job.toString(), "-o", results.toString(), "--warc", warc.toString(), "--set", "warc.max-size=2MB"),
+          tuning));
       int kills = 0;
       while (true) {
         long linesBefore = lines(results);
@@ -77,7 +83,43 @@ class KillAndResumeTest {
           site.repeatedRequests() + " pages fetched again, more than " + bound + " (in flight at the kills)");
       assertTrue(repeatedRecords <= bound, repeatedRecords + " repeated records");
       assertTrue(Files.readString(stderr).contains("crawl completed"), Files.readString(stderr));
+      checkWarc(warc, records.keySet(), bound);
     }
+  }
+
+  /** No file left open, every page archived (twice at most for those in flight at a kill), every file valid. */
+  private static void checkWarc(Path warc, java.util.Set<String> pages, int bound) throws Exception {
+    List<Path> files;
+    try (var entries = Files.list(warc)) {
+      files = entries.sorted().toList();
+    }
+    assertTrue(files.size() > KILLS, "a file per run at least: " + files);
+    Map<String, Integer> responses = new HashMap<>();
+    java.util.Set<String> serials = new java.util.HashSet<>();
+    for (Path file : files) {
+      String name = file.getFileName().toString();
+      assertTrue(name.matches("sievecrawl-\\d{17}-\\d{5}\\.warc\\.gz"), "closed or repaired: " + name);
+      assertTrue(serials.add(name.substring(name.length() - 13)), "serials go on from run to run: " + name);
+      try (WarcReader reader = new WarcReader(file)) {
+        for (WarcRecord record : reader) {
+          if (record instanceof WarcResponse response) {
+            responses.merge(response.target(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    for (String page : pages) {
+      assertTrue(responses.containsKey(page), "no response record for " + page);
+    }
+    int repeated = pages.stream().mapToInt(p -> responses.get(p) - 1).sum();
+    assertTrue(repeated <= bound, repeated + " pages archived twice, more than " + bound);
+    List<String> validate = new java.util.ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), "org.netpreserve.jwarc.tools.WarcTool", "validate"));
+    files.forEach(f -> validate.add(f.toString()));
+    Process process = new ProcessBuilder(validate).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, process.waitFor(), "jwarc validate: " + output);
   }
 
   /** Pages requested more than once (the server counts requests per page). */

@@ -6,6 +6,7 @@ import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
@@ -18,6 +19,7 @@ import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -85,8 +87,17 @@ public final class CrawlBenchmark {
                 .withCheckpointInterval(tuned.frontierCheckpointInterval()));
         crawler.frontier(frontier);
       }
+      // With warc.dir set, the pages are archived too: the cost of WARC output, measured.
+      WarcArchive warc = tuned.warcDir().isEmpty() ? null : WarcArchive.open(Path.of(tuned.warcDir()),
+          tuned.warcPrefix(), tuned.warcMaxSize(), Map.of("software", List.of("sievecrawl bench")));
+      if (warc != null) {
+        crawler.recorder(warc);
+      }
       long start = System.nanoTime();
       CrawlSummary summary = crawler.build().run(List.of(site.rootUrl()));
+      if (warc != null) {
+        warc.close();
+      }
       double seconds = (System.nanoTime() - start) / 1e9;
       if (frontier != null) {
         frontier.close();

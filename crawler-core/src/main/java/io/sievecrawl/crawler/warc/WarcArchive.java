@@ -68,6 +68,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private WarcWriter writer;
   private URI warcinfoId;
   private IOException broken;
+  private boolean closed;
   private long exchanges;
   private int files;
 
@@ -157,6 +158,10 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       throw new WarcWriteException(dir, e); // the body's spill file could not be read back
     }
     synchronized (this) {
+      if (closed) {
+        log.debug("not recorded, the archive is closed: {}", exchange.url()); // a fetch cut off by the run's end
+        return;
+      }
       if (broken != null) {
         throw new WarcWriteException(dir, broken);
       }
@@ -269,6 +274,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   /** Closes the file being written, which then loses its {@code .open} suffix. */
   @Override
   public synchronized void close() throws IOException {
+    closed = true;
     if (broken == null) {
       closeFile();
     } else if (channel != null) {

@@ -1,0 +1,117 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Version;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A crawl run's WARC files, when {@code warc.dir} is set: opened at the start (files a killed run left open are
+ * repaired then), described by a warcinfo record, forced to disk with the results, closed at the end.
+ */
+final class WarcOutput {
+  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+
+  private WarcOutput() {}
+
+  /**
+   * The archive the settings ask for, or {@code null} when {@code warc.dir} is empty.
+   *
+   * @param crawlName what the files are part of: the crawl directory's or the shared crawl's name
+   * @throws UserError when the directory cannot be made or repaired
+   */
+  static WarcArchive open(CrawlSettings settings, String crawlName) {
+    if (settings.warcDir().isEmpty()) {
+      return null;
+    }
+    Path dir = Path.of(settings.warcDir());
+    try {
+      WarcArchive archive = WarcArchive.open(dir, settings.warcPrefix(), settings.warcMaxSize(),
+          warcinfo(settings, crawlName));
+      log.info("WARC files go to {}", dir);
+      return archive;
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write WARC files in " + dir + ": " + Errors.reason(e));
+    }
+  }
+
+  /** Settings with a relative {@code warc.dir} made absolute, so that a resume from elsewhere writes to the same place. */
+  static CrawlSettings absolute(CrawlSettings settings) {
+    if (settings.warcDir().isEmpty() || Path.of(settings.warcDir()).isAbsolute()) {
+      return settings;
+    }
+    return settings.toBuilder().parse(io.sievecrawl.config.Setting.WARC_DIR,
+        Path.of(settings.warcDir()).toAbsolutePath().normalize().toString(),
+        settings.origin(io.sievecrawl.config.Setting.WARC_DIR)).build();
+  }
+
+  /**
+   * The warcinfo fields: the software, the format, the crawl, the robots policy, the User-Agent, and every setting
+   * that shapes the crawl, one field per config key.
+   */
+  static Map<String, List<String>> warcinfo(CrawlSettings settings, String crawlName) {
+    Map<String, List<String>> fields = new LinkedHashMap<>();
+    fields.put("software", List.of("sievecrawl/" + Version.get()));
+    fields.put("format", List.of("WARC File Format 1.1"));
+    fields.put("conformsTo", List.of("https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
+    fields.put("isPartOf", List.of(crawlName));
+    fields.put("hostname", List.of(hostname()));
+    fields.put("robots", List.of(settings.obeyRobots() ? "obey" : "ignore"));
+    fields.put("http-header-user-agent", List.of(settings.userAgentHeader()));
+    if (!settings.contact().isEmpty()) {
+      fields.put("operator", List.of(settings.contact()));
+    }
+    for (String line : settings.toConfigText().split("\n")) {
+      int eq = line.indexOf(" = ");
+      if (eq > 0) {
+        fields.put(line.substring(0, eq), List.of(line.substring(eq + 3)));
+      }
+    }
+    return fields;
+  }
+
+  private static String hostname() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "unknown";
+    }
+  }
+
+  /** Forces the open file to disk; logs a failure (the next write reports it to the crawl). */
+  static void sync(WarcArchive archive) {
+    if (archive == null) {
+      return;
+    }
+    try {
+      archive.sync();
+    } catch (IOException e) {
+      log.error("cannot force WARC files in {} to disk: {}", archive.dir(), Errors.reason(e));
+    }
+  }
+
+  /** Closes the archive; returns the failure, if any. */
+  static IOException close(WarcArchive archive) {
+    if (archive == null) {
+      return null;
+    }
+    try {
+      archive.close();
+      return null;
+    } catch (IOException e) {
+      return e;
+    }
+  }
+
+  /** The summary's WARC line. */
+  static String summary(WarcArchive archive) {
+    return "  WARC files:      " + archive.exchanges() + " exchanges recorded in " + archive.dir();
+  }
+}
