@@ -18,6 +18,14 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +50,7 @@ import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.Warcinfo;
+import org.netpreserve.jwarc.net.WarcServer;
 
 /**
  * A crawl of two loopback sites written to WARC, read back with jwarc and checked record by record against what
@@ -210,6 +219,8 @@ class WarcCaptureTest {
       }
     }
 
+    replaysWithJwarcServe(files);
+
     Process validate = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "org.netpreserve.jwarc.tools.WarcTool", "validate",
         files.get(0).toString()).redirectErrorStream(true).start();
@@ -218,6 +229,30 @@ class WarcCaptureTest {
       output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
     }
     assertEquals(0, validate.waitFor(), "jwarc validate: " + output);
+  }
+
+  /**
+   * jwarc's replay server, used as an HTTP proxy (its mode without rewriting), serves the archived exchanges back
+   * as they were sent: a chunked page, an image and a gzip-compressed page, byte for byte.
+   */
+  private void replaysWithJwarcServe(List<Path> files) throws Exception {
+    ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    WarcServer server = new WarcServer(socket, files);
+    Thread listener = new Thread(server::listen, "jwarc-serve");
+    listener.setDaemon(true);
+    listener.start();
+    try {
+      HttpClient client = HttpClient.newBuilder()
+          .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", socket.getLocalPort()))).build();
+      for (String url : List.of(a + "/a", a + "/image.png", b + "/gz")) {
+        HttpResponse<byte[]> replayed = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, replayed.statusCode(), url);
+        assertArrayEquals(sent.get(url), replayed.body(), "replayed as sent: " + url);
+      }
+    } finally {
+      server.close();
+    }
   }
 
   private List<Path> files() throws IOException {
