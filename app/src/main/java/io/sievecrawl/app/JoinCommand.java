@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -61,7 +62,9 @@ final class JoinCommand implements Callable<Integer> {
     try {
       Path base = Files.createTempFile("sievecrawl-shared", ".conf");
       try {
-        Files.writeString(base, crawl.settings());
+        // WARC files are this agent's own output, like its results file: the starter's directory is not inherited.
+        Files.writeString(base, crawl.settings().lines()
+            .filter(line -> !line.startsWith(Setting.WARC_DIR.key() + " ")).collect(Collectors.joining("\n")));
         settings = settingsOptions.settings(base);
       } finally {
         Files.deleteIfExists(base);

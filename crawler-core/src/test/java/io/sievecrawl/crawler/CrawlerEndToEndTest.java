@@ -24,24 +24,57 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
- * Crawls a small site with every awkward feature at once and checks the exact set of URLs fetched, each once.
+ * Crawls a small site with every awkward feature at once, once for the whole class, and checks one behaviour per
+ * test: the exact set of URLs fetched, each once; redirects; retries; robots.txt; bodies; Crawl-delay; the summary.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrawlerEndToEndTest {
   private static final String GZ_PAGE = Html.page("gzip", "/gz-child");
+  private static final long BODY_CAP = 64_000;
   private final WireMockServer site = new WireMockServer(options().dynamicPort());
   private final WireMockServer slow = new WireMockServer(options().dynamicPort());
   private String a; // http://localhost:port
   private String b; // http://127.0.0.1:port, a different host for politeness
+  private final CollectingSink sink = new CollectingSink();
+  private final List<Long> leasesOfA = new CopyOnWriteArrayList<>();
+  private CrawlSummary summary;
+  private List<Throwable> workerFailures;
+  private Map<String, Long> requests;
 
-  @BeforeEach
-  void serveSites() throws IOException {
+  @BeforeAll
+  void crawlTheSites() throws IOException {
+    serveSites();
+    CrawlSettings settings = CrawlSettings.builder()
+        .set(Setting.SCOPE, io.sievecrawl.config.Scope.ANY)
+        .set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.MAX_CRAWL_DELAY, Duration.ofMillis(150))
+        .set(Setting.CONCURRENCY, 4)
+        .set(Setting.RETRY_BACKOFF, Duration.ofMillis(10))
+        .set(Setting.MAX_BODY_SIZE, BODY_CAP)
+        .set(Setting.FILTER_N, 10_000L)
+        .build();
+    Crawler crawler = Crawler.builder(settings, sink)
+        .leaseObserver((origin, nanos) -> {
+          if (origin.equals(a)) {
+            leasesOfA.add(nanos);
+          }
+        })
+        .build();
+    summary = crawler.run(List.of(a + "/", b + "/"));
+    workerFailures = crawler.workerFailures();
+    requests = requestsByPath(site);
+  }
+
+  private void serveSites() throws IOException {
     site.start();
     slow.start();
     a = "http://localhost:" + site.port();
@@ -86,36 +119,15 @@ class CrawlerEndToEndTest {
         .withBody(Html.page("slow 2", a + "/")).withFixedDelay(800)));
   }
 
-  @AfterEach
+  @AfterAll
   void stopSites() {
     site.stop();
     slow.stop();
   }
 
   @Test
-  void fetchesEveryReachableUrlInScopeExactlyOnce() throws IOException {
-    CrawlSettings settings = CrawlSettings.builder()
-        .set(Setting.SCOPE, io.sievecrawl.config.Scope.ANY)
-        .set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
-        .set(Setting.MAX_CRAWL_DELAY, Duration.ofMillis(150))
-        .set(Setting.CONCURRENCY, 4)
-        .set(Setting.RETRY_BACKOFF, Duration.ofMillis(10))
-        .set(Setting.MAX_BODY_SIZE, 64_000L)
-        .set(Setting.FILTER_N, 10_000L)
-        .build();
-    CollectingSink sink = new CollectingSink();
-    List<Long> leasesOfA = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Crawler crawler = Crawler.builder(settings, sink)
-        .leaseObserver((origin, nanos) -> {
-          if (origin.equals(a)) {
-            leasesOfA.add(nanos);
-          }
-        })
-        .build();
-
-    CrawlSummary summary = crawler.run(List.of(a + "/", b + "/"));
-
-    assertEquals(List.of(), crawler.workerFailures());
+  void fetchesEveryReachableUrlInScopeExactlyOnce() {
+    assertEquals(List.of(), workerFailures);
     Set<String> expected = Set.of("/", "/a", "/b", "/redirect1", "/redirect2", "/c", "/loop1", "/loop2", "/missing",
             "/error", "/throttled", "/file.pdf", "/big", "/big-child", "/gzip", "/gz-child", "/latin", "/caf%C3%A9").stream()
         .map(p -> a + p).collect(Collectors.toSet());
@@ -124,47 +136,78 @@ class CrawlerEndToEndTest {
     expectedAll.add(b + "/slow2");
     assertEquals(new TreeMap<>(expectedAll.stream().collect(Collectors.toMap(u -> u, u -> 1L))),
         new TreeMap<>(sink.countsByUrl()), "each URL in scope fetched exactly once");
+  }
 
-    // The server saw one request per URL, except the retried ones, and robots.txt once.
-    Map<String, Long> requests = requestsByPath(site);
+  @Test
+  void theServerSeesOneRequestPerUrlApartFromRetries() {
     assertEquals(1L, requests.get("/robots.txt"));
-    assertEquals(3L, requests.get("/error"), "first try and two retries");
-    assertEquals(2L, requests.get("/throttled"), "429, then after Retry-After the page");
-    assertNull(requests.get("/private/secret"), "disallowed by robots.txt");
-    assertEquals(ErrorKind.ROBOTS_DISALLOWED, sink.results().stream().filter(r -> r.url().endsWith("/private/secret"))
-        .findFirst().orElseThrow().errorKind(), "recorded with why it was not fetched");
-    assertNull(requests.get("/never-seen"), "links of an oversized page are not followed");
-    assertNull(requests.get("/not-a-link"), "non-HTML bodies are not parsed");
     requests.forEach((path, count) -> {
       if (!Set.of("/error", "/throttled").contains(path)) {
         assertEquals(1L, count, path);
       }
     });
+    assertNull(requests.get("/not-a-link"), "non-HTML bodies are not parsed");
+  }
 
+  @Test
+  void robotsTxtKeepsDisallowedPagesOutAndTheyAreRecordedWithWhy() {
+    assertNull(requests.get("/private/secret"), "disallowed by robots.txt");
+    assertEquals(ErrorKind.ROBOTS_DISALLOWED, sink.results().stream().filter(r -> r.url().endsWith("/private/secret"))
+        .findFirst().orElseThrow().errorKind());
+    assertEquals(1L, summary.skipped().get("robots"), "/private/secret");
+  }
+
+  @Test
+  void redirectsAreRecordedHopByHopAndLoopsEndInTheSieve() {
     CrawlResult redirect = sink.get(a + "/redirect1");
     assertEquals(301, redirect.status());
     assertEquals(a + "/redirect2", redirect.redirectTo());
     assertEquals(a + "/c", sink.get(a + "/redirect2").redirectTo(), "fragment dropped from the Location");
     assertEquals(a + "/redirect2", sink.get(a + "/c").referrer());
     assertEquals(a + "/loop1", sink.get(a + "/loop2").redirectTo(), "the loop is stopped by the sieve");
-    assertEquals(404, sink.get(a + "/missing").status());
+  }
+
+  @Test
+  void serverErrorsAreRetriedAndRetryAfterIsHonoured() {
+    assertEquals(3L, requests.get("/error"), "first try and two retries");
     assertEquals(ErrorKind.RETRIES_EXHAUSTED, sink.get(a + "/error").errorKind());
     assertEquals(3, sink.get(a + "/error").attempts());
+    assertEquals(2L, requests.get("/throttled"), "429, then after Retry-After the page");
     CrawlResult throttled = sink.get(a + "/throttled");
     assertEquals(200, throttled.status());
     assertEquals(2, throttled.attempts());
+    assertEquals(404, sink.get(a + "/missing").status());
+    assertEquals(3, summary.retries(), "two for /error, one for /throttled");
+  }
+
+  @Test
+  void aPageOverTheBodyCapIsCutOffYetYieldsItsLinks() {
     CrawlResult big = sink.get(a + "/big");
     assertTrue(big.truncated(), "cut off at the body cap");
     assertNull(big.errorKind(), "a truncated page is a page, not an error");
-    assertTrue(big.bytes() <= settings.maxBodySize(), "bytes received, compressed by the server");
-    assertFalse(sink.get(a + "/big-child").truncated());
+    assertTrue(big.bytes() <= BODY_CAP, "bytes received, compressed by the server");
+    assertFalse(sink.get(a + "/big-child").truncated(), "its link was followed");
+    assertEquals(1, summary.truncated());
+  }
+
+  @Test
+  void bodiesAreDecodedAsTheyCame() throws IOException {
     assertEquals("application/pdf", sink.get(a + "/file.pdf").contentType());
     assertEquals(gzip(GZ_PAGE).length, sink.get(a + "/gzip").bytes(), "bytes counted as received");
+    assertEquals(200, sink.get(a + "/gz-child").status(), "the gzip page's link");
+    assertEquals(200, sink.get(a + "/caf%C3%A9").status(), "the ISO-8859-1 page's link, in UTF-8");
+  }
+
+  @Test
+  void recordsCarryDepthReferrerAndEveryLinkFound() {
     assertEquals(0, sink.get(a + "/").depth());
     assertEquals(1, sink.get(a + "/a").depth());
     assertEquals(a + "/", sink.get(a + "/a").referrer());
     assertEquals(19, sink.get(a + "/").outlinks(), "every link found, followable or not");
+  }
 
+  @Test
+  void crawlDelaySpacesTheStartsOnTheSchedulersOwnClock() {
     // Crawl-delay: 1s, capped at 150ms, spaces the starts on the first origin (robots.txt is read while the first
     // page is leased, before any second lease), measured on the scheduler's own clock: server arrival times would
     // add network jitter.
@@ -173,13 +216,13 @@ class CrawlerEndToEndTest {
       long gap = leasesOfA.get(i) - leasesOfA.get(i - 1);
       assertTrue(gap >= Duration.ofMillis(150).toNanos(), "starts " + (i - 1) + " and " + i + " only " + gap + " ns apart");
     }
+  }
 
+  @Test
+  void theSummaryAccountsForEveryUrl() {
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());
     assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
-    assertEquals(1L, summary.skipped().get("robots"), "/private/secret");
     assertEquals(20, summary.fetched());
-    assertEquals(1, summary.truncated(), "/big");
-    assertEquals(3, summary.retries(), "two for /error, one for /throttled");
   }
 
   private static Map<String, Long> requestsByPath(WireMockServer server) {

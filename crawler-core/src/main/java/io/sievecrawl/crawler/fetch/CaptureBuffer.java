@@ -12,8 +12,9 @@ import okio.Buffer;
 
 /**
  * The bytes of one captured body: on the heap up to {@value #IN_MEMORY} bytes, then in a temporary file, so that
- * many large bodies captured at once do not fill the heap. Deleted when closed; a file left by a killed process is
- * named {@code .sievecrawl-capture-*.tmp} and removed by the next capture into the same directory.
+ * many large bodies captured at once do not fill the heap. The file is opened to be deleted on close (on Linux it
+ * is unlinked at once, so a killed process leaves nothing behind); one left anyway is named
+ * {@code .sievecrawl-capture-*.tmp} and removed when the next run opens the directory.
  */
 public final class CaptureBuffer implements Closeable {
   /** Prefix of spill files, for cleaning up after a killed process. */

@@ -5,8 +5,10 @@ import io.sievecrawl.crawler.fetch.Exchange;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.sieve.Durable;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -30,12 +32,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
-import org.netpreserve.jwarc.WarcCompression;
 import org.netpreserve.jwarc.WarcDigest;
+import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcResponse;
 import org.netpreserve.jwarc.WarcTruncationReason;
-import org.netpreserve.jwarc.WarcWriter;
 import org.netpreserve.jwarc.Warcinfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,12 +50,17 @@ import org.slf4j.LoggerFactory;
  * <p>A file left open by a killed process is repaired when the next run opens the directory: cut back to its last
  * complete record and closed. Serials go on from the highest in the directory.
  *
- * <p>Thread-safe: digests are computed by the recording thread, records are written one pair at a time.
+ * <p>Thread-safe: digests and compression happen on the recording thread; the archive's lock only appends finished
+ * gzip members (each exchange's two records together) and rotates files. Records are built and serialized by
+ * jwarc; each is compressed as its own gzip member at the default level.
  */
 public final class WarcArchive implements ExchangeRecorder, Closeable {
   /** Suffix of a file being written. */
   public static final String OPEN_SUFFIX = ".open";
   private static final Logger log = LoggerFactory.getLogger(WarcArchive.class);
+  /** Records with bodies up to this size are compressed in memory, outside the lock; larger ones are streamed. */
+  private static final long IN_MEMORY_RECORD = 1024 * 1024;
+  private static final byte[] RECORD_END = {'\r', '\n', '\r', '\n'};
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS").withZone(ZoneOffset.UTC);
 
@@ -65,8 +71,6 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private int nextSerial;
   private Path openFile;
   private FileChannel channel;
-  private WarcWriter writer;
-  private URI warcinfoId;
   private IOException broken;
   private boolean closed;
   private long exchanges;
@@ -151,9 +155,18 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
 
   @Override
   public void record(Exchange exchange) throws IOException {
-    Digests digests;
+    // Digests, records and (for all but very large bodies) their compression happen on the recording thread,
+    // outside the lock: the lock only appends finished bytes.
+    WarcResponse response;
+    byte[] compressedResponse = null;
+    byte[] compressedRequest;
     try {
-      digests = Digests.of(exchange); // outside the lock: many threads digest at once
+      Digests digests = Digests.of(exchange);
+      response = response(exchange, digests);
+      compressedRequest = compress(request(exchange, digests, response.id()));
+      if (exchange.body().size() <= IN_MEMORY_RECORD) {
+        compressedResponse = compress(response);
+      }
     } catch (IOException e) {
       throw new WarcWriteException(dir, e); // the body's spill file could not be read back
     }
@@ -166,7 +179,19 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         throw new WarcWriteException(dir, broken);
       }
       try {
-        write(exchange, digests);
+        if (channel == null) {
+          startFile();
+        }
+        if (compressedResponse != null) {
+          append(compressedResponse);
+        } else {
+          GzipMemberWriter.write(serialized(response), Channels.newOutputStream(channel)); // a large body, streamed
+        }
+        append(compressedRequest);
+        exchanges++;
+        if (channel.position() >= maxFileSize) {
+          closeFile();
+        }
       } catch (IOException e) {
         broken = e; // the file may end in a partial record now: the next run cuts it away
         throw new WarcWriteException(dir, e);
@@ -174,10 +199,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     }
   }
 
-  private void write(Exchange exchange, Digests digests) throws IOException {
-    if (writer == null) {
-      startFile();
-    }
+  private static WarcResponse response(Exchange exchange, Digests digests) throws IOException {
     byte[] head = exchange.responseHead();
     CaptureBuffer body = exchange.body();
     ReadableByteChannel block = Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head),
@@ -185,7 +207,6 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     WarcResponse.Builder response = new WarcResponse.Builder(exchange.url())
         .version(MessageVersion.WARC_1_1)
         .date(exchange.date())
-        .warcinfoId(warcinfoId)
         .body(MediaType.HTTP_RESPONSE, block, head.length + body.size())
         .blockDigest(digests.block)
         .payloadDigest(digests.payload);
@@ -196,22 +217,39 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       response.truncated(exchange.truncation() == Exchange.Truncation.DISCONNECT
           ? WarcTruncationReason.DISCONNECT : WarcTruncationReason.LENGTH);
     }
-    WarcResponse responseRecord = response.build();
-    writer.write(responseRecord);
+    return response.build();
+  }
+
+  private static WarcRequest request(Exchange exchange, Digests digests, URI responseId) {
     WarcRequest.Builder request = new WarcRequest.Builder(exchange.url())
         .version(MessageVersion.WARC_1_1)
         .date(exchange.date())
-        .warcinfoId(warcinfoId)
         .body(MediaType.HTTP_REQUEST, exchange.requestHead())
         .blockDigest(digests.request)
-        .concurrentTo(responseRecord.id());
+        .concurrentTo(responseId);
     if (exchange.ip() != null) {
       request.ipAddress(exchange.ip());
     }
-    writer.write(request.build());
-    exchanges++;
-    if (writer.position() >= maxFileSize) {
-      closeFile();
+    return request.build();
+  }
+
+  /** A record as WARC bytes: its header, its block, and the blank lines that end it. */
+  private static InputStream serialized(WarcRecord record) throws IOException {
+    return new SequenceInputStream(java.util.Collections.enumeration(List.of(
+        new ByteArrayInputStream(record.serializeHeader()), record.body().stream(),
+        new ByteArrayInputStream(RECORD_END))));
+  }
+
+  private static byte[] compress(WarcRecord record) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    GzipMemberWriter.write(serialized(record), out);
+    return out.toByteArray();
+  }
+
+  private void append(byte[] bytes) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes);
+    while (buffer.hasRemaining()) {
+      channel.write(buffer);
     }
   }
 
@@ -226,25 +264,22 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         continue; // another agent writing into the same directory took this serial
       }
       openFile = path;
-      writer = new WarcWriter(channel, WarcCompression.GZIP);
-      Warcinfo warcinfo = new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(now).filename(name).fields(info).build();
-      writer.write(warcinfo);
-      warcinfoId = warcinfo.id();
+      append(compress(new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(now).filename(name)
+          .fields(info).build()));
       return;
     }
   }
 
   private void closeFile() throws IOException {
-    if (writer == null) {
+    if (channel == null) {
       return;
     }
     channel.force(true);
-    writer.close();
+    channel.close();
     String fileName = openFile.getFileName().toString();
     Files.move(openFile, openFile.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length())),
         StandardCopyOption.ATOMIC_MOVE);
     Durable.syncDirectory(dir);
-    writer = null;
     channel = null;
     openFile = null;
     files++;

@@ -100,6 +100,25 @@ class WarcArchiveRepairTest {
     assertEquals(0, validate(files));
   }
 
+  @Test
+  void aBodyTooLargeForTheHeapIsStreamedIntoItsRecord() throws Exception {
+    Exchange large = exchange("https://example.com/large", 3_000_000);
+    byte[] expected;
+    try (var in = java.nio.channels.Channels.newInputStream(large.body().open())) {
+      expected = in.readAllBytes();
+    }
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+      archive.record(large);
+    }
+    large.body().close();
+    try (WarcReader reader = new WarcReader(files().get(0))) {
+      reader.next(); // warcinfo
+      org.netpreserve.jwarc.WarcResponse response = (org.netpreserve.jwarc.WarcResponse) reader.next().orElseThrow();
+      org.junit.jupiter.api.Assertions.assertArrayEquals(expected, response.http().body().stream().readAllBytes());
+    }
+    assertEquals(0, validate(files()));
+  }
+
   /** Three exchanges written and forced to disk by an archive that is then abandoned, its file still open. */
   private Path leftOpenWithThreeExchanges() throws IOException {
     WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO);
