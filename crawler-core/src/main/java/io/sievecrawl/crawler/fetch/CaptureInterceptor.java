@@ -150,10 +150,12 @@ public final class CaptureInterceptor implements Interceptor {
 
   private static final class CapturedBody extends ResponseBody {
     private final ResponseBody delegate;
+    private final MediaType contentType; // parsed once: the delegate parses its header on every call
     private final BufferedSource source;
 
     CapturedBody(ResponseBody delegate, Capture capture) {
       this.delegate = delegate;
+      this.contentType = delegate.contentType();
       this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
         @Override
         public long read(Buffer sink, long byteCount) throws IOException {
@@ -182,7 +184,7 @@ public final class CaptureInterceptor implements Interceptor {
 
     @Override
     public MediaType contentType() {
-      return delegate.contentType();
+      return contentType;
     }
 
     @Override

@@ -319,12 +319,14 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
 
   /** SHA-1 digests, as WARC-Block-Digest and WARC-Payload-Digest. */
   private record Digests(WarcDigest block, WarcDigest payload, WarcDigest request) {
+    private static final MessageDigest SHA1 = sha1();
+
     static Digests of(Exchange exchange) throws IOException {
-      MessageDigest block = sha1();
-      MessageDigest payload = sha1();
+      MessageDigest block = copy();
+      MessageDigest payload = copy();
       block.update(exchange.responseHead());
       try (ReadableByteChannel body = exchange.body().open()) {
-        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(16 * 1024, exchange.body().size() + 1));
         while (body.read(buffer) != -1) {
           buffer.flip();
           block.update(buffer.duplicate());
@@ -332,9 +334,18 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
           buffer.clear();
         }
       }
-      MessageDigest request = sha1();
+      MessageDigest request = copy();
       request.update(exchange.requestHead());
       return new Digests(new WarcDigest(block), new WarcDigest(payload), new WarcDigest(request));
+    }
+
+    /** A fresh SHA-1 digest, cloned: cheaper than a provider lookup per record. */
+    private static MessageDigest copy() {
+      try {
+        return (MessageDigest) SHA1.clone();
+      } catch (CloneNotSupportedException e) {
+        return sha1();
+      }
     }
 
     private static MessageDigest sha1() {
