@@ -23,15 +23,13 @@ for i in $(seq 1 "$pairs"); do
     bytes=$([ "$mode" = warc ] && du -sb "$warc/files" | cut -f1 || echo 0)
     echo "$mode pages/s=$rate cpu_s=$cpu warc_bytes=$bytes"
   done
-done | tee /dev/stderr | awk '
-  { split($2, r, "="); split($3, c, "="); rate[$1] = rate[$1] " " r[2]; cpu[$1] = cpu[$1] " " c[2] }
-  function median(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  END {
-    printf "median plain: %s pages/s, %s CPU s; median warc: %s pages/s, %s CPU s; warc/plain pages/s %.2f\n",
-      median(rate["plain"]), median(cpu["plain"]), median(rate["warc"]), median(cpu["warc"]),
-      median(rate["warc"]) / median(rate["plain"])
-  }'
+done | tee "$warc/runs.txt"
+median() { # median of the numbers after KEY= on the lines of MODE: median MODE KEY
+  local v n
+  mapfile -t v < <(grep "^$1 " "$warc/runs.txt" | sed -n "s|.* $2=\([0-9.]*\).*|\1|p" | sort -n)
+  n=${#v[@]}
+  if ((n % 2)); then echo "${v[n / 2]}"; else awk -v a="${v[n / 2 - 1]}" -v b="${v[n / 2]}" 'BEGIN {print (a + b) / 2}'; fi
+}
+p=$(median plain pages/s); w=$(median warc pages/s)
+echo "median plain: $p pages/s, $(median plain cpu_s) CPU s; median warc: $w pages/s, $(median warc cpu_s) CPU s;" \
+  "warc/plain pages/s $(awk -v w="$w" -v p="$p" 'BEGIN {printf "%.2f", w / p}')"
