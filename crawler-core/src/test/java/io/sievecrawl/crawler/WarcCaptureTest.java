@@ -255,9 +255,10 @@ class WarcCaptureTest {
     }
   }
 
+  /** The WARC files, not the hidden lock file. */
   private List<Path> files() throws IOException {
     try (Stream<Path> entries = Files.list(warcDir)) {
-      return entries.sorted().toList();
+      return entries.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
     }
   }
 

@@ -108,6 +108,7 @@ public final class CaptureInterceptor implements Interceptor {
     private final CaptureBuffer body;
     private final AtomicBoolean recorded = new AtomicBoolean();
     private boolean overCap;
+    private IOException copyFailure;
     private volatile boolean failed;
 
     Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength) {
@@ -120,20 +121,33 @@ public final class CaptureInterceptor implements Interceptor {
       this.body = new CaptureBuffer(recorder.spillDirectory());
     }
 
-    void copy(Buffer sink, long offset, long byteCount) throws IOException {
+    /** Copies what the reader just read; a failure to keep it fails the capture, never the fetch. */
+    void copy(Buffer sink, long offset, long byteCount) {
+      if (copyFailure != null) {
+        return;
+      }
       long room = cap - body.size();
       if (byteCount > room) {
         overCap = true;
       }
       long n = Math.min(byteCount, room);
-      if (n > 0) {
-        body.append(sink, offset, n);
+      try {
+        if (n > 0) {
+          body.append(sink, offset, n);
+        }
+      } catch (IOException e) {
+        copyFailure = e; // a large body could not be spilled to disk
       }
     }
 
     /** Records the exchange, once: {@code atEnd} when the body was read to its end. */
     void finish(boolean atEnd) {
       if (!recorded.compareAndSet(false, true)) {
+        return;
+      }
+      if (copyFailure != null) {
+        closeQuietly(body);
+        onFailure.accept(recorder.failure(copyFailure));
         return;
       }
       boolean whole = !overCap && (atEnd || body.size() == declaredLength);
@@ -145,6 +159,14 @@ public final class CaptureInterceptor implements Interceptor {
       } catch (IOException e) {
         onFailure.accept(e);
       }
+    }
+  }
+
+  private static void closeQuietly(CaptureBuffer buffer) {
+    try {
+      buffer.close();
+    } catch (IOException e) {
+      // its file is deleted on close, or removed when the next run opens the directory
     }
   }
 

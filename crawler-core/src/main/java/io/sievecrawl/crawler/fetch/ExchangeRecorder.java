@@ -14,4 +14,9 @@ public interface ExchangeRecorder {
 
   /** Where bodies too large for the heap wait while they are read. */
   Path spillDirectory();
+
+  /** The failure to report when a body could not be kept in {@link #spillDirectory()} (a full disk). */
+  default IOException failure(IOException cause) {
+    return cause;
+  }
 }

@@ -14,6 +14,8 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -68,6 +70,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private final String prefix;
   private final long maxFileSize;
   private final Map<String, List<String>> info;
+  private final FileChannel lock;
   private int nextSerial;
   private Path openFile;
   private FileChannel channel;
@@ -76,8 +79,10 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private long exchanges;
   private int files;
 
-  private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial) {
+  private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial,
+      FileChannel lock) {
     this.dir = dir;
+    this.lock = lock;
     this.prefix = prefix;
     this.maxFileSize = maxFileSize;
     this.info = info;
@@ -93,6 +98,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   public static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info)
       throws IOException {
     Files.createDirectories(dir);
+    FileChannel lock = lock(dir, prefix); // before the repair: another process's open file is not ours to repair
     Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz(" + Pattern.quote(OPEN_SUFFIX)
         + ")?");
     int highest = 0;
@@ -112,7 +118,28 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         }
       }
     }
-    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1);
+    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1, lock);
+  }
+
+  /**
+   * Takes the directory for this prefix: one writer at a time, since files are repaired and serials counted on
+   * opening. Held until {@link #close()}; the operating system releases it when a process dies.
+   */
+  private static FileChannel lock(Path dir, String prefix) throws IOException {
+    FileChannel channel = FileChannel.open(dir.resolve("." + prefix + ".lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE);
+    FileLock held;
+    try {
+      held = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      held = null; // taken by this process already
+    }
+    if (held == null) {
+      channel.close();
+      throw new IOException("another sievecrawl is writing WARC files named " + prefix + "-* there; give each agent"
+          + " its own --warc directory or warc.prefix");
+    }
+    return channel;
   }
 
   /**
@@ -151,6 +178,11 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   @Override
   public Path spillDirectory() {
     return dir;
+  }
+
+  @Override
+  public IOException failure(IOException cause) {
+    return new WarcWriteException(dir, cause);
   }
 
   @Override
@@ -309,11 +341,18 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   /** Closes the file being written, which then loses its {@code .open} suffix. */
   @Override
   public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
     closed = true;
-    if (broken == null) {
-      closeFile();
-    } else if (channel != null) {
-      channel.close(); // left .open: the next run repairs it
+    try {
+      if (broken == null) {
+        closeFile();
+      } else if (channel != null) {
+        channel.close(); // left .open: the next run repairs it
+      }
+    } finally {
+      lock.close();
     }
   }
 

@@ -35,6 +35,8 @@ class WarcArchiveRepairTest {
 
   @TempDir
   Path dir;
+  @TempDir
+  Path killed; // where the abandoned archive wrote: it keeps its lock there, as a killed process would not
 
   @Test
   void aFileCutInsideItsLastRecordKeepsEveryRecordBeforeItAndValidates() throws Exception {
@@ -119,16 +121,30 @@ class WarcArchiveRepairTest {
     assertEquals(0, validate(files()));
   }
 
+  @Test
+  void oneWriterPerDirectoryAndPrefix() throws Exception {
+    try (WarcArchive first = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+      IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+          () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO));
+      assertTrue(refused.getMessage().contains("another sievecrawl is writing WARC files named crawl-*"),
+          refused.getMessage());
+      WarcArchive.open(dir, "other", 1_000_000_000L, INFO).close(); // another prefix may share the directory
+    }
+    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO).close(); // released on close
+  }
+
   /** Three exchanges written and forced to disk by an archive that is then abandoned, its file still open. */
   private Path leftOpenWithThreeExchanges() throws IOException {
-    WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO);
+    WarcArchive archive = WarcArchive.open(killed, "crawl", 1_000_000_000L, INFO);
     for (int i = 1; i <= 3; i++) {
       archive.record(exchange("https://example.com/" + i, 1000 * i));
     }
     archive.sync(); // never closed, as after kill -9
-    Path open = files().get(0);
-    assertTrue(open.toString().endsWith(".warc.gz.open"), open.toString());
-    return open;
+    Path open;
+    try (Stream<Path> entries = Files.list(killed)) {
+      open = entries.filter(f -> f.toString().endsWith(".warc.gz.open")).findFirst().orElseThrow();
+    }
+    return Files.copy(open, dir.resolve(open.getFileName()));
   }
 
   private Exchange exchange(String url, int bodySize) throws IOException {
@@ -146,7 +162,7 @@ class WarcArchiveRepairTest {
 
   private List<Path> files() throws IOException {
     try (Stream<Path> entries = Files.list(dir)) {
-      return entries.sorted().toList();
+      return entries.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
     }
   }
 

@@ -1,0 +1,88 @@
+package io.sievecrawl.crawler.fetch;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the capture does when the reader stops early, and when a body cannot be kept: the fetch never suffers. */
+class CaptureInterceptorTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort().gzipDisabled(true));
+  private final List<Exchange> recorded = new CopyOnWriteArrayList<>();
+  private final List<IOException> failures = new CopyOnWriteArrayList<>();
+
+  @TempDir
+  Path spill;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    server.stubFor(get(urlEqualTo("/large")).willReturn(aResponse().withHeader("Content-Type", "application/zip")
+        .withBody(new byte[600_000])));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  @Test
+  void aBodyCutAtTheCapIsRecordedTruncatedByLength() {
+    PageFetcher fetcher = fetcher(spill, 100_000);
+    FetchResponse response = fetcher.fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    assertEquals(200, response.status());
+    assertTrue(response.truncated());
+    assertEquals(1, recorded.size());
+    assertEquals(Exchange.Truncation.LENGTH, recorded.get(0).truncation());
+    assertEquals(100_000, recorded.get(0).body().size());
+    assertTrue(failures.isEmpty());
+  }
+
+  @Test
+  void aBodyThatCannotBeSpilledFailsTheCaptureNotTheFetch() {
+    PageFetcher fetcher = fetcher(spill.resolve("missing/directory"), 10_000_000);
+    FetchResponse response = fetcher.fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    assertEquals(200, response.status());
+    assertNull(response.errorKind());
+    assertEquals(600_000, response.bytes(), "the page was read whole");
+    assertTrue(recorded.isEmpty());
+    assertEquals(1, failures.size());
+    assertTrue(failures.get(0).getMessage().startsWith("capture failed:"), failures.get(0).getMessage());
+  }
+
+  private PageFetcher fetcher(Path spillDir, long cap) {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, cap).build();
+    ExchangeRecorder recorder = new ExchangeRecorder() {
+      @Override
+      public void record(Exchange exchange) {
+        recorded.add(exchange); // its body is closed after this returns: only its size is read later
+      }
+
+      @Override
+      public Path spillDirectory() {
+        return spillDir;
+      }
+
+      @Override
+      public IOException failure(IOException cause) {
+        return new IOException("capture failed: " + cause.getMessage(), cause);
+      }
+    };
+    return new PageFetcher(settings, host -> true, new CaptureInterceptor(recorder, cap, failures::add));
+  }
+}
