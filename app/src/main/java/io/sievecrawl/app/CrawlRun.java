@@ -67,8 +67,8 @@ final class CrawlRun {
         TimeUnit.MILLISECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
     timers.scheduleWithFixedDelay(() -> {
+      WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
       syncResults(results);
-      WarcOutput.sync(warc);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(() -> {
       log.warn("stopping: finishing fetches in flight (press Ctrl-C again to quit at once; 'sievecrawl resume {}'"
@@ -81,7 +81,7 @@ final class CrawlRun {
       summary = crawler.run(seeds);
     } finally {
       progress.close();
-      timers.shutdownNow();
+      timers.shutdown(); // not shutdownNow: an interrupt inside a state save or an fsync would break its file
       awaitQuietly(timers);
     }
     IOException warcClosing = WarcOutput.close(warc);

@@ -103,8 +103,8 @@ final class SharedCrawlRun {
     timers.scheduleWithFixedDelay(() -> quietly(counters::flush), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
     timers.scheduleWithFixedDelay(() -> {
+      WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
       quietly(results::sync);
-      WarcOutput.sync(warc);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals.install(() -> {
       log.warn("stopping this agent: finishing fetches in flight; the other agents carry on with its shards");
@@ -116,7 +116,12 @@ final class SharedCrawlRun {
       summary = crawler.run(seeds);
     } finally {
       progress.close();
-      timers.shutdownNow();
+      timers.shutdown(); // not shutdownNow: an interrupt inside an fsync would break its file
+      try {
+        timers.awaitTermination(1, TimeUnit.MINUTES);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     IOException closing = WarcOutput.close(warc);
     try {

@@ -63,18 +63,12 @@ public final class Bodies {
     return new Raw(kept, read, truncated);
   }
 
-  /** Whether the crawler can decode {@code contentEncoding} (absent, identity, gzip, x-gzip or deflate). */
-  public static boolean canDecode(String contentEncoding) {
-    String coding = normalize(contentEncoding);
-    return coding.isEmpty() || coding.equals("identity") || coding.equals("gzip") || coding.equals("x-gzip")
-        || coding.equals("deflate");
-  }
-
   /**
    * The decoded bytes of {@code raw}, at most {@code cap} of them. A body whose coding ends early (cut off at the cap
    * or by the server) gives what could be decoded before the cut.
    *
-   * @throws IOException if the body is not in the coding it claims, or the coding is one {@link #canDecode} refuses
+   * @throws IOException if the body is not in the coding it claims, or in one other than identity, gzip, x-gzip and
+   *     deflate
    */
   public static Decoded decode(Buffer raw, String contentEncoding, long cap) throws IOException {
     String coding = normalize(contentEncoding);

@@ -2,19 +2,21 @@ package io.sievecrawl.crawler.fetch;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import okio.Buffer;
 
 /**
  * The bytes of one captured body: on the heap up to {@value #IN_MEMORY} bytes, then in a temporary file, so that
- * many large bodies captured at once do not fill the heap. The file is opened to be deleted on close (on Linux it
- * is unlinked at once, so a killed process leaves nothing behind); one left anyway is named
+ * many large bodies captured at once do not fill the heap. The file is unlinked as soon as it is open (where the
+ * system allows), so a killed process leaves nothing behind; one left anyway is named
  * {@code .sievecrawl-capture-*.tmp} and removed when the next run opens the directory.
+ *
+ * <p>Reads and writes go through {@link RandomAccessFile}, not a {@code FileChannel}: an interrupted thread would
+ * close a channel under it. Used by one thread at a time.
  */
 public final class CaptureBuffer implements Closeable {
   /** Prefix of spill files, for cleaning up after a killed process. */
@@ -23,7 +25,8 @@ public final class CaptureBuffer implements Closeable {
 
   private final Path spillDir;
   private final Buffer memory = new Buffer();
-  private FileChannel file;
+  private RandomAccessFile file;
+  private Path path; // null once unlinked
   private long size;
 
   public CaptureBuffer(Path spillDir) {
@@ -36,30 +39,39 @@ public final class CaptureBuffer implements Closeable {
       source.copyTo(memory, offset, byteCount);
     } else {
       if (file == null) {
-        Path path = Files.createTempFile(spillDir, SPILL_PREFIX, ".tmp");
-        file = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-            StandardOpenOption.DELETE_ON_CLOSE);
-        writeFully(memory.readByteArray());
+        spill();
       }
       Buffer part = new Buffer();
       source.copyTo(part, offset, byteCount);
-      writeFully(part.readByteArray());
+      file.seek(size);
+      file.write(part.readByteArray());
     }
     size += byteCount;
   }
 
-  private void writeFully(byte[] bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    while (buffer.hasRemaining()) {
-      file.write(buffer);
+  private void spill() throws IOException {
+    Path created = Files.createTempFile(spillDir, SPILL_PREFIX, ".tmp");
+    try {
+      file = new RandomAccessFile(created.toFile(), "rw");
+    } catch (IOException e) {
+      Files.deleteIfExists(created);
+      throw e;
     }
+    path = created;
+    try {
+      Files.delete(created); // the open file lives on until closed
+      path = null;
+    } catch (IOException e) {
+      // a system that cannot unlink open files: deleted on close instead
+    }
+    file.write(memory.readByteArray());
   }
 
   public long size() {
     return size;
   }
 
-  /** The bytes from the start; read them before closing this buffer. */
+  /** The bytes from the start; read them before closing this buffer, one reader at a time. */
   public ReadableByteChannel open() {
     if (file == null) {
       Buffer copy = memory.copy();
@@ -85,14 +97,17 @@ public final class CaptureBuffer implements Closeable {
     }
     return new ReadableByteChannel() {
       private long position;
+      private final byte[] chunk = new byte[16 * 1024];
 
       @Override
       public int read(ByteBuffer dst) throws IOException {
         if (position >= size) {
           return -1;
         }
-        int n = file.read(dst, position);
+        file.seek(position);
+        int n = file.read(chunk, 0, (int) Math.min(Math.min(chunk.length, dst.remaining()), size - position));
         if (n > 0) {
+          dst.put(chunk, 0, n);
           position += n;
         }
         return n;
@@ -100,7 +115,7 @@ public final class CaptureBuffer implements Closeable {
 
       @Override
       public boolean isOpen() {
-        return file.isOpen();
+        return true;
       }
 
       @Override
@@ -112,7 +127,13 @@ public final class CaptureBuffer implements Closeable {
   public void close() throws IOException {
     memory.clear();
     if (file != null) {
-      file.close();
+      try {
+        file.close();
+      } finally {
+        if (path != null) {
+          Files.deleteIfExists(path);
+        }
+      }
     }
   }
 }

@@ -23,7 +23,7 @@ import okio.Okio;
 
 /**
  * An OkHttp network interceptor that captures every exchange as it went over the wire and hands it to an
- * {@link ExchangeRecorder} when the body has been read (or the reader stopped): the request exactly as OkHttp sent
+ * {@link ExchangeRecorder} when the response is closed, its body read or not: the request exactly as OkHttp sent
  * it, the response's status line and header fields as received, and its body as received, content coding (gzip)
  * included.
  *
@@ -54,19 +54,20 @@ public final class CaptureInterceptor implements Interceptor {
     Response response = chain.proceed(request);
     Connection connection = chain.connection();
     InetAddress ip = connection == null ? null : connection.route().socketAddress().getAddress();
-    byte[] requestHead = requestHead(request, response.protocol());
+    byte[] requestHead = requestHead(request);
     ResponseBody body = response.body();
     Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength());
     return response.newBuilder().body(new CapturedBody(body, capture)).build();
   }
 
-  static byte[] requestHead(Request request, Protocol protocol) {
+  /** The request as OkHttp wrote it: a capturing client speaks HTTP/1.1 and nothing else. */
+  static byte[] requestHead(Request request) {
     HttpUrl url = request.url();
     StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
     if (url.encodedQuery() != null) {
       head.append('?').append(url.encodedQuery());
     }
-    head.append(' ').append(version(protocol)).append("\r\n");
+    head.append(" HTTP/1.1\r\n");
     appendFields(head, request.headers(), false);
     return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
@@ -110,6 +111,7 @@ public final class CaptureInterceptor implements Interceptor {
     private boolean overCap;
     private IOException copyFailure;
     private volatile boolean failed;
+    private volatile boolean atEnd;
 
     Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength) {
       this.url = url;
@@ -140,8 +142,8 @@ public final class CaptureInterceptor implements Interceptor {
       }
     }
 
-    /** Records the exchange, once: {@code atEnd} when the body was read to its end. */
-    void finish(boolean atEnd) {
+    /** Records the exchange, once: {@code readToEnd} when the body was read to its end. */
+    void finish(boolean readToEnd) {
       if (!recorded.compareAndSet(false, true)) {
         return;
       }
@@ -150,7 +152,7 @@ public final class CaptureInterceptor implements Interceptor {
         onFailure.accept(recorder.failure(copyFailure));
         return;
       }
-      boolean whole = !overCap && (atEnd || body.size() == declaredLength);
+      boolean whole = !overCap && (readToEnd || body.size() == declaredLength);
       Exchange.Truncation truncation = whole ? null
           : failed ? Exchange.Truncation.DISCONNECT : Exchange.Truncation.LENGTH;
       try (CaptureBuffer captured = body) {
@@ -189,7 +191,7 @@ public final class CaptureInterceptor implements Interceptor {
             throw e;
           }
           if (n == -1) {
-            capture.finish(true);
+            capture.atEnd = true;
           } else {
             capture.copy(sink, sink.size() - n, n);
           }
@@ -198,7 +200,9 @@ public final class CaptureInterceptor implements Interceptor {
 
         @Override
         public void close() throws IOException {
-          capture.finish(false);
+          // Recorded at close, not at the end of the body: the fetch has taken its time by then, so waiting for the
+          // archive never counts as the server's response time.
+          capture.finish(capture.atEnd);
           super.close();
         }
       });

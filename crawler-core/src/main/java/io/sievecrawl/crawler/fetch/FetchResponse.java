@@ -15,7 +15,8 @@ import java.time.Instant;
  * @param robotsTag the X-Robots-Tag header, or {@code null}
  * @param body the page to parse, decoded (empty for anything but a 2xx HTML page)
  * @param bytes body bytes received in all, as sent (compressed if the server compressed them)
- * @param truncated whether the body went on past fetch.max-body-size and was cut off there
+ * @param truncated whether the body went on past fetch.max-body-size (received, or decoded from a compressed page)
+ *     and was cut off there
  * @param startedAt when the request started
  * @param millis time from the request to the end of the body
  * @param errorKind what went wrong, or {@code null}

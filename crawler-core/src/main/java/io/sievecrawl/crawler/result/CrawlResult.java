@@ -10,8 +10,8 @@ import java.time.Instant;
  * @param status the HTTP status, or {@code null} if no response came
  * @param contentType the media type of the response, lower case without parameters, or {@code null}
  * @param bytes body bytes received, as sent (compressed if the server compressed them), at most fetch.max-body-size
- * @param truncated whether the body went on past fetch.max-body-size and was cut off there (a page is still
- *     parsed for links as far as it was read)
+ * @param truncated whether the body went on past fetch.max-body-size, in bytes received or (for a compressed page)
+ *     in bytes decoded, and was cut off there; a page is still parsed for links as far as it was read
  * @param depth link hops from a seed
  * @param referrer the page that linked or redirected here, {@code null} for a seed
  * @param fetchedAt when the request started

@@ -13,7 +13,7 @@ import java.util.zip.Inflater;
  * a crash ends in an incomplete member, or in garbage, and everything from there on is cut away.
  */
 final class GzipMembers {
-  private static final int FTEXT_HCRC = 0x02;
+  private static final int FHCRC = 0x02;
   private static final int FEXTRA = 0x04;
   private static final int FNAME = 0x08;
   private static final int FCOMMENT = 0x10;
@@ -55,7 +55,7 @@ final class GzipMembers {
     if ((flags & FNAME) != 0 && in.skipPastZero() < 0 || (flags & FCOMMENT) != 0 && in.skipPastZero() < 0) {
       return -1;
     }
-    if ((flags & FTEXT_HCRC) != 0 && in.skip(2) < 0) {
+    if ((flags & FHCRC) != 0 && in.skip(2) < 0) {
       return -1;
     }
     long dataStart = in.position;

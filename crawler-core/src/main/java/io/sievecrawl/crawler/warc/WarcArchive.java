@@ -9,6 +9,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.io.SequenceInputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -27,6 +29,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -52,8 +55,9 @@ import org.slf4j.LoggerFactory;
  * <p>A file left open by a killed process is repaired when the next run opens the directory: cut back to its last
  * complete record and closed. Serials go on from the highest in the directory.
  *
- * <p>Thread-safe: digests and compression happen on the recording thread; the archive's lock only appends finished
- * gzip members (each exchange's two records together) and rotates files. Records are built and serialized by
+ * <p>Thread-safe: digests and compression happen on the recording thread; the archive's lock appends finished gzip
+ * members (each exchange's two records in one write) and rotates files; a body over 1 MB is compressed as it is
+ * appended, under the lock, rather than held in memory. Records are built and serialized by
  * jwarc; each is compressed as its own gzip member at the default level.
  */
 public final class WarcArchive implements ExchangeRecorder, Closeable {
@@ -73,7 +77,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private final FileChannel lock;
   private int nextSerial;
   private Path openFile;
-  private FileChannel channel;
+  private RandomAccessFile file; // not a FileChannel: an interrupted thread would close a channel under the archive
   private IOException broken;
   private boolean closed;
   private long exchanges;
@@ -99,6 +103,16 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       throws IOException {
     Files.createDirectories(dir);
     FileChannel lock = lock(dir, prefix); // before the repair: another process's open file is not ours to repair
+    try {
+      return open(dir, prefix, maxFileSize, info, lock);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  private static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
+      FileChannel lock) throws IOException {
     Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz(" + Pattern.quote(OPEN_SUFFIX)
         + ")?");
     int highest = 0;
@@ -187,8 +201,20 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
 
   @Override
   public void record(Exchange exchange) throws IOException {
-    // Digests, records and (for all but very large bodies) their compression happen on the recording thread,
-    // outside the lock: the lock only appends finished bytes.
+    // An interrupt (a robots.txt fetch cut off at the end of a run) would close the channels used below under us.
+    boolean interrupted = Thread.interrupted();
+    try {
+      recordUninterrupted(exchange);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void recordUninterrupted(Exchange exchange) throws IOException {
+    // Digests, records and, for all but bodies over IN_MEMORY_RECORD, their compression happen on the recording
+    // thread, outside the lock: the lock appends finished bytes (a large body is compressed as it is appended).
     WarcResponse response;
     byte[] compressedResponse = null;
     byte[] compressedRequest;
@@ -211,17 +237,19 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         throw new WarcWriteException(dir, broken);
       }
       try {
-        if (channel == null) {
+        if (file == null) {
           startFile();
         }
         if (compressedResponse != null) {
-          append(compressedResponse);
+          byte[] pair = Arrays.copyOf(compressedResponse, compressedResponse.length + compressedRequest.length);
+          System.arraycopy(compressedRequest, 0, pair, compressedResponse.length, compressedRequest.length);
+          file.write(pair); // one write: a kill leaves both records or a torn tail the next run cuts away
         } else {
-          GzipMemberWriter.write(serialized(response), Channels.newOutputStream(channel)); // a large body, streamed
+          GzipMemberWriter.write(serialized(response), fileOutput()); // a large body, streamed
+          file.write(compressedRequest);
         }
-        append(compressedRequest);
         exchanges++;
-        if (channel.position() >= maxFileSize) {
+        if (file.getFilePointer() >= maxFileSize) {
           closeFile();
         }
       } catch (IOException e) {
@@ -229,6 +257,22 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         throw new WarcWriteException(dir, e);
       }
     }
+  }
+
+  /** The open file as a stream, for a record too large to compress in memory. */
+  private OutputStream fileOutput() {
+    RandomAccessFile target = file;
+    return new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        target.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        target.write(b, off, len);
+      }
+    };
   }
 
   private static WarcResponse response(Exchange exchange, Digests digests) throws IOException {
@@ -278,49 +322,64 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     return out.toByteArray();
   }
 
-  private void append(byte[] bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.wrap(bytes);
-    while (buffer.hasRemaining()) {
-      channel.write(buffer);
-    }
-  }
-
   private void startFile() throws IOException {
     Instant now = Instant.now();
     while (true) {
       String name = prefix + "-" + STAMP.format(now) + "-" + String.format("%05d", nextSerial++) + ".warc.gz";
       Path path = dir.resolve(name + OPEN_SUFFIX);
       try {
-        channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        Files.createFile(path);
       } catch (FileAlreadyExistsException e) {
-        continue; // another agent writing into the same directory took this serial
+        continue; // a file of that name exists already (a clock set back): take the next serial
       }
+      Durable.syncDirectory(dir); // else a power cut could lose the whole file, however often it was forced
       openFile = path;
-      append(compress(new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(now).filename(name)
+      file = new RandomAccessFile(path.toFile(), "rw");
+      file.write(compress(new Warcinfo.Builder().version(MessageVersion.WARC_1_1).date(now).filename(name)
           .fields(info).build()));
       return;
     }
   }
 
   private void closeFile() throws IOException {
-    if (channel == null) {
+    if (file == null) {
       return;
     }
-    channel.force(true);
-    channel.close();
+    try {
+      file.getFD().sync();
+    } finally {
+      file.close();
+      file = null;
+    }
     String fileName = openFile.getFileName().toString();
     Files.move(openFile, openFile.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length())),
         StandardCopyOption.ATOMIC_MOVE);
     Durable.syncDirectory(dir);
-    channel = null;
     openFile = null;
     files++;
   }
 
-  /** Forces what was written to disk, for the sync interval's guarantee after a power cut. */
-  public synchronized void sync() throws IOException {
-    if (channel != null && broken == null) {
-      channel.force(false);
+  /**
+   * Forces what was written to disk, for the sync interval's guarantee after a power cut. The fsync happens outside
+   * the lock: recording goes on meanwhile.
+   */
+  public void sync() throws IOException {
+    RandomAccessFile current;
+    synchronized (this) {
+      current = broken == null ? file : null;
+    }
+    if (current == null) {
+      return;
+    }
+    try {
+      current.getFD().sync();
+    } catch (IOException e) {
+      synchronized (this) {
+        if (file == current) {
+          throw e;
+        }
+      }
+      // the file was closed (and forced) meanwhile by a rotation or the end of the run
     }
   }
 
@@ -345,14 +404,18 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       return;
     }
     closed = true;
+    boolean interrupted = Thread.interrupted();
     try {
       if (broken == null) {
         closeFile();
-      } else if (channel != null) {
-        channel.close(); // left .open: the next run repairs it
+      } else if (file != null) {
+        file.close(); // left .open: the next run repairs it
       }
     } finally {
       lock.close();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -76,8 +76,6 @@ class BodiesTest {
   void identityAndNoCodingPassThroughButUnknownCodingsAndCorruptBodiesAreRefused() throws IOException {
     assertArrayEquals(PAGE, Bodies.decode(new Buffer().write(PAGE), null, 10_000_000).bytes());
     assertArrayEquals(PAGE, Bodies.decode(new Buffer().write(PAGE), " identity ", 10_000_000).bytes());
-    assertFalse(Bodies.canDecode("br"));
-    assertTrue(Bodies.canDecode("x-gzip"));
     assertThrows(IOException.class, () -> Bodies.decode(new Buffer().write(PAGE), "br", 10_000_000));
     assertThrows(IOException.class, () -> Bodies.decode(new Buffer().write(PAGE), "gzip", 10_000_000));
   }

@@ -12,6 +12,12 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -63,6 +69,37 @@ class CaptureInterceptorTest {
     assertTrue(recorded.isEmpty());
     assertEquals(1, failures.size());
     assertTrue(failures.get(0).getMessage().startsWith("capture failed:"), failures.get(0).getMessage());
+  }
+
+  @Test
+  void anHttp10ResponseIsRecordedAsItCameAfterTheHttp11RequestThatWasSent() throws Exception {
+    byte[] reply = "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<p>until the connection closes</p>"
+        .getBytes(StandardCharsets.ISO_8859_1);
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      StringBuilder requestSeen = new StringBuilder();
+      Thread server = Thread.ofPlatform().daemon().start(() -> {
+        try (Socket client = socket.accept()) {
+          InputStream in = client.getInputStream();
+          while (requestSeen.indexOf("\r\n\r\n") < 0) {
+            requestSeen.append((char) in.read());
+          }
+          client.getOutputStream().write(reply);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      FetchResponse response = fetcher(spill, 100_000).fetch("http://127.0.0.1:" + socket.getLocalPort() + "/p", true);
+      server.join();
+      assertEquals(200, response.status());
+      assertEquals(1, recorded.size());
+      Exchange exchange = recorded.get(0);
+      assertEquals(requestSeen.toString(), new String(exchange.requestHead(), StandardCharsets.ISO_8859_1),
+          "the request as the server received it");
+      assertTrue(new String(exchange.responseHead(), StandardCharsets.ISO_8859_1)
+          .startsWith("HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n"));
+      assertNull(exchange.truncation(), "read until the connection closed: whole");
+      assertEquals("<p>until the connection closes</p>".length(), exchange.body().size());
+    }
   }
 
   private PageFetcher fetcher(Path spillDir, long cap) {

@@ -133,6 +133,25 @@ class WarcArchiveRepairTest {
     WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO).close(); // released on close
   }
 
+  @Test
+  void anInterruptedThreadStillRecordsAndKeepsItsInterrupt() throws Exception {
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+      archive.record(exchange("https://example.com/first", 100));
+      Thread.currentThread().interrupt(); // as a robots.txt fetch cut off at the end of a run
+      try {
+        archive.record(exchange("https://example.com/interrupted", 2_000_000));
+        archive.sync();
+        assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+      } finally {
+        Thread.interrupted();
+      }
+      archive.record(exchange("https://example.com/after", 100));
+    }
+    assertEquals(List.of("warcinfo", "response", "request", "response", "request", "response", "request"),
+        types(files().get(0)));
+    assertEquals(0, validate(files()));
+  }
+
   /** Three exchanges written and forced to disk by an archive that is then abandoned, its file still open. */
   private Path leftOpenWithThreeExchanges() throws IOException {
     WarcArchive archive = WarcArchive.open(killed, "crawl", 1_000_000_000L, INFO);
