@@ -34,8 +34,8 @@ final class SummaryReport {
           + (s.givenUp().size() > MAX_ORIGINS_LISTED ? ", and " + (s.givenUp().size() - MAX_ORIGINS_LISTED) + " more"
               : ""));
     }
-    lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d%s; duplicates dropped: %d (of which about %.1f new URLs"
-        + " lost to false positives: the filter's false-positive rate summed over the URLs it took in); retries: %d", s.admitted(),
+    lines.add(String.format(Locale.ROOT, "  URLs admitted:   %d%s; duplicates dropped: %d (about %.1f of them new URLs"
+        + " lost to false positives, estimated from the filter's fill); retries: %d", s.admitted(),
         s.carriedOver() > 0 ? " (plus " + s.carriedOver() + " carried over from the last run)" : "",
         f.duplicatesDropped(), f.estimatedFalsePositiveDrops(), s.retries()));
     lines.add(String.format(Locale.ROOT, "  URL filter:      about %d URLs of capacity %d; %s of %s bits set (%.2f%%);"

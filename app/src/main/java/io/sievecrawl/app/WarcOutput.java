@@ -42,7 +42,7 @@ final class WarcOutput {
     }
   }
 
-  /** Settings with a relative {@code warc.dir} made absolute, so that a resume from elsewhere writes to the same place. */
+  /** Settings with a relative {@code warc.dir} made absolute: a resume from elsewhere writes to the same place. */
   static CrawlSettings absolute(CrawlSettings settings) {
     if (settings.warcDir().isEmpty() || Path.of(settings.warcDir()).isAbsolute()) {
       return settings;
@@ -60,7 +60,8 @@ final class WarcOutput {
     Map<String, List<String>> fields = new LinkedHashMap<>();
     fields.put("software", List.of("sievecrawl/" + Version.get()));
     fields.put("format", List.of("WARC File Format 1.1"));
-    fields.put("conformsTo", List.of("https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
+    fields.put("conformsTo",
+        List.of("https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
     fields.put("isPartOf", List.of(crawlName));
     fields.put("hostname", List.of(hostname()));
     fields.put("robots", List.of(settings.obeyRobots() ? "obey" : "ignore"));

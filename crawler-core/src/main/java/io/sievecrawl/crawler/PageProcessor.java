@@ -109,8 +109,8 @@ final class PageProcessor {
 
   private End recordInternalError(CrawlTask task, Throwable e) {
     try {
-      record(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
-          ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+      record(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
+          null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
       return End.COMPLETE;
     } catch (IOException failure) {
       control.fail(failure);
@@ -210,8 +210,8 @@ final class PageProcessor {
 
   /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
   private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
-    sink.accept(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0, null,
-        kind, why, 0));
+    sink.accept(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
+        null, kind, why, 0));
     stats.skip(reason);
     skips.skipped(task.url(), task.referrer(), task.depth(), reason);
     return End.COMPLETE;
@@ -266,9 +266,8 @@ final class PageProcessor {
       }
     }
     return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(),
-        response.truncated(), task.depth(),
-        task.referrer(), response.startedAt(), response.millis(), outlinks, redirectTo, errorKind, error,
-        task.attempt() + 1);
+        response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
+        redirectTo, errorKind, error, task.attempt() + 1);
   }
 
   /** Offers a redirect target through scope and the frontier. */

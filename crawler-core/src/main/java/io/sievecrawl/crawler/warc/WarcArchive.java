@@ -113,8 +113,8 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
 
   private static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
       FileChannel lock) throws IOException {
-    Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz(" + Pattern.quote(OPEN_SUFFIX)
-        + ")?");
+    Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz("
+        + Pattern.quote(OPEN_SUFFIX) + ")?");
     int highest = 0;
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path file : entries.sorted().toList()) {
