@@ -179,7 +179,7 @@ final class CrawlRun {
       if (i <= 10) {
         log.info(top.get(i)); // the log always gets the ten busiest origins (after the heading)
       }
-      if (i <= reports.hosts && verbosity == Logging.Verbosity.NORMAL) {
+      if (reports.hosts > 0 && i <= reports.hosts && verbosity == Logging.Verbosity.NORMAL) {
         status.println(top.get(i));
       }
     }

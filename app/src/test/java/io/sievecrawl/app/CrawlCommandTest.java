@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,13 +45,16 @@ class CrawlCommandTest {
       assertEquals(site.rootUrl(), root.get("url").asText());
       assertEquals(200, root.get("status").asInt());
       assertEquals("text/html", root.get("contentType").asText());
-      for (String field : List.of("url", "status", "contentType", "bytes", "depth", "referrer", "fetchedAt",
-          "fetchMillis", "outlinks", "redirectTo", "error", "errorKind", "attempts")) {
+      for (String field : List.of("url", "status", "contentType", "bytes", "truncated", "depth", "referrer",
+          "fetchedAt", "fetchMillis", "outlinks", "redirectTo", "error", "errorKind", "attempts")) {
         assertTrue(root.has(field), field);
       }
       assertTrue(cmd.err().contains("crawl completed: 60 pages"), cmd.toString());
       assertTrue(cmd.err().contains("pages by status: 2xx 60"), cmd.toString());
+      assertFalse(cmd.err().lines().anyMatch(l -> l.trim().startsWith("origin ")),
+          "no origins table on the console without --hosts: " + cmd.err());
       String logText = Files.readString(log);
+      assertTrue(logText.lines().anyMatch(l -> l.contains(" origin ")), "the log gets it always");
       assertTrue(logText.matches("(?s)\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*INFO .*crawl starts: 1 seeds.*"), logText);
       assertTrue(logText.contains("crawl completed: 60 pages"), logText);
     }
