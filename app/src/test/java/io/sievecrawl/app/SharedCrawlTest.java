@@ -83,6 +83,8 @@ class SharedCrawlTest {
         assertEquals(SITES * PAGES_PER_SITE, records.size(), "every page has a record in one of the files");
         assertTrue(repeatedFetches <= CONCURRENCY, repeatedFetches + " pages fetched twice: more than the killed"
             + " agent's " + CONCURRENCY + " in flight");
+        checkWarc(0, results[0]);
+        checkWarc(2, results[2]);
       } finally {
         sites.forEach(SyntheticSite::close);
       }
@@ -91,8 +93,34 @@ class SharedCrawlTest {
 
   private Process agent(int index, Path results, String... args) throws IOException {
     String[] all = concat(List.of(args), List.of("-o", results.toString(), "--log-file",
-        dir.resolve("agent-" + index + ".log").toString()));
+        dir.resolve("agent-" + index + ".log").toString(), "--warc", warcDir(index).toString()));
     return ChildProcess.start(List.of(), dir.resolve("stderr-" + index + ".txt"), all);
+  }
+
+  /** Each agent's own WARC directory. */
+  private Path warcDir(int agent) {
+    return dir.resolve("warc-" + agent);
+  }
+
+  /** Every page in the results of a live agent has its response record in that agent's own WARC files. */
+  private void checkWarc(int agent, Path results) throws IOException {
+    java.util.Set<String> archived = new java.util.HashSet<>();
+    try (var files = Files.list(warcDir(agent))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".warc.gz")).toList()) {
+        try (org.netpreserve.jwarc.WarcReader reader = new org.netpreserve.jwarc.WarcReader(file)) {
+          for (org.netpreserve.jwarc.WarcRecord record : reader) {
+            if (record instanceof org.netpreserve.jwarc.WarcResponse response) {
+              archived.add(response.target());
+            }
+          }
+        }
+      }
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (String line : Files.readAllLines(results)) {
+      String url = json.readTree(line).get("url").asText();
+      assertTrue(archived.contains(url), "agent " + agent + " archived no response for " + url);
+    }
   }
 
   private void waitForLines(Process child, Path[] files, long target) throws Exception {
