@@ -36,6 +36,7 @@ public final class PageFetcher implements AutoCloseable {
   private final CallTracker calls = new CallTracker();
   private final String userAgent;
   private final long maxBodySize;
+  private final boolean capturing;
 
   /** A fetcher that may fetch any host. */
   public PageFetcher(CrawlSettings settings) {
@@ -69,6 +70,7 @@ public final class PageFetcher implements AutoCloseable {
       builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));
     }
     this.client = builder.build();
+    this.capturing = capture != null;
     this.userAgent = settings.userAgentHeader();
     this.maxBodySize = settings.maxBodySize();
   }
@@ -110,8 +112,11 @@ public final class PageFetcher implements AutoCloseable {
       String encoding = response.header("Content-Encoding");
       boolean parse = keepBody && ("text/html".equals(contentType) || "application/xhtml+xml".equals(contentType))
           && status / 100 == 2;
-      // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read.
-      Bodies.Raw raw = Bodies.read(body.source(), maxBodySize, parse);
+      // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
+      // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
+      boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;
+      Bodies.Raw raw = worthReading ? Bodies.read(body.source(), maxBodySize, parse)
+          : new Bodies.Raw(new okio.Buffer(), 0, true);
       byte[] bytes = new byte[0];
       boolean truncated = raw.truncated();
       ErrorKind errorKind = null;

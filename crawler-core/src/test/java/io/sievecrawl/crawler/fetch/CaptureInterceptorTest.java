@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import java.io.IOException;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** What the capture does when the reader stops early, and when a body cannot be kept: the fetch never suffers. */
 class CaptureInterceptorTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort().gzipDisabled(true));
+  private final WireMockServer server = new WireMockServer(options().dynamicPort().gzipDisabled(true)
+      .useChunkedTransferEncoding(Options.ChunkedEncodingPolicy.NEVER)); // Content-Length declared
+
   private final List<Exchange> recorded = new CopyOnWriteArrayList<>();
   private final List<IOException> failures = new CopyOnWriteArrayList<>();
 
@@ -53,10 +56,20 @@ class CaptureInterceptorTest {
     FetchResponse response = fetcher.fetch("http://127.0.0.1:" + server.port() + "/large", true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
+    assertEquals(100_000, response.bytes(), "read up to the cap, for the archive");
     assertEquals(1, recorded.size());
     assertEquals(Exchange.Truncation.LENGTH, recorded.get(0).truncation());
     assertEquals(100_000, recorded.get(0).body().size());
     assertTrue(failures.isEmpty());
+  }
+
+  @Test
+  void withoutACaptureABodyDeclaredOverTheCapThatIsNotParsedIsNotRead() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, 100_000L).build();
+    FetchResponse response = new PageFetcher(settings).fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    assertEquals(200, response.status());
+    assertTrue(response.truncated());
+    assertEquals(0, response.bytes(), "a zip file over the cap would only have been counted");
   }
 
   @Test
