@@ -28,6 +28,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
@@ -282,7 +283,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         Channels.newInputStream(body.open())));
     WarcResponse.Builder response = new WarcResponse.Builder(exchange.url())
         .version(MessageVersion.WARC_1_1)
-        .date(exchange.date())
+        .date(warcDate(exchange.date()))
         .body(MediaType.HTTP_RESPONSE, block, head.length + body.size())
         .blockDigest(digests.block)
         .payloadDigest(digests.payload);
@@ -299,7 +300,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private static WarcRequest request(Exchange exchange, Digests digests, URI responseId) {
     WarcRequest.Builder request = new WarcRequest.Builder(exchange.url())
         .version(MessageVersion.WARC_1_1)
-        .date(exchange.date())
+        .date(warcDate(exchange.date()))
         .body(MediaType.HTTP_REQUEST, exchange.requestHead())
         .blockDigest(digests.request)
         .concurrentTo(responseId);
@@ -307,6 +308,14 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       request.ipAddress(exchange.ip());
     }
     return request.build();
+  }
+
+  /**
+   * A WARC-Date to the millisecond: WARC/1.1 allows any fraction of a second, but the clock's nanoseconds carry
+   * nothing, and not every reader expects nine digits.
+   */
+  private static Instant warcDate(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.MILLIS);
   }
 
   /** A record as WARC bytes: its header, its block, and the blank lines that end it. */
@@ -323,7 +332,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   }
 
   private void startFile() throws IOException {
-    Instant now = Instant.now();
+    Instant now = warcDate(Instant.now());
     while (true) {
       String name = prefix + "-" + STAMP.format(now) + "-" + String.format("%05d", nextSerial++) + ".warc.gz";
       Path path = dir.resolve(name + OPEN_SUFFIX);
