@@ -80,7 +80,8 @@ class WarcCaptureTest {
     a = "http://127.0.0.1:" + chunked.port();
     b = "http://localhost:" + fixed.port();
 
-    serve(chunked, a, "/robots.txt", 200, "text/plain", "User-agent: *\nDisallow: /private/\n".getBytes(StandardCharsets.UTF_8));
+    serve(chunked, a, "/robots.txt", 200, "text/plain",
+        "User-agent: *\nDisallow: /private/\n".getBytes(StandardCharsets.UTF_8));
     html(chunked, a, "/", Html.page("home", "/a", "/big", "/image.png", "/redirect", "/missing", "/private/x"));
     html(chunked, a, "/a", Html.page("a", "/"));
     html(chunked, a, "/big", Html.page("big", "/after-big") + "<!--" + "x".repeat(3 * CAP) + "-->");
@@ -88,8 +89,8 @@ class WarcCaptureTest {
     byte[] image = new byte[20_000];
     new Random(5).nextBytes(image);
     serve(chunked, a, "/image.png", 200, "image/png", image);
-    chunked.stubFor(get(urlEqualTo("/redirect")).willReturn(aResponse().withStatus(301).withHeader("Location", "/target")
-        .withBody("moved")));
+    chunked.stubFor(get(urlEqualTo("/redirect")).willReturn(aResponse().withStatus(301)
+        .withHeader("Location", "/target").withBody("moved")));
     sent.put(a + "/redirect", "moved".getBytes(StandardCharsets.UTF_8));
     html(chunked, a, "/target", Html.page("target"));
     serve(chunked, a, "/missing", 404, "text/html", "<p>not here</p>".getBytes(StandardCharsets.UTF_8));
@@ -286,7 +287,8 @@ class WarcCaptureTest {
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
       if (colon > 0) {
-        fields.put(lines[i].substring(0, colon).toLowerCase(java.util.Locale.ROOT), lines[i].substring(colon + 1).trim());
+        fields.put(lines[i].substring(0, colon).toLowerCase(java.util.Locale.ROOT),
+            lines[i].substring(colon + 1).trim());
       }
     }
     return fields;
