@@ -16,6 +16,7 @@ import com.github.tomakehurst.wiremock.common.Gzip;
 import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.warc.JwarcValidate;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,7 +27,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -223,14 +223,7 @@ class WarcCaptureTest {
 
     replaysWithJwarcServe(files);
 
-    Process validate = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "org.netpreserve.jwarc.tools.WarcTool", "validate",
-        files.get(0).toString()).redirectErrorStream(true).start();
-    String output;
-    try (InputStream out = validate.getInputStream()) {
-      output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertEquals(0, validate.waitFor(), "jwarc validate: " + output);
+    assertEquals(0, JwarcValidate.run(files), "jwarc validate (its output is above)");
   }
 
   /**

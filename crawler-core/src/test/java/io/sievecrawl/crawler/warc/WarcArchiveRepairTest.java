@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -195,19 +194,7 @@ class WarcArchiveRepairTest {
     return types;
   }
 
-  /** jwarc's validate tool, in its own process: its exit code. */
-  static int validate(List<Path> files) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "org.netpreserve.jwarc.tools.WarcTool", "validate"));
-    files.forEach(f -> command.add(f.toString()));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    try (InputStream out = process.getInputStream()) {
-      String output = new String(out.readAllBytes(), StandardCharsets.UTF_8);
-      int code = process.waitFor();
-      if (code != 0) {
-        System.out.println("jwarc validate: " + output);
-      }
-      return code;
-    }
+  private static int validate(List<Path> files) throws Exception {
+    return JwarcValidate.run(files);
   }
 }
