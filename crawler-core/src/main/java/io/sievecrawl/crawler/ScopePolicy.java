@@ -101,7 +101,9 @@ final class ScopePolicy {
       boolean hasPort = colon > site.lastIndexOf(']');
       String host = hasPort ? site.substring(0, colon) : site;
       seedHosts.add(host);
-      seedDomains.add(registrableDomain(host));
+      if (scope == Scope.DOMAIN) { // loading the public suffix list costs about 0.1 s: only where it is needed
+        seedDomains.add(registrableDomain(host));
+      }
       if (hasPort) {
         seedPorts.add(site.substring(colon + 1));
       }
@@ -143,22 +145,69 @@ final class ScopePolicy {
     return origin.substring(origin.indexOf("://") + 3);
   }
 
-  /** Too many path segments, or one segment repeated too often (/a/b/a/b/a/b/...). */
+  /**
+   * Too many path segments (a trailing slash adds none), or one non-empty segment repeated too often
+   * (/a/b/a/b/a/b/...). Segments are compared in place, which for the short paths of nearly every URL costs less
+   * than splitting the path and counting in a map; long paths are counted in a map.
+   */
   private boolean isTrap(String path) {
-    String[] segments = path.substring(1).split("/");
-    if (segments.length > maxPathSegments) {
+    int end = path.length();
+    while (end > 1 && path.charAt(end - 1) == '/') {
+      end--;
+    }
+    int segments = 1;
+    for (int i = 1; i < end; i++) {
+      if (path.charAt(i) == '/') {
+        segments++;
+      }
+    }
+    if (segments > maxPathSegments) {
       return true;
     }
-    if (segments.length <= maxSegmentRepeats) {
+    if (segments <= maxSegmentRepeats) {
       return false;
     }
+    return segments <= 64 ? repeatsInPlace(path) : repeatsCounted(path);
+  }
+
+  private boolean repeatsInPlace(String path) {
+    for (int start = 1; start <= path.length(); ) {
+      int end = segmentEnd(path, start);
+      if (end > start && timesFrom(path, start, end) > maxSegmentRepeats) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
+  }
+
+  private boolean repeatsCounted(String path) {
     Map<String, Integer> counts = new HashMap<>();
-    for (String segment : segments) {
+    for (String segment : path.substring(1).split("/")) {
       if (!segment.isEmpty() && counts.merge(segment, 1, Integer::sum) > maxSegmentRepeats) {
         return true;
       }
     }
     return false;
+  }
+
+  /** How often the segment {@code path[start, end)} occurs from {@code start} on, itself included. */
+  private static int timesFrom(String path, int start, int end) {
+    int length = end - start;
+    int times = 0;
+    for (int at = start; at <= path.length(); ) {
+      int atEnd = segmentEnd(path, at);
+      if (atEnd - at == length && path.regionMatches(at, path, start, length)) {
+        times++;
+      }
+      at = atEnd + 1;
+    }
+    return times;
+  }
+
+  private static int segmentEnd(String path, int start) {
+    int slash = path.indexOf('/', start);
+    return slash < 0 ? path.length() : slash;
   }
 
   /** The registrable domain (public-suffix aware), or the host itself for IP addresses and bare names. */

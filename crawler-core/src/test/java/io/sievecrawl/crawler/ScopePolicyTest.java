@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ScopePolicyTest {
@@ -85,5 +88,63 @@ class ScopePolicyTest {
     ScopePolicy only = new ScopePolicy(CrawlSettings.builder().parse(Setting.INCLUDE, "/docs/", "test").build(), SEEDS);
     assertNull(only.rejection("https://www.example.co.uk/docs/x", 1));
     assertEquals(ScopePolicy.Reason.PATTERN, only.rejection("https://www.example.co.uk/blog/x", 1));
+  }
+
+  @Test
+  void trapGuardsCountSegmentsAndRepeatsAtTheirLimits() {
+    ScopePolicy host = policy(Scope.HOST); // 32 segments at most, a segment at most 3 times
+    String site = "https://www.example.co.uk";
+    StringBuilder path = new StringBuilder();
+    for (int i = 0; i < 32; i++) {
+      path.append("/p").append(i);
+    }
+    String thirtyTwo = path.toString();
+    assertNull(host.rejection(site + thirtyTwo, 1));
+    assertNull(host.rejection(site + thirtyTwo + "/", 1), "a trailing slash adds no segment");
+    assertNull(host.rejection(site + thirtyTwo + "?q=/a/b/c", 1), "the query is not the path");
+    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(site + thirtyTwo + "/x", 1));
+    assertNull(host.rejection(site + "/a/x/a/y/a/z", 1), "three times is allowed");
+    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(site + "/a/x/a/y/a/z/a", 1));
+    assertNull(host.rejection(site + "/ab/a/b/abc/ab/a/ab/b", 1), "segments equal only as a whole");
+    assertNull(host.rejection(site + "/a//b//c//d//e", 1), "empty segments are not repeats");
+  }
+
+  /** The guard as the plain definition reads: split the path, count each non-empty segment. */
+  private static boolean isTrapByDefinition(String path, int maxSegments, int maxRepeats) {
+    String[] segments = path.substring(1).split("/");
+    if (segments.length > maxSegments) {
+      return true;
+    }
+    Map<String, Integer> counts = new HashMap<>();
+    for (String segment : segments) {
+      if (!segment.isEmpty() && counts.merge(segment, 1, Integer::sum) > maxRepeats) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void trapGuardsAgreeWithTheirDefinitionOnRandomPaths() {
+    Random random = new Random(20261123);
+    for (int[] limits : new int[][] {{32, 3}, {8, 1}, {200, 2}, {10_000, 5}}) {
+      ScopePolicy policy = new ScopePolicy(CrawlSettings.builder()
+          .parse(Setting.MAX_PATH_SEGMENTS, String.valueOf(limits[0]), "test")
+          .parse(Setting.MAX_SEGMENT_REPEATS, String.valueOf(limits[1]), "test").build(), SEEDS);
+      for (int i = 0; i < 20_000; i++) {
+        StringBuilder path = new StringBuilder();
+        int segments = 1 + random.nextInt(random.nextBoolean() ? 12 : 150);
+        for (int j = 0; j < segments; j++) {
+          path.append('/');
+          int kind = random.nextInt(10);
+          path.append(kind == 0 ? "" : kind < 8 ? String.valueOf((char) ('a' + random.nextInt(6)))
+              : "seg" + random.nextInt(40));
+        }
+        String p = path.toString();
+        boolean expected = isTrapByDefinition(p, limits[0], limits[1]);
+        assertEquals(expected, policy.rejection("https://www.example.co.uk" + p, 1) == ScopePolicy.Reason.TRAP,
+            p + " with limits " + limits[0] + "/" + limits[1]);
+      }
+    }
   }
 }
