@@ -1,0 +1,137 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher script ({@code src/main/sh/sievecrawl}) run by {@code /bin/sh}, with stand-in JDKs whose
+ * {@code java} prints the arguments it was given: which Java it picks, and the class-data archive it names.
+ */
+class LauncherTest {
+  @TempDir
+  Path dir;
+  private Path launcher;
+  private Path jar;
+  private Path cache;
+
+  @BeforeEach
+  void install() throws IOException {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    launcher = Files.copy(Path.of("src/main/sh/sievecrawl"), bin.resolve("sievecrawl"));
+    executable(launcher);
+    jar = Files.writeString(bin.resolve("sievecrawl.jar"), "not really a jar");
+    cache = dir.resolve("cache");
+  }
+
+  /** A JDK folder whose release file says {@code version} and whose java prints one argument per line. */
+  private Path fakeJdk(String name, String version) throws IOException {
+    Path home = Files.createDirectories(dir.resolve(name));
+    Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+    Files.createDirectories(home.resolve("lib"));
+    Files.writeString(home.resolve("lib/modules"), "modules of " + name);
+    Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+    Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
+    executable(java);
+    return java;
+  }
+
+  private static void executable(Path file) throws IOException {
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** The arguments the launcher handed to java, given {@code env} and the command line {@code args}. */
+  private List<String> launch(Map<String, String> env, String... args) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder();
+    builder.command().add("/bin/sh");
+    builder.command().add(launcher.toString());
+    builder.command().addAll(List.of(args));
+    builder.environment().remove("JAVA_HOME");
+    builder.environment().remove("SIEVECRAWL_JAVA");
+    builder.environment().remove("SIEVECRAWL_OPTS");
+    builder.environment().remove("SIEVECRAWL_CDS");
+    builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    builder.environment().putAll(env);
+    Process process = builder.redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, process.exitValue(), output);
+    return output.lines().toList();
+  }
+
+  private static String archiveOf(List<String> javaArgs) {
+    return javaArgs.stream().filter(a -> a.startsWith("-XX:SharedArchiveFile=")).findFirst()
+        .map(a -> a.substring("-XX:SharedArchiveFile=".length())).orElse(null);
+  }
+
+  @Test
+  void runsTheJarBesideItWithTheChosenJavaAndPassesTheArgumentsOn() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "crawl", "seeds file.txt", "-n", "1M");
+    int at = args.indexOf("-jar");
+    assertEquals(jar.toRealPath().toString(), Path.of(args.get(at + 1)).toRealPath().toString());
+    assertEquals(List.of("crawl", "seeds file.txt", "-n", "1M"), args.subList(at + 2, args.size()));
+  }
+
+  @Test
+  void skipsAJavaOlderThan21() throws Exception {
+    Path old = fakeJdk("jdk17", "17.0.15");
+    Path java = fakeJdk("jdk21", "21.0.2");
+    List<String> args = launch(Map.of("SIEVECRAWL_JAVA", old.toString(),
+        "JAVA_HOME", java.getParent().getParent().toString()), "plan");
+    assertTrue(archiveOf(args).contains("/plan-java21-"), args.toString());
+  }
+
+  @Test
+  void namesTheArchiveAfterTheJarAndTheJdkAndRemovesTheCommandsStaleOnes() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    Map<String, String> env = Map.of("SIEVECRAWL_JAVA", java.toString());
+    Path archives = Files.createDirectories(cache.resolve("sievecrawl"));
+    Path stale = Files.writeString(archives.resolve("crawl-java21.jsa"), "from an older jar");
+    Path otherCommand = Files.writeString(archives.resolve("plan-java21.jsa"), "another command's");
+
+    String first = archiveOf(launch(env, "crawl", "seeds.txt"));
+    assertTrue(first.startsWith(archives + "/crawl-java21-"), first);
+    assertFalse(Files.exists(stale), "a stale archive of the command is removed");
+    assertTrue(Files.exists(otherCommand), "another command's archive is kept");
+
+    Files.writeString(Path.of(first), "written by the JVM at exit");
+    assertEquals(first, archiveOf(launch(env, "crawl", "seeds.txt")), "the same jar and JDK: the same archive");
+    assertTrue(Files.exists(Path.of(first)));
+
+    Files.writeString(jar, "a rebuilt jar, of another size");
+    String rebuilt = archiveOf(launch(env, "crawl", "seeds.txt"));
+    assertFalse(rebuilt.equals(first), "a rebuilt jar gets its own archive");
+    assertFalse(Files.exists(Path.of(first)), "and the archive of the old jar goes");
+  }
+
+  @Test
+  void classDataSharingCanBeTurnedOffAndOddCommandNamesShareOneArchive() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    assertEquals(null, archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_CDS", "off"),
+        "crawl")));
+    String odd = archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "../crawl"));
+    assertTrue(odd.contains("/sievecrawl/other-java21-"), odd);
+  }
+
+  @Test
+  void aGarbageCollectorNamedInTheOptionsWins() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_OPTS", "-XX:+UseG1GC -Xmx1g"),
+        "crawl");
+    assertTrue(args.contains("-XX:+UseG1GC") && args.contains("-Xmx1g"), args.toString());
+    assertFalse(args.contains("-XX:+UseSerialGC"), args.toString());
+  }
+}
