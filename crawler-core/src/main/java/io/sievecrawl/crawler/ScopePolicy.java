@@ -129,11 +129,19 @@ final class ScopePolicy {
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
       return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
-    if (exclude.stream().anyMatch(p -> p.matcher(url).find())
-        || (!include.isEmpty() && include.stream().noneMatch(p -> p.matcher(url).find()))) {
+    if (matchesAny(exclude, url) || (!include.isEmpty() && !matchesAny(include, url))) {
       return Reason.PATTERN;
     }
     return isTrap(UrlNormalizer.pathOf(url)) ? Reason.TRAP : null;
+  }
+
+  private static boolean matchesAny(List<Pattern> patterns, String url) {
+    for (Pattern pattern : patterns) { // a loop, not a stream: this runs for every link found
+      if (pattern.matcher(url).find()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
