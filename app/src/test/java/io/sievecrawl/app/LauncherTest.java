@@ -91,7 +91,7 @@ class LauncherTest {
     Path java = fakeJdk("jdk21", "21.0.2");
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", old.toString(),
         "JAVA_HOME", java.getParent().getParent().toString()), "plan");
-    assertTrue(archiveOf(args).contains("/plan-java21-"), args.toString());
+    assertTrue(archiveOf(args).matches(".*/plan-[0-9]+-java21-.*"), args.toString());
   }
 
   @Test
@@ -99,13 +99,15 @@ class LauncherTest {
     Path java = fakeJdk("jdk21", "21.0.2");
     Map<String, String> env = Map.of("SIEVECRAWL_JAVA", java.toString());
     Path archives = Files.createDirectories(cache.resolve("sievecrawl"));
-    Path stale = Files.writeString(archives.resolve("crawl-java21.jsa"), "from an older jar");
+    Path stale = Files.writeString(archives.resolve("crawl-java21.jsa"), "named as before installations were");
     Path otherCommand = Files.writeString(archives.resolve("plan-java21.jsa"), "another command's");
+    Path otherInstallation = Files.writeString(archives.resolve("crawl-12345-java21-1-2-3-4.jsa"), "elsewhere");
 
     String first = archiveOf(launch(env, "crawl", "seeds.txt"));
-    assertTrue(first.startsWith(archives + "/crawl-java21-"), first);
+    assertTrue(first.matches(archives + "/crawl-[0-9]+-java21-[0-9]+-[0-9]+-[0-9]+-[0-9]+\\.jsa"), first);
     assertFalse(Files.exists(stale), "a stale archive of the command is removed");
     assertTrue(Files.exists(otherCommand), "another command's archive is kept");
+    assertTrue(Files.exists(otherInstallation), "another installation's archive is kept");
 
     Files.writeString(Path.of(first), "written by the JVM at exit");
     assertEquals(first, archiveOf(launch(env, "crawl", "seeds.txt")), "the same jar and JDK: the same archive");
@@ -123,7 +125,7 @@ class LauncherTest {
     assertEquals(null, archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_CDS", "off"),
         "crawl")));
     String odd = archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "../crawl"));
-    assertTrue(odd.contains("/sievecrawl/other-java21-"), odd);
+    assertTrue(odd.matches(".*/sievecrawl/other-[0-9]+-java21-.*"), odd);
   }
 
   @Test
