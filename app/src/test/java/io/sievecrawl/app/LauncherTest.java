@@ -5,21 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher script ({@code src/main/sh/sievecrawl}) run by {@code /bin/sh}, with stand-in JDKs whose
  * {@code java} prints the arguments it was given: which Java it picks, and the class-data archive it names.
  */
+@DisabledOnOs(OS.WINDOWS) // a POSIX shell script
 class LauncherTest {
   @TempDir
   Path dir;
@@ -64,11 +67,12 @@ class LauncherTest {
     builder.environment().remove("SIEVECRAWL_CDS");
     builder.environment().put("XDG_CACHE_HOME", cache.toString());
     builder.environment().putAll(env);
-    Process process = builder.redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(30, TimeUnit.SECONDS));
-    assertEquals(0, process.exitValue(), output);
-    return output.lines().toList();
+    Path output = dir.resolve("launcher-output.txt");
+    Process process = builder.redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the launcher did not finish");
+    String printed = Files.readString(output);
+    assertEquals(0, process.exitValue(), printed);
+    return printed.lines().toList();
   }
 
   private static String archiveOf(List<String> javaArgs) {
@@ -104,7 +108,8 @@ class LauncherTest {
     Path otherInstallation = Files.writeString(archives.resolve("crawl-12345-java21-1-2-3-4.jsa"), "elsewhere");
 
     String first = archiveOf(launch(env, "crawl", "seeds.txt"));
-    assertTrue(first.matches(archives + "/crawl-[0-9]+-java21-[0-9]+-[0-9]+-[0-9]+-[0-9]+\\.jsa"), first);
+    assertTrue(first.matches(Pattern.quote(archives + "/crawl-") + "[0-9]+-java21-[0-9]+-[0-9]+-[0-9]+-[0-9]+\\.jsa"),
+        first);
     assertFalse(Files.exists(stale), "a stale archive of the command is removed");
     assertTrue(Files.exists(otherCommand), "another command's archive is kept");
     assertTrue(Files.exists(otherInstallation), "another installation's archive is kept");
@@ -117,6 +122,26 @@ class LauncherTest {
     String rebuilt = archiveOf(launch(env, "crawl", "seeds.txt"));
     assertFalse(rebuilt.equals(first), "a rebuilt jar gets its own archive");
     assertFalse(Files.exists(Path.of(first)), "and the archive of the old jar goes");
+  }
+
+  @Test
+  void twoJdksUsedInTurnKeepTheirOwnArchives() throws Exception {
+    Map<String, String> jdk21 = Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString());
+    Map<String, String> jdk25 = Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString());
+    String first = archiveOf(launch(jdk21, "crawl"));
+    Files.writeString(Path.of(first), "written by the JVM at exit");
+    String second = archiveOf(launch(jdk25, "crawl"));
+    assertFalse(second.equals(first));
+    Files.writeString(Path.of(second), "written by the JVM at exit");
+    assertEquals(first, archiveOf(launch(jdk21, "crawl")));
+    assertTrue(Files.exists(Path.of(first)) && Files.exists(Path.of(second)));
+  }
+
+  @Test
+  void readsAReleaseFileWithoutAFinalNewline() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    Files.writeString(java.getParent().getParent().resolve("release"), "JAVA_VERSION=\"21.0.2\"");
+    assertTrue(archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "crawl")).contains("-java21-"));
   }
 
   @Test
