@@ -71,6 +71,7 @@ final class PlanCommand implements Callable<Integer> {
         + " characters; the heap holds the filter, not the queue%n", Values.formatSize(FrontierDisk.bytesPerMillion()),
         FrontierDisk.TYPICAL_URL_LENGTH);
     out.flush();
+    ClassArchive.markUseful();
     return ExitCodes.OK;
   }
 }

@@ -114,7 +114,7 @@ class LauncherTest {
     assertTrue(Files.exists(otherCommand), "another command's archive is kept");
     assertTrue(Files.exists(otherInstallation), "another installation's archive is kept");
 
-    Files.writeString(Path.of(first), "written by the JVM at exit");
+    writtenAndMarked(first);
     assertEquals(first, archiveOf(launch(env, "crawl", "seeds.txt")), "the same jar and JDK: the same archive");
     assertTrue(Files.exists(Path.of(first)));
 
@@ -124,15 +124,49 @@ class LauncherTest {
     assertFalse(Files.exists(Path.of(first)), "and the archive of the old jar goes");
   }
 
+  /** What the JVM and the command do at the end of a run that did its work (see {@link ClassArchive}). */
+  private static void writtenAndMarked(String archive) throws IOException {
+    Files.writeString(Path.of(archive), "written by the JVM at exit");
+    Files.writeString(Path.of(archive + ".ok"), "");
+  }
+
+  private static String archiveBeingMade(List<String> javaArgs) {
+    return javaArgs.stream().filter(a -> a.startsWith("-Dsievecrawl.class-archive=")).findFirst()
+        .map(a -> a.substring("-Dsievecrawl.class-archive=".length())).orElse(null);
+  }
+
+  @Test
+  void anArchiveIsMadeAgainUntilARunThatDidItsWorkMarksIt() throws Exception {
+    Map<String, String> env = Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString());
+    List<String> first = launch(env, "crawl", "--help");
+    String archive = archiveOf(first);
+    assertEquals(archive, archiveBeingMade(first), "the run is told which archive it makes");
+    Files.writeString(Path.of(archive), "written at the exit of crawl --help, with few classes");
+
+    List<String> second = launch(env, "crawl", "seeds.txt");
+    assertEquals(archive, archiveBeingMade(second), "an unmarked archive is made again");
+    assertFalse(Files.exists(Path.of(archive)), "and the unmarked one is removed first");
+    writtenAndMarked(archive);
+
+    List<String> third = launch(env, "crawl", "seeds.txt");
+    assertEquals(archive, archiveOf(third));
+    assertEquals(null, archiveBeingMade(third), "a marked archive is used as it is");
+    assertTrue(Files.exists(Path.of(archive)));
+
+    Files.delete(Path.of(archive)); // e.g. a crawl killed before the JVM could write it, after marking it
+    assertEquals(archive, archiveBeingMade(launch(env, "crawl", "seeds.txt")));
+    assertFalse(Files.exists(Path.of(archive + ".ok")), "a mark without its archive is removed");
+  }
+
   @Test
   void twoJdksUsedInTurnKeepTheirOwnArchives() throws Exception {
     Map<String, String> jdk21 = Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString());
     Map<String, String> jdk25 = Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString());
     String first = archiveOf(launch(jdk21, "crawl"));
-    Files.writeString(Path.of(first), "written by the JVM at exit");
+    writtenAndMarked(first);
     String second = archiveOf(launch(jdk25, "crawl"));
     assertFalse(second.equals(first));
-    Files.writeString(Path.of(second), "written by the JVM at exit");
+    writtenAndMarked(second);
     assertEquals(first, archiveOf(launch(jdk21, "crawl")));
     assertTrue(Files.exists(Path.of(first)) && Files.exists(Path.of(second)));
   }
