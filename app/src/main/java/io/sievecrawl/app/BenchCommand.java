@@ -110,6 +110,7 @@ final class BenchCommand implements Callable<Integer> {
           out.println(medians);
         }
       }
+      ClassArchive.markUseful();
       return allOnce ? ExitCodes.OK : ExitCodes.BENCH_MISMATCH;
     } finally {
       Logging.shutdown();
