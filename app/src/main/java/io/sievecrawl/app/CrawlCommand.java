@@ -143,7 +143,7 @@ final class CrawlCommand implements Callable<Integer> {
   /** Site owners should be able to reach whoever crawls them: say so when no contact is set for a public site. */
   private static void warnWithoutContact(CrawlSettings settings, List<String> seedUrls) {
     boolean publicSeed = seedUrls.stream().anyMatch(url -> !io.sievecrawl.crawler.fetch.PrivateAddresses
-        .isLocalLiteral(UrlNormalizer.hostOf(url)));
+        .isLocalLiteral(UrlNormalizer.parseCanonical(url).host()));
     if (settings.contact().isEmpty() && publicSeed) {
       log.warn("fetch.contact is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an"
           + " e-mail address (--set fetch.contact=...), which goes into the User-Agent");

@@ -69,7 +69,7 @@ final class SharedCrawlRun {
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
     RedisFrontier<CrawlTask> frontier;
     try {
-      frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::url, CrawlTask::origin, settings.leaseTtl(),
+      frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, settings.leaseTtl(),
           CrawlRun.CAPACITY_HINT);
     } catch (FrontierFailure e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());

@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * seen every page already (the steady state of that crawl, where nearly every link is a duplicate).
  * {@code hrefToAdmittedOrDropped} takes the path the crawler takes now (a page's {@link ReferenceResolver}, one
  * {@link Url} per distinct href); {@code hrefToAdmittedOrDroppedStringApi} takes the String path of before
- * (base parsed again for every link, the general normalizer); {@code extractPage} is the whole
- * {@link LinkExtractor#extract} of the page, jsoup parse included, per link.
+ * (base parsed again for every link, the general normalizer, the URL string split again for scope);
+ * {@code extractPage} is the whole {@link LinkExtractor#extract} of the page, jsoup parse included, per link.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="LinkAdmissionBenchmark"}
  */
@@ -71,7 +71,7 @@ public class LinkAdmissionBenchmark {
       html.append("<li><a href=\"").append(hrefs[i]).append("\">link ").append(i).append("</a></li>\n");
     }
     page = html.append("</ul></main></body></html>\n").toString().getBytes(StandardCharsets.UTF_8);
-    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(ROOT));
+    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(UrlNormalizer.parseCanonical(ROOT)));
     sieve = Sieve.forUrls(1_000_000, 0.001);
     for (int p = 0; p < PAGES; p++) {
       sieve.offer(ROOT.substring(0, ROOT.length() - 1) + pathOf(p));
@@ -89,7 +89,7 @@ public class LinkAdmissionBenchmark {
     int admitted = 0;
     for (String href : hrefs) {
       Url url = resolver.resolveOrNull(href);
-      if (url != null && scope.rejection(url.toString(), 1) == null && sieve.offer(url.toString())) {
+      if (url != null && scope.rejection(url, 1) == null && sieve.offer(url.toString())) {
         admitted++;
       }
     }
@@ -102,7 +102,7 @@ public class LinkAdmissionBenchmark {
     int admitted = 0;
     for (String href : hrefs) {
       String url = normalizer.resolveOrNull(pageUrl, href);
-      if (url != null && scope.rejection(url, 1) == null && sieve.offer(url)) {
+      if (url != null && scope.rejection(UrlNormalizer.parseCanonical(url), 1) == null && sieve.offer(url)) {
         admitted++;
       }
     }

@@ -1,5 +1,7 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.TaskCodec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,13 +10,13 @@ import java.util.Objects;
 /**
  * A URL waiting to be fetched, with how it was found.
  *
- * @param url the normalized URL
+ * @param url the normalized URL, parsed once: scope, politeness and robots.txt read its parts without scanning it again
  * @param depth link hops from a seed (0 for a seed; a redirect keeps the depth of the URL that redirected)
  * @param referrer the page that linked to or redirected to it, {@code null} for a seed
  * @param redirectHops redirects followed to reach it from the last linked URL
  * @param attempt fetches of it tried so far (retries after errors); not kept across restarts
  */
-public record CrawlTask(String url, int depth, String referrer, int redirectHops, int attempt) {
+public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt) {
 
   public CrawlTask {
     Objects.requireNonNull(url, "url");
@@ -23,21 +25,26 @@ public record CrawlTask(String url, int depth, String referrer, int redirectHops
   /** The encoding the disk and Redis frontiers keep tasks in. */
   public static final TaskCodec<CrawlTask> CODEC = new Codec();
 
-  /** The task's origin, {@code scheme://host[:port]}: its politeness key, and its shard in a shared crawl. */
-  public String origin() {
-    return Origins.of(url);
+  /** The canonical URL string: the task's key in the sieve and the frontier. */
+  public String key() {
+    return url.toString();
   }
 
-  static CrawlTask seed(String url) {
+  /** The task's origin, {@code scheme://host[:port]}: its politeness key, and its shard in a shared crawl. */
+  public String origin() {
+    return url.origin();
+  }
+
+  static CrawlTask seed(Url url) {
     return new CrawlTask(url, 0, null, 0, 0);
   }
 
-  CrawlTask link(String target) {
-    return new CrawlTask(target, depth + 1, url, 0, 0);
+  CrawlTask link(Url target) {
+    return new CrawlTask(target, depth + 1, url.toString(), 0, 0);
   }
 
-  CrawlTask redirect(String target) {
-    return new CrawlTask(target, depth, url, redirectHops + 1, 0);
+  CrawlTask redirect(Url target) {
+    return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0);
   }
 
   CrawlTask retry() {
@@ -52,7 +59,7 @@ public record CrawlTask(String url, int depth, String referrer, int redirectHops
   private static final class Codec implements TaskCodec<CrawlTask> {
     @Override
     public byte[] encode(CrawlTask task) {
-      byte[] url = task.url.getBytes(StandardCharsets.UTF_8);
+      byte[] url = task.key().getBytes(StandardCharsets.UTF_8);
       ByteArrayOutputStream out = new ByteArrayOutputStream(url.length + 24);
       writeVarint(out, task.depth);
       writeVarint(out, task.redirectHops);
@@ -98,7 +105,7 @@ public record CrawlTask(String url, int depth, String referrer, int redirectHops
           at[0] += rest;
         }
         check(at[0] == end);
-        return new CrawlTask(url, depth, referrer, hops, 0);
+        return new CrawlTask(UrlNormalizer.parseCanonical(url), depth, referrer, hops, 0);
       } catch (ArrayIndexOutOfBoundsException e) {
         throw new IllegalArgumentException("not an encoded crawl task");
       }

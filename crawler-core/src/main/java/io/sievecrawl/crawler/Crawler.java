@@ -11,6 +11,7 @@ import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.crawler.url.InvalidUrlException;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
@@ -79,7 +80,7 @@ public final class Crawler {
     this.settings = b.settings;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
-        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::url, b.capacityHint);
+        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, b.capacityHint);
     this.before = b.state;
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
@@ -199,10 +200,10 @@ public final class Crawler {
    * @throws IllegalArgumentException if a seed is not a valid http(s) URL, naming it
    */
   public CrawlSummary run(Collection<String> seeds) {
-    List<String> normalized = new ArrayList<>();
+    List<Url> normalized = new ArrayList<>();
     for (String seed : seeds) {
       try {
-        normalized.add(normalizer.normalize(seed));
+        normalized.add(normalizer.toUrl(seed));
       } catch (InvalidUrlException e) {
         throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
       }

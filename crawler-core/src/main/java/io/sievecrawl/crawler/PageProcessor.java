@@ -11,6 +11,7 @@ import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsVerdict;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -109,8 +110,8 @@ final class PageProcessor {
 
   private End recordInternalError(CrawlTask task, Throwable e) {
     try {
-      record(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
-          null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+      record(task, new CrawlResult(task.key(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0,
+          0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
       return End.COMPLETE;
     } catch (IOException failure) {
       control.fail(failure);
@@ -128,7 +129,7 @@ final class PageProcessor {
     if (control.isStopping() || !scheduler.owns(lease)) {
       return End.ABANDON; // a shared crawl moved this origin's share to another agent: it does the task
     }
-    FetchResponse response = fetcher.fetch(task.url(), true);
+    FetchResponse response = fetcher.fetch(task.key(), true);
     if (control.failure() != null) {
       return End.ABANDON; // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }
@@ -154,7 +155,7 @@ final class PageProcessor {
     if (response.errorKind() == ErrorKind.TLS) {
       failures.warnOnce(lease.origin(), response.error());
     }
-    record(resultOf(task, response));
+    record(task, resultOf(task, response));
     return End.COMPLETE;
   }
 
@@ -199,7 +200,7 @@ final class PageProcessor {
     long budget = settings.maxPagesPerHost();
     if (budget > 0 && !pagesPerOrigin.tryCount(lease.origin(), budget)) {
       stats.skip("host-budget");
-      skips.skipped(task.url(), task.referrer(), task.depth(), "host-budget");
+      skips.skipped(task.key(), task.referrer(), task.depth(), "host-budget");
       return End.COMPLETE;
     }
     if (!control.tryStartPage()) {
@@ -210,10 +211,10 @@ final class PageProcessor {
 
   /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
   private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
-    sink.accept(new CrawlResult(task.url(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
+    sink.accept(new CrawlResult(task.key(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
         null, kind, why, 0));
     stats.skip(reason);
-    skips.skipped(task.url(), task.referrer(), task.depth(), reason);
+    skips.skipped(task.key(), task.referrer(), task.depth(), reason);
     return End.COMPLETE;
   }
 
@@ -224,14 +225,14 @@ final class PageProcessor {
       errorKind = ErrorKind.RETRIES_EXHAUSTED;
       error = "HTTP " + response.status() + " after " + (task.attempt() + 1) + " attempts";
     }
-    String redirectTo = null;
+    Url redirectTo = null;
     int outlinks = 0;
     if (errorKind == null && response.isRedirect()) {
       if (response.location() == null) {
         errorKind = ErrorKind.BAD_REDIRECT;
         error = "redirect without a Location header";
       } else {
-        redirectTo = normalizer.resolveOrNull(task.url(), response.location());
+        redirectTo = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
         if (redirectTo == null) {
           errorKind = ErrorKind.BAD_REDIRECT;
           error = "unusable Location '" + response.location() + "'";
@@ -246,14 +247,14 @@ final class PageProcessor {
         }
       }
     } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
-      PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag());
+      PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag());
       outlinks = page.found();
-      List<String> found = page.links();
+      List<Url> found = page.urls();
       if (page.overCap() > 0) {
         stats.notAdmitted("links-over-page-cap", page.overCap());
       }
       List<CrawlTask> inScope = new ArrayList<>(found.size());
-      for (String link : found) {
+      for (Url link : found) {
         CrawlTask next = task.link(link);
         if (inScope(next)) {
           inScope.add(next);
@@ -262,19 +263,19 @@ final class PageProcessor {
       java.util.BitSet admitted = scheduler.offerAll(inScope); // one batch: one round trip to a shared frontier
       for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
         CrawlTask seen = inScope.get(i);
-        skips.skipped(seen.url(), seen.referrer(), seen.depth(), "seen");
+        skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
       }
     }
-    return new CrawlResult(task.url(), response.status(), response.contentType(), response.bytes(),
+    return new CrawlResult(task.key(), response.status(), response.contentType(), response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
-        redirectTo, errorKind, error, task.attempt() + 1);
+        redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
   }
 
   /** Offers a redirect target through scope and the frontier. */
   private void follow(CrawlTask next) {
     if (inScope(next) && !scheduler.offer(next)) {
       stats.notAdmitted("redirect-to-seen-url");
-      skips.skipped(next.url(), next.referrer(), next.depth(), "seen");
+      skips.skipped(next.key(), next.referrer(), next.depth(), "seen");
     }
   }
 
@@ -283,7 +284,7 @@ final class PageProcessor {
     if (reason != null) {
       String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
       stats.notAdmitted(why);
-      skips.skipped(next.url(), next.referrer(), next.depth(), why);
+      skips.skipped(next.key(), next.referrer(), next.depth(), why);
       return false;
     }
     return true;
@@ -302,10 +303,10 @@ final class PageProcessor {
     return Duration.ofMillis(base + ThreadLocalRandom.current().nextLong(base / 2 + 1));
   }
 
-  /** Writes one result and counts it; the sink writes it out before the lease is completed. */
-  private void record(CrawlResult result) throws IOException {
+  /** Writes the result of {@code task} and counts it; the sink writes it out before the lease is completed. */
+  private void record(CrawlTask task, CrawlResult result) throws IOException {
     sink.accept(result);
     stats.record(result); // only once written: a result the sink refused belongs to a page done again on resume
-    origins.fetched(Origins.of(result.url()), result);
+    origins.fetched(task.origin(), result);
   }
 }

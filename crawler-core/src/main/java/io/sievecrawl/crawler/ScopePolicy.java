@@ -4,7 +4,7 @@ import crawlercommons.domains.EffectiveTldFinder;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
-import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.crawler.url.Url;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +44,7 @@ final class ScopePolicy {
    * @param seedUrls the normalized seed URLs
    * @param moreSeedSites sites that count as the seeds' too (brought into scope by seed redirects in an earlier run)
    */
-  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls, Collection<String> moreSeedSites) {
+  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
     this.scope = settings.scope();
     this.include = settings.include();
     this.exclude = settings.exclude();
@@ -56,7 +56,7 @@ final class ScopePolicy {
     moreSeedSites.forEach(this::addSeedSite);
   }
 
-  ScopePolicy(CrawlSettings settings, Collection<String> seedUrls) {
+  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls) {
     this(settings, seedUrls, List.of());
   }
 
@@ -85,8 +85,8 @@ final class ScopePolicy {
    * {@code www.example.com}) brings that site into scope: that is where the user's site lives. A redirect to
    * another domain (a login or consent page elsewhere) does not.
    */
-  void addSeedRedirect(String seed, String target) {
-    if (registrableDomain(UrlNormalizer.hostOf(target)).equals(registrableDomain(UrlNormalizer.hostOf(seed)))) {
+  void addSeedRedirect(Url seed, Url target) {
+    if (registrableDomain(target.host()).equals(registrableDomain(seed.host()))) {
       String site = siteOf(target);
       if (!seedSites.contains(site)) {
         addSeedSite(site);
@@ -111,12 +111,12 @@ final class ScopePolicy {
   }
 
   /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not. */
-  Reason rejection(String url, int depth) {
+  Reason rejection(Url url, int depth) {
     if (depth > maxDepth) {
       return Reason.DEPTH;
     }
     String site = siteOf(url);
-    String host = UrlNormalizer.hostOf(url);
+    String host = url.host();
     boolean inScope = switch (scope) {
       case HOST -> seedSites.contains(site);
       case DOMAIN -> seedSites.contains(site) || (seedDomains.contains(registrableDomain(host))
@@ -129,10 +129,11 @@ final class ScopePolicy {
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
       return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
-    if (matchesAny(exclude, url) || (!include.isEmpty() && !matchesAny(include, url))) {
+    String string = url.toString();
+    if (matchesAny(exclude, string) || (!include.isEmpty() && !matchesAny(include, string))) {
       return Reason.PATTERN;
     }
-    return isTrap(UrlNormalizer.pathOf(url)) ? Reason.TRAP : null;
+    return isTrap(url.path()) ? Reason.TRAP : null;
   }
 
   private static boolean matchesAny(List<Pattern> patterns, String url) {
@@ -145,12 +146,13 @@ final class ScopePolicy {
   }
 
   /**
-   * The site of a normalized URL: its host, plus {@code :port} when the port is not its scheme's default (a
-   * normalized URL names a port only then).
+   * The site of a URL: its host, plus {@code :port} when the port is not its scheme's default (its origin names a
+   * port only then).
    */
-  static String siteOf(String normalizedUrl) {
-    String origin = Origins.of(normalizedUrl);
-    return origin.substring(origin.indexOf("://") + 3);
+  static String siteOf(Url url) {
+    String origin = url.origin();
+    int hostStart = url.scheme().length() + 3;
+    return origin.length() == hostStart + url.host().length() ? url.host() : origin.substring(hostStart);
   }
 
   /**

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ScopePolicyTest {
-  private static final List<String> SEEDS = List.of("https://www.example.co.uk/", "http://127.0.0.1:8080/");
+  private static final List<Url> SEEDS = List.of(url("https://www.example.co.uk/"), url("http://127.0.0.1:8080/"));
+
+  private static Url url(String canonical) {
+    return UrlNormalizer.parseCanonical(canonical);
+  }
 
   private static ScopePolicy policy(Scope scope) {
     return new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, scope).build(), SEEDS);
@@ -22,49 +28,50 @@ class ScopePolicyTest {
   @Test
   void hostScopeKeepsToTheSeedsSites() {
     ScopePolicy host = policy(Scope.HOST);
-    assertNull(host.rejection("https://www.example.co.uk/a", 1));
-    assertNull(host.rejection("http://www.example.co.uk/a", 1), "http and https on their default ports: one site");
-    assertNull(host.rejection("http://127.0.0.1:8080/b", 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://www.example.co.uk:8443/a", 1),
+    assertNull(host.rejection(url("https://www.example.co.uk/a"), 1));
+    assertNull(host.rejection(url("http://www.example.co.uk/a"), 1), "http and https on their default ports: one site");
+    assertNull(host.rejection(url("http://127.0.0.1:8080/b"), 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://www.example.co.uk:8443/a"), 1),
         "another port is another server");
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://127.0.0.1:9999/", 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("http://127.0.0.1/", 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://blog.example.co.uk/", 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.com/", 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://127.0.0.1:9999/"), 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://127.0.0.1/"), 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://blog.example.co.uk/"), 1));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://example.com/"), 1));
   }
 
   @Test
   void anyScopeKeepsPublicPagesFromLeadingIntoTheLocalNetwork() {
     ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY).build(),
-        List.of("https://www.example.org/", "http://127.0.0.1:8080/"));
-    assertNull(any.rejection("https://elsewhere.example/", 1));
-    assertNull(any.rejection("http://127.0.0.1:8080/x", 1), "a seed's host may be local");
+        List.of(url("https://www.example.org/"), url("http://127.0.0.1:8080/")));
+    assertNull(any.rejection(url("https://elsewhere.example/"), 1));
+    assertNull(any.rejection(url("http://127.0.0.1:8080/x"), 1), "a seed's host may be local");
     for (String local : List.of("http://localhost/", "http://127.0.0.2/", "http://10.1.2.3/", "http://192.168.0.1/",
         "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[fd00::1]/", "http://app.localhost/")) {
-      assertEquals(ScopePolicy.Reason.PRIVATE, any.rejection(local, 1), local);
+      assertEquals(ScopePolicy.Reason.PRIVATE, any.rejection(url(local), 1), local);
     }
     ScopePolicy allowed = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
-        .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build(), List.of("https://www.example.org/"));
-    assertNull(allowed.rejection("http://10.1.2.3/", 1));
+        .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build(), List.of(url("https://www.example.org/")));
+    assertNull(allowed.rejection(url("http://10.1.2.3/"), 1));
   }
 
   @Test
   void aSeedRedirectTargetJoinsTheScope() {
     ScopePolicy host = policy(Scope.HOST);
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://example.co.uk/a", 1));
-    host.addSeedRedirect("https://www.example.co.uk/", "https://example.co.uk/");
-    assertNull(host.rejection("https://example.co.uk/a", 1));
-    host.addSeedRedirect("https://www.example.co.uk/", "https://login.other-site.com/consent");
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection("https://login.other-site.com/x", 1), "another domain");
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://example.co.uk/a"), 1));
+    host.addSeedRedirect(url("https://www.example.co.uk/"), url("https://example.co.uk/"));
+    assertNull(host.rejection(url("https://example.co.uk/a"), 1));
+    host.addSeedRedirect(url("https://www.example.co.uk/"), url("https://login.other-site.com/consent"));
+    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://login.other-site.com/x"), 1), "another domain");
   }
 
   @Test
   void domainScopeUsesThePublicSuffixList() {
     ScopePolicy domain = policy(Scope.DOMAIN);
-    assertNull(domain.rejection("https://blog.example.co.uk/", 1));
-    assertNull(domain.rejection("https://example.co.uk/", 1));
-    assertEquals(ScopePolicy.Reason.HOST, domain.rejection("https://blog.example.co.uk:8443/", 1), "another server");
-    assertEquals(ScopePolicy.Reason.HOST, domain.rejection("https://other.co.uk/", 1), "co.uk is a public suffix");
+    assertNull(domain.rejection(url("https://blog.example.co.uk/"), 1));
+    assertNull(domain.rejection(url("https://example.co.uk/"), 1));
+    assertEquals(ScopePolicy.Reason.HOST, domain.rejection(url("https://blog.example.co.uk:8443/"), 1),
+        "another server");
+    assertEquals(ScopePolicy.Reason.HOST, domain.rejection(url("https://other.co.uk/"), 1), "co.uk is a public suffix");
     assertEquals("example.co.uk", ScopePolicy.registrableDomain("a.b.example.co.uk"));
     assertEquals("127.0.0.1", ScopePolicy.registrableDomain("127.0.0.1"));
     assertEquals("localhost", ScopePolicy.registrableDomain("localhost"));
@@ -74,20 +81,20 @@ class ScopePolicyTest {
   void anyScopeStillAppliesDepthPatternsAndTrapGuards() {
     ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
         .parse(Setting.EXCLUDE, "\\.pdf$ /private/", "test").parse(Setting.MAX_DEPTH, "3", "test").build(), SEEDS);
-    assertNull(any.rejection("https://anywhere.example/x", 3));
-    assertEquals(ScopePolicy.Reason.DEPTH, any.rejection("https://anywhere.example/x", 4));
-    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection("https://anywhere.example/doc.pdf", 1));
-    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection("https://anywhere.example/private/x", 1));
-    assertEquals(ScopePolicy.Reason.TRAP, any.rejection("https://a.example/x/y/x/y/x/y/x/", 1));
-    assertEquals(ScopePolicy.Reason.TRAP, any.rejection("https://a.example/" + "s/".repeat(0) + "a/b/c/d/e/f/g/h/i/j/"
-        + "k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/aa/bb/cc/dd/ee/ff/gg/", 1));
+    assertNull(any.rejection(url("https://anywhere.example/x"), 3));
+    assertEquals(ScopePolicy.Reason.DEPTH, any.rejection(url("https://anywhere.example/x"), 4));
+    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection(url("https://anywhere.example/doc.pdf"), 1));
+    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection(url("https://anywhere.example/private/x"), 1));
+    assertEquals(ScopePolicy.Reason.TRAP, any.rejection(url("https://a.example/x/y/x/y/x/y/x/"), 1));
+    assertEquals(ScopePolicy.Reason.TRAP, any.rejection(url("https://a.example/a/b/c/d/e/f/g/h/i/j/"
+        + "k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/aa/bb/cc/dd/ee/ff/gg/"), 1));
   }
 
   @Test
   void includePatternsNarrowTheCrawl() {
     ScopePolicy only = new ScopePolicy(CrawlSettings.builder().parse(Setting.INCLUDE, "/docs/", "test").build(), SEEDS);
-    assertNull(only.rejection("https://www.example.co.uk/docs/x", 1));
-    assertEquals(ScopePolicy.Reason.PATTERN, only.rejection("https://www.example.co.uk/blog/x", 1));
+    assertNull(only.rejection(url("https://www.example.co.uk/docs/x"), 1));
+    assertEquals(ScopePolicy.Reason.PATTERN, only.rejection(url("https://www.example.co.uk/blog/x"), 1));
   }
 
   @Test
@@ -99,14 +106,14 @@ class ScopePolicyTest {
       path.append("/p").append(i);
     }
     String thirtyTwo = path.toString();
-    assertNull(host.rejection(site + thirtyTwo, 1));
-    assertNull(host.rejection(site + thirtyTwo + "/", 1), "a trailing slash adds no segment");
-    assertNull(host.rejection(site + thirtyTwo + "?q=/a/b/c", 1), "the query is not the path");
-    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(site + thirtyTwo + "/x", 1));
-    assertNull(host.rejection(site + "/a/x/a/y/a/z", 1), "three times is allowed");
-    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(site + "/a/x/a/y/a/z/a", 1));
-    assertNull(host.rejection(site + "/ab/a/b/abc/ab/a/ab/b", 1), "segments equal only as a whole");
-    assertNull(host.rejection(site + "/a//b//c//d//e", 1), "empty segments are not repeats");
+    assertNull(host.rejection(url(site + thirtyTwo), 1));
+    assertNull(host.rejection(url(site + thirtyTwo + "/"), 1), "a trailing slash adds no segment");
+    assertNull(host.rejection(url(site + thirtyTwo + "?q=/a/b/c"), 1), "the query is not the path");
+    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(url(site + thirtyTwo + "/x"), 1));
+    assertNull(host.rejection(url(site + "/a/x/a/y/a/z"), 1), "three times is allowed");
+    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(url(site + "/a/x/a/y/a/z/a"), 1));
+    assertNull(host.rejection(url(site + "/ab/a/b/abc/ab/a/ab/b"), 1), "segments equal only as a whole");
+    assertNull(host.rejection(url(site + "/a//b//c//d//e"), 1), "empty segments are not repeats");
   }
 
   /** The guard as the plain definition reads: split the path, count each non-empty segment. */
@@ -142,7 +149,7 @@ class ScopePolicyTest {
         }
         String p = path.toString();
         boolean expected = isTrapByDefinition(p, limits[0], limits[1]);
-        assertEquals(expected, policy.rejection("https://www.example.co.uk" + p, 1) == ScopePolicy.Reason.TRAP,
+        assertEquals(expected, policy.rejection(url("https://www.example.co.uk" + p), 1) == ScopePolicy.Reason.TRAP,
             p + " with limits " + limits[0] + "/" + limits[1]);
       }
     }

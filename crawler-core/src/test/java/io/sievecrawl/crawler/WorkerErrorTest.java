@@ -56,7 +56,7 @@ class WorkerErrorTest {
       }
     });
     CrawlSummary summary;
-    try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::url,
+    try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
         options)) {
       summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
     }
@@ -66,10 +66,10 @@ class WorkerErrorTest {
     assertTrue(summary.notFetched() >= 1, "at least /b is left: " + summary.notFetched());
 
     List<String> left = new ArrayList<>();
-    try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::url,
+    try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
         options)) {
       for (Claim<CrawlTask> c = frontier.poll(); c != null; c = frontier.poll()) {
-        left.add(c.task().url());
+        left.add(c.task().key());
       }
     }
     assertTrue(left.contains(root + "/b"), "the failed page is done again on resume: " + left);

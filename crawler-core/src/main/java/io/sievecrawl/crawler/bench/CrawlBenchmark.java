@@ -82,7 +82,7 @@ public final class CrawlBenchmark {
       Crawler.Builder crawler = Crawler.builder(tuned, sink);
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
-        frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::url,
+        frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::key,
             FrontierOptions.defaults("filter.n").withSyncInterval(tuned.frontierSyncInterval())
                 .withCheckpointInterval(tuned.frontierCheckpointInterval()));
         crawler.frontier(frontier);

@@ -208,7 +208,7 @@ public final class CrawlJob {
         .withSyncInterval(settings.frontierSyncInterval())
         .withCheckpointInterval(settings.frontierCheckpointInterval());
     try {
-      return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::url,
+      return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           options);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);

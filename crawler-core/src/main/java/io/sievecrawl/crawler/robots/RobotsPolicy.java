@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.robots;
 
 import crawlercommons.robots.BaseRobotRules;
 import io.sievecrawl.crawler.fetch.CallTracker;
+import io.sievecrawl.crawler.url.Url;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,11 +82,11 @@ public final class RobotsPolicy implements AutoCloseable {
   }
 
   /**
-   * The verdict for {@code url}, a normalized http(s) URL, without waiting. When it is {@code PENDING},
-   * {@code whenSettled} runs (on a background thread) once the origin's robots.txt fetch has ended.
+   * The verdict for {@code url} without waiting. When it is {@code PENDING}, {@code whenSettled} runs (on a
+   * background thread) once the origin's robots.txt fetch has ended.
    */
-  public RobotsVerdict verdict(String url, Runnable whenSettled) {
-    String origin = originOf(url);
+  public RobotsVerdict verdict(Url url, Runnable whenSettled) {
+    String origin = url.origin();
     boolean startFetch = false;
     RobotsVerdict verdict;
     synchronized (lock) {
@@ -100,7 +101,7 @@ public final class RobotsPolicy implements AutoCloseable {
       }
       if (e.rules != null) {
         Duration delay = crawlDelay(e.rules);
-        return e.rules.isAllowed(url) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
+        return e.rules.isAllowed(url.toString()) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
       }
       if (!e.fetching && e.retryAt != null && clock.instant().isBefore(e.retryAt)) {
         return RobotsVerdict.retryLater(e.retryAt);
@@ -120,8 +121,8 @@ public final class RobotsPolicy implements AutoCloseable {
   }
 
   /** Whether a verdict for {@code url}'s origin would not be {@code PENDING} now. */
-  public boolean isSettled(String url) {
-    String origin = originOf(url);
+  public boolean isSettled(Url url) {
+    String origin = url.origin();
     synchronized (lock) {
       Entry e = cache.get(origin);
       return givenUp.containsKey(origin) || e == null || !e.fetching;
@@ -216,12 +217,6 @@ public final class RobotsPolicy implements AutoCloseable {
     }
     Duration d = Duration.ofMillis(ms);
     return d.compareTo(maxCrawlDelay) > 0 ? maxCrawlDelay : d;
-  }
-
-  /** {@code scheme://host[:port]} of a normalized URL. */
-  static String originOf(String url) {
-    int slash = url.indexOf('/', url.indexOf("://") + 3);
-    return slash < 0 ? url : url.substring(0, slash);
   }
 
   /** Stops the background fetches (a stop has cancelled their calls already). */

@@ -122,27 +122,53 @@ public final class UrlNormalizer {
   }
 
   /**
-   * The host of a URL this class produced ({@code example.com}, {@code 127.0.0.1}, {@code [::1]}), found without
-   * parsing the URL again.
+   * The {@link Url} of a string this class produced, such as one read back from a frontier, split into its parts
+   * without normalizing it again.
+   *
+   * @throws IllegalArgumentException if it does not have the shape of a canonical http(s) URL
    */
-  public static String hostOf(String normalizedUrl) {
-    int start = normalizedUrl.indexOf("://") + 3;
-    int end = start;
-    if (normalizedUrl.charAt(start) == '[') {
-      end = normalizedUrl.indexOf(']', start) + 1;
-    } else {
-      while (end < normalizedUrl.length() && normalizedUrl.charAt(end) != ':' && normalizedUrl.charAt(end) != '/') {
-        end++;
+  public static Url parseCanonical(String canonicalUrl) {
+    String scheme = canonicalUrl.startsWith("https://") ? Url.HTTPS
+        : canonicalUrl.startsWith("http://") ? Url.HTTP : null;
+    if (scheme == null) {
+      throw notCanonical(canonicalUrl);
+    }
+    int hostStart = scheme.length() + 3;
+    int pathStart = canonicalUrl.indexOf('/', hostStart);
+    if (pathStart < 0) {
+      throw notCanonical(canonicalUrl);
+    }
+    int hostEnd = canonicalUrl.charAt(hostStart) == '['
+        ? canonicalUrl.indexOf(']', hostStart) + 1
+        : firstColon(canonicalUrl, hostStart, pathStart);
+    if (hostEnd <= hostStart || hostEnd > pathStart) {
+      throw notCanonical(canonicalUrl);
+    }
+    int port = defaultPort(scheme);
+    if (hostEnd < pathStart) {
+      if (canonicalUrl.charAt(hostEnd) != ':' || pathStart - hostEnd < 2 || pathStart - hostEnd > 6) {
+        throw notCanonical(canonicalUrl);
+      }
+      port = 0;
+      for (int i = hostEnd + 1; i < pathStart; i++) {
+        char c = canonicalUrl.charAt(i);
+        if (c < '0' || c > '9') {
+          throw notCanonical(canonicalUrl);
+        }
+        port = port * 10 + c - '0';
       }
     }
-    return normalizedUrl.substring(start, end);
+    return new Url(canonicalUrl, scheme, canonicalUrl.substring(hostStart, hostEnd), port,
+        canonicalUrl.substring(0, pathStart), canonicalUrl.indexOf('?', pathStart));
   }
 
-  /** The path of a URL this class produced: from the first slash after the host up to the query. */
-  public static String pathOf(String normalizedUrl) {
-    int slash = normalizedUrl.indexOf('/', normalizedUrl.indexOf("://") + 3);
-    int query = normalizedUrl.indexOf('?', slash);
-    return normalizedUrl.substring(slash, query < 0 ? normalizedUrl.length() : query);
+  private static int firstColon(String s, int from, int to) {
+    int colon = s.indexOf(':', from);
+    return colon < 0 || colon > to ? to : colon;
+  }
+
+  private static IllegalArgumentException notCanonical(String url) {
+    return new IllegalArgumentException("not a canonical http(s) URL: '" + url + "'");
   }
 
   /** {@link #normalize}, or {@code null} if the URL is invalid. */

@@ -76,13 +76,33 @@ class UrlNormalizerTest {
     assertEquals("http://example.com/p;jsessionid=1?sid=2", keeping.normalizeOrNull("http://example.com/p;jsessionid=1?sid=2"));
   }
 
+  @ParameterizedTest
+  @MethodSource("canonicalSamples")
+  void aCanonicalUrlReadBackHasTheSamePartsAsWhenItWasMade(String raw) throws InvalidUrlException {
+    Url made = normalizer.toUrl(raw);
+    Url readBack = UrlNormalizer.parseCanonical(made.toString());
+    assertEquals(made.toString(), readBack.toString());
+    assertEquals(made.scheme(), readBack.scheme());
+    assertEquals(made.host(), readBack.host());
+    assertEquals(made.port(), readBack.port());
+    assertEquals(made.origin(), readBack.origin());
+    assertEquals(made.path(), readBack.path());
+    assertEquals(made.query(), readBack.query());
+    assertEquals(made, readBack);
+  }
+
+  static Stream<String> canonicalSamples() {
+    return Stream.of("https://example.com/a/b?c=/d", "http://127.0.0.1:8080/", "http://[::1]:8080/x?y",
+        "HTTP://[0:0::1]/", "https://Example.COM:443/%7euser/?q=a:b#frag", "http://xn--fa-hia.de:65535/p;x=1?",
+        "http://ex.com?q=1", "https://faß.de/ü?ä=1", "http://a.com:81/p?q=http://b.com:82/");
+  }
+
   @Test
-  void hostAndPathOfANormalizedUrlAreFoundWithoutParsing() {
-    assertEquals("example.com", UrlNormalizer.hostOf("https://example.com/a/b?c=d"));
-    assertEquals("127.0.0.1", UrlNormalizer.hostOf("http://127.0.0.1:8080/"));
-    assertEquals("[::1]", UrlNormalizer.hostOf("http://[::1]:8080/x"));
-    assertEquals("/a/b", UrlNormalizer.pathOf("https://example.com/a/b?c=/d"));
-    assertEquals("/", UrlNormalizer.pathOf("http://[::1]:8080/"));
+  void aStringOfAnotherShapeIsNoCanonicalUrl() {
+    for (String bad : List.of("", "ftp://a.com/", "http://a.com", "http:///x", "http://a.com:/x", "http://a.com:8o/x",
+        "http://a.com:1234567/x", "http://[::1/x", "http://[::1]x/", "example.com/")) {
+      assertThrows(IllegalArgumentException.class, () -> UrlNormalizer.parseCanonical(bad), bad);
+    }
   }
 
   @Test

@@ -1,0 +1,74 @@
+package io.sievecrawl.crawler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sievecrawl.crawler.url.InvalidUrlException;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CrawlTaskTest {
+  private final UrlNormalizer normalizer = new UrlNormalizer(2048, true);
+
+  private Url url(String raw) throws InvalidUrlException {
+    return normalizer.toUrl(raw);
+  }
+
+  @Test
+  void aTaskReadBackFromTheFrontierIsTheTaskWrittenWithItsUrlParsed() throws InvalidUrlException {
+    CrawlTask seed = CrawlTask.seed(url("https://Example.com/"));
+    List<CrawlTask> tasks = List.of(seed,
+        seed.link(url("https://example.com/docs/a.html?q=1")),
+        seed.link(url("http://[::1]:8080/x")).link(url("https://other.example:8443/über")),
+        seed.redirect(url("https://www.example.com/")).redirect(url("https://www.example.com/home")),
+        new CrawlTask(url("http://example.com/p"), 7, "http://example.com/", 3, 0));
+    for (CrawlTask task : tasks) {
+      byte[] framed = frame(CrawlTask.CODEC.encode(task));
+      CrawlTask back = CrawlTask.CODEC.decode(framed, 3, framed.length - 5);
+      assertEquals(task, back);
+      assertEquals(task.url().host(), back.url().host());
+      assertEquals(task.url().port(), back.url().port());
+      assertEquals(task.origin(), back.origin());
+      assertEquals(task.url().pathAndQuery(), back.url().pathAndQuery());
+    }
+  }
+
+  @Test
+  void linksAndRedirectsKeepTheirHopsAndReferrer() throws InvalidUrlException {
+    CrawlTask seed = CrawlTask.seed(url("https://example.com/"));
+    assertNull(seed.referrer());
+    CrawlTask link = seed.link(url("https://example.com/a"));
+    assertEquals(1, link.depth());
+    assertEquals("https://example.com/", link.referrer());
+    CrawlTask moved = link.redirect(url("https://example.com/b"));
+    assertEquals(1, moved.depth(), "a redirect keeps the depth of the URL that redirected");
+    assertEquals(1, moved.redirectHops());
+    assertEquals("https://example.com/a", moved.referrer());
+    assertEquals("https://example.com", moved.origin());
+    assertEquals("https://example.com/b", moved.key());
+  }
+
+  @Test
+  void bytesThatAreNoTaskAreRefused() throws InvalidUrlException {
+    byte[] good = CrawlTask.CODEC.encode(CrawlTask.seed(url("https://example.com/a")));
+    assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(good, 0, good.length - 1));
+    byte[] notCanonical = good.clone();
+    int h = new String(notCanonical, StandardCharsets.ISO_8859_1).indexOf("https");
+    notCanonical[h + 4] = 'x'; // httpx://example.com/a
+    assertThrows(IllegalArgumentException.class,
+        () -> CrawlTask.CODEC.decode(notCanonical, 0, notCanonical.length));
+  }
+
+  /** The encoding inside other bytes, as a frontier's log holds it. */
+  private static byte[] frame(byte[] encoded) {
+    byte[] framed = new byte[encoded.length + 5];
+    Arrays.fill(framed, (byte) 0x7F);
+    System.arraycopy(encoded, 0, framed, 3, encoded.length);
+    return framed;
+  }
+}
