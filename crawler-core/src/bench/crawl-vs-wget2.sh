@@ -4,11 +4,13 @@
 # seconds per page and peak RSS, with the ratios to wget2. Whole commands are timed by GNU time, JVM start included.
 # Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get if missing, as root).
 #
-#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-s LABEL=LAUNCHER]...
+#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-s LABEL=LAUNCHER]...
 #
 #   -p PAIRS       runs of each crawler per concurrency (default 5); the order alternates from pair to pair
 #   -c LEVELS      concurrency levels (default "8 32"): sievecrawl --concurrency/--host-concurrency, wget2
 #                  --max-threads
+#   -k COPIES      serve the corpus this many times under /c0/, /c1/, ... and seed each copy (default 1): 10
+#                  copies make a crawl of about 100,000 pages, where start-up and the JIT weigh less
 #   -s LABEL=PATH  a sievecrawl launcher to run (default: sievecrawl=app/target/sievecrawl); repeat to compare
 #                  builds, e.g. -s before=/tmp/old/sievecrawl -s after=app/target/sievecrawl
 #
@@ -18,15 +20,17 @@ set -euo pipefail
 
 pairs=5
 levels="8 32"
+copies=1
 crawlers=()
-while getopts "p:c:s:h" opt; do
+while getopts "p:c:k:s:h" opt; do
   case $opt in
     p) pairs=$OPTARG ;;
     c) levels=$OPTARG ;;
+    k) copies=$OPTARG ;;
     s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
        [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
        crawlers+=("$label=$launcher") ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) sed -n '2,22p' "$0"; exit 2 ;;
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,6 +55,18 @@ done
 work=$(mktemp -d /tmp/crawl-vs-wget2.XXXXXX)
 port=$((20000 + RANDOM % 20000))
 mkdir -p "$work/nginx"
+docroot=$corpus
+seeds=("http://127.0.0.1:$port/index.html")
+if [ "$copies" -gt 1 ]; then # links to the one corpus; its pages link relatively, so each copy links within itself
+  docroot=$work/copies
+  mkdir -p "$docroot"
+  chmod 755 "$work" "$docroot" # nginx's workers, not root, follow the links
+  seeds=()
+  for ((i = 0; i < copies; i++)); do
+    ln -s "$corpus" "$docroot/c$i"
+    seeds+=("http://127.0.0.1:$port/c$i/index.html")
+  done
+fi
 cat > "$work/nginx/nginx.conf" <<EOF
 worker_processes 1;
 pid $work/nginx/nginx.pid;
@@ -69,15 +85,15 @@ http {
   keepalive_requests 1000000;
   server {
     listen 127.0.0.1:$port;
-    root $corpus;
+    root $docroot;
   }
 }
 EOF
 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
 trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
-seed="http://127.0.0.1:$port/index.html"
-echo "$seed" > "$work/seeds.txt"
-echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages), nginx on 127.0.0.1:$port;" \
+printf '%s\n' "${seeds[@]}" > "$work/seeds.txt"
+echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages) served $copies time(s)," \
+  "nginx on 127.0.0.1:$port;" \
   "$(nproc) cores; $(wget2 --version 2>/dev/null | head -n 1 || true)"
 
 # run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb" to $work/results
@@ -87,16 +103,23 @@ run() {
   rm -rf "$work/out" && mkdir -p "$work/out"
   if [ "$label" = wget2 ]; then
     (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" wget2 -q -r -l inf --no-parent \
-      --max-threads="$c" --delete-after --no-host-directories "$seed") || true
+      --max-threads="$c" --delete-after --no-host-directories "${seeds[@]}") || true
   else
     local launcher
     for entry in "${crawlers[@]}"; do [ "${entry%%=*}" = "$label" ] && launcher=${entry#*=}; done
     (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
-      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n 100000 -o pages.jsonl --log-file crawl.log >/dev/null)
+      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n 1M --set crawl.max-pages-per-host=0 -o pages.jsonl \
+      --log-file crawl.log >/dev/null)
   fi
   local pages requests
   pages=$(awk '$9 == 200' "$work/nginx/access.log" | wc -l)
   requests=$(wc -l < "$work/nginx/access.log")
+  if [ "$pages" -eq 0 ]; then
+    echo "$label fetched no page: nginx answered $requests requests, see $work/nginx" >&2
+    trap - EXIT
+    kill "$(cat "$work/nginx/nginx.pid")"
+    exit 1
+  fi
   read -r wall user sys rss < <(tail -n 1 "$work/time")
   local cpu
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
