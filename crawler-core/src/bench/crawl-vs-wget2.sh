@@ -30,9 +30,13 @@ while getopts "p:c:k:s:h" opt; do
     s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
        [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
        crawlers+=("$label=$launcher") ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
+case $copies in
+  [1-9] | [1-9][0-9]) ;;
+  *) echo "-k wants a number of copies from 1 to 99, not '$copies'" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 [ ${#crawlers[@]} -gt 0 ] || crawlers=("sievecrawl=$root/app/target/sievecrawl")
@@ -108,7 +112,7 @@ run() {
     local launcher
     for entry in "${crawlers[@]}"; do [ "${entry%%=*}" = "$label" ] && launcher=${entry#*=}; done
     (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
-      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n 1M --set crawl.max-pages-per-host=0 -o pages.jsonl \
+      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n $((copies * 100000)) --set crawl.max-pages-per-host=0 -o pages.jsonl \
       --log-file crawl.log >/dev/null)
   fi
   local pages requests

@@ -88,7 +88,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         int depth = readVarint(bytes, at, end);
         int hops = readVarint(bytes, at, end);
         int urlLength = readVarint(bytes, at, end);
-        check(at[0] + urlLength <= end);
+        check(urlLength <= end - at[0]);
         String url = new String(bytes, at[0], urlLength, StandardCharsets.UTF_8);
         int urlStart = at[0];
         at[0] += urlLength;
@@ -97,7 +97,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         if (sharedPlusOne > 0) {
           int shared = sharedPlusOne - 1;
           int rest = readVarint(bytes, at, end);
-          check(shared <= urlLength && at[0] + rest <= end);
+          check(shared <= urlLength && rest <= end - at[0]);
           byte[] joined = new byte[shared + rest];
           System.arraycopy(bytes, urlStart, joined, 0, shared);
           System.arraycopy(bytes, at[0], joined, shared, rest);

@@ -62,6 +62,16 @@ class CrawlTaskTest {
     notCanonical[h + 4] = 'x'; // httpx://example.com/a
     assertThrows(IllegalArgumentException.class,
         () -> CrawlTask.CODEC.decode(notCanonical, 0, notCanonical.length));
+    // Lengths near Integer.MAX_VALUE must not overflow the bounds checks: a URL length, then a referrer's rest.
+    byte[] hugeUrl = {0, 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07, 'h'};
+    assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(hugeUrl, 0, hugeUrl.length));
+    byte[] url = "http://a/".getBytes(StandardCharsets.US_ASCII);
+    byte[] hugeRest = new byte[3 + url.length + 6];
+    hugeRest[2] = (byte) url.length;
+    System.arraycopy(url, 0, hugeRest, 3, url.length);
+    byte[] tail = {1, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07};
+    System.arraycopy(tail, 0, hugeRest, 3 + url.length, tail.length);
+    assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(hugeRest, 0, hugeRest.length));
   }
 
   /** The encoding inside other bytes, as a frontier's log holds it. */

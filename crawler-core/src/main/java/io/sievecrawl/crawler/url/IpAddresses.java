@@ -89,12 +89,9 @@ final class IpAddresses {
     for (int i = from; i < to; i++) {
       int digit = Character.digit(s.charAt(i), radix);
       if (digit < 0 || s.charAt(i) >= 0x80) {
-        return -1;
+        return -1; // "4294967296a" is no number, however large its digits before the 'a'
       }
-      value = value * radix + digit;
-      if (value > 0xFFFF_FFFFL) {
-        return Long.MAX_VALUE >> 1; // too large for any part; still a number
-      }
+      value = Math.min(value * radix + digit, 1L << 40); // too large for any part, and still a number
     }
     return value;
   }

@@ -13,9 +13,9 @@ public final class ReferenceResolver {
    * characters that need no escaping, with a lower-case host name. Those take a fast path that merges the
    * reference into the already canonical base and removes dot segments in one pass over a reused buffer: the
    * scheme, host and origin strings of a same-origin link are the base's own, so a link costs its URL string and
-   * its Url. Anything else (escapes, non-ASCII, backslashes, spaces, upper-case or numeric hosts, user info, other
-   * schemes, session ids) takes the normalizer's general path, which is the reference: the fast path gives exactly
-   * its result or declines (UrlNormalizerFastPathTest checks this on tables and random references).
+   * its Url. Anything else (escapes, non-ASCII, backslashes, spaces, upper-case, numeric or punycode hosts, user
+   * info, other schemes, session ids) takes the normalizer's general path, which is the reference: the fast path
+   * gives exactly its result or declines (ReferenceResolverTest checks this on tables and random references).
    */
   private static final Object INVALID = new Object();
   private static final boolean[] PLAIN = new boolean[128];
@@ -88,8 +88,8 @@ public final class ReferenceResolver {
         return null;
       }
     }
-    if (end == 0) {
-      return base;
+    if (end == 0) { // the base itself, which may be longer than the limit (it was lowered on resume)
+      return base != null && base.toString().length() <= normalizer.maxLength() ? base : null;
     }
     String scheme = base == null ? null : base.scheme();
     String host = base == null ? null : base.host();
@@ -189,8 +189,9 @@ public final class ReferenceResolver {
 
   /**
    * A host name already in canonical form: labels of a-z, 0-9, '-' and '_' as {@code UrlNormalizer} accepts them,
-   * no trailing dot, and, if the last label is a number, a plain dotted quad (other numeric forms are IPv4
-   * addresses written differently, for the general path).
+   * no trailing dot, no punycode label ({@code xn--}: only UTS #46 processing can say whether it is valid), and, if
+   * the last label is a number, a plain dotted quad (other numeric forms are IPv4 addresses written differently, for
+   * the general path).
    */
   private static boolean isPlainHost(String s, int from, int to) {
     if (to == from || to - from > 253) {
@@ -204,7 +205,8 @@ public final class ReferenceResolver {
       char c = i < to ? s.charAt(i) : '.';
       if (c == '.') {
         int label = i - labelStart;
-        if (label == 0 || label > 63 || s.charAt(labelStart) == '-' || s.charAt(i - 1) == '-') {
+        if (label == 0 || label > 63 || s.charAt(labelStart) == '-' || s.charAt(i - 1) == '-'
+            || (label >= 4 && s.startsWith("xn--", labelStart))) {
           return false;
         }
         labels++;

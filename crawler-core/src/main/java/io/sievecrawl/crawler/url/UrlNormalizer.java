@@ -123,14 +123,15 @@ public final class UrlNormalizer {
 
   /**
    * The {@link Url} of a string this class produced, such as one read back from a frontier, split into its parts
-   * without normalizing it again.
+   * without normalizing it again. The shape is checked (scheme, a host of the characters a canonical host has, a
+   * port only where it is not the scheme's default, a path, no empty query, no fragment), not every rule.
    *
    * @throws IllegalArgumentException if it does not have the shape of a canonical http(s) URL
    */
   public static Url parseCanonical(String canonicalUrl) {
     String scheme = canonicalUrl.startsWith("https://") ? Url.HTTPS
         : canonicalUrl.startsWith("http://") ? Url.HTTP : null;
-    if (scheme == null) {
+    if (scheme == null || canonicalUrl.indexOf('#') >= 0 || canonicalUrl.endsWith("?")) {
       throw notCanonical(canonicalUrl);
     }
     int hostStart = scheme.length() + 3;
@@ -138,33 +139,56 @@ public final class UrlNormalizer {
     if (pathStart < 0) {
       throw notCanonical(canonicalUrl);
     }
-    int hostEnd = canonicalUrl.charAt(hostStart) == '['
-        ? canonicalUrl.indexOf(']', hostStart) + 1
-        : firstColon(canonicalUrl, hostStart, pathStart);
-    if (hostEnd <= hostStart || hostEnd > pathStart) {
+    boolean ipv6 = canonicalUrl.charAt(hostStart) == '[';
+    int hostEnd = ipv6 ? canonicalUrl.indexOf(']', hostStart) + 1 : endOfHost(canonicalUrl, hostStart, pathStart);
+    if (hostEnd <= hostStart + (ipv6 ? 2 : 0) || hostEnd > pathStart
+        || !hasHostCharacters(canonicalUrl, hostStart + (ipv6 ? 1 : 0), hostEnd - (ipv6 ? 1 : 0), ipv6)) {
       throw notCanonical(canonicalUrl);
     }
     int port = defaultPort(scheme);
     if (hostEnd < pathStart) {
-      if (canonicalUrl.charAt(hostEnd) != ':' || pathStart - hostEnd < 2 || pathStart - hostEnd > 6) {
+      port = canonicalUrl.charAt(hostEnd) == ':' ? canonicalPort(canonicalUrl, hostEnd + 1, pathStart) : -1;
+      if (port < 1 || port > 65535 || port == defaultPort(scheme)) {
         throw notCanonical(canonicalUrl);
-      }
-      port = 0;
-      for (int i = hostEnd + 1; i < pathStart; i++) {
-        char c = canonicalUrl.charAt(i);
-        if (c < '0' || c > '9') {
-          throw notCanonical(canonicalUrl);
-        }
-        port = port * 10 + c - '0';
       }
     }
     return new Url(canonicalUrl, scheme, canonicalUrl.substring(hostStart, hostEnd), port,
         canonicalUrl.substring(0, pathStart), canonicalUrl.indexOf('?', pathStart));
   }
 
-  private static int firstColon(String s, int from, int to) {
+  /** Where a host that is no IPv6 literal ends: at a ':' before {@code pathStart}, or at {@code pathStart}. */
+  private static int endOfHost(String s, int from, int pathStart) {
     int colon = s.indexOf(':', from);
-    return colon < 0 || colon > to ? to : colon;
+    return colon < 0 || colon > pathStart ? pathStart : colon;
+  }
+
+  /** Lower-case letters, digits, '.', '-' and '_' (a name or IPv4 address); hex digits, ':' and '.' for IPv6. */
+  private static boolean hasHostCharacters(String s, int from, int to, boolean ipv6) {
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      boolean ok = ipv6 ? (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':' || c == '.'
+          : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The port in {@code s[from, to)}: 1 to 5 digits without a leading zero, or -1. */
+  private static int canonicalPort(String s, int from, int to) {
+    if (to - from < 1 || to - from > 5 || s.charAt(from) == '0') {
+      return -1;
+    }
+    int port = 0;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      port = port * 10 + c - '0';
+    }
+    return port;
   }
 
   private static IllegalArgumentException notCanonical(String url) {

@@ -49,7 +49,8 @@ class ReferenceResolverTest {
       "../../../../g", "/g", "//g", "//g:81/x", "//G/x", "http://other.example/a?b#c", "HTTPS://a.b/", "https://a.b:443",
       "http:g", "g;x=1/../y", "g?PHPSESSID=1&a=2", "a/./b/../c/.", "..", ".", "//127.0.0.1:8080/", "//0x7f.1/",
       "//1.2.3.4.5/", "//999.1.1.1/", "//example.com./", "//exa_mple.com/", "//-a.com/", "//a:0/", "//a:65536/",
-      "//a:080/", "//user@a/", "mailto:x@y", "javascript:void(0)", "g?y/./x", "g#s/../x", "//a?", "//a#");
+      "//a:080/", "//user@a/", "mailto:x@y", "javascript:void(0)", "g?y/./x", "g#s/../x", "//a?", "//a#",
+      "//xn--x/", "//xn---0x7f/", "//a.xn--p1ai/", "//xn--fa-hia.de/", "//65536655360x7f/", "//4294967296a/");
 
   private static String randomReference(SplittableRandom random) {
     StringBuilder s = new StringBuilder();
@@ -117,6 +118,18 @@ class ReferenceResolverTest {
     assertNull(resolver.base());
     assertEquals("http://example.com/x", resolver.resolveOrNull("http://example.com/x").toString());
     assertNull(resolver.resolveOrNull("file.txt"));
+  }
+
+  @Test
+  void aBaseLongerThanTheLimitIsNotGivenBackForAnEmptyReference() {
+    UrlNormalizer strict = new UrlNormalizer(30, true); // the limit lowered since the page was queued
+    String base = "http://a.com/" + "x".repeat(40);
+    ReferenceResolver resolver = strict.resolverFor(base);
+    for (String reference : List.of("", "#top")) {
+      assertNull(strict.resolveOrNull(base, reference));
+      assertNull(resolver.resolveOrNull(reference), reference);
+    }
+    assertEquals("http://a.com/y", resolver.resolveOrNull("/y").toString());
   }
 
   private static void assertTrue(boolean condition, String message) {

@@ -98,9 +98,21 @@ class UrlNormalizerTest {
   }
 
   @Test
+  void aHostWhoseLastLabelOnlyStartsWithANumberIsAName() throws InvalidUrlException {
+    // The URL standard's IPv4 number parser fails on the letter, however many digits come before it.
+    assertEquals("http://4294967296a/", normalizer.normalize("http://4294967296a/"));
+    assertEquals("http://65536655360x7f/", normalizer.normalize("http://65536655360x7f/"));
+    assertEquals("http://a.99999999999b/", normalizer.normalize("http://a.99999999999b/"));
+    assertThrows(InvalidUrlException.class, () -> normalizer.normalize("http://4294967296/"));
+    assertThrows(InvalidUrlException.class, () -> normalizer.normalize("http://0x100000000/"));
+  }
+
+  @Test
   void aStringOfAnotherShapeIsNoCanonicalUrl() {
     for (String bad : List.of("", "ftp://a.com/", "http://a.com", "http:///x", "http://a.com:/x", "http://a.com:8o/x",
-        "http://a.com:1234567/x", "http://[::1/x", "http://[::1]x/", "example.com/")) {
+        "http://a.com:1234567/x", "http://[::1/x", "http://[::1]x/", "example.com/", "http://a:80/", "https://a:443/",
+        "http://a:0/", "http://a:99999/", "http://a:00080/", "http://[]/", "http://[::G]/", "http://a/?",
+        "http://a/#x", "http://A/", "http://a b/", "http://a%41/")) {
       assertThrows(IllegalArgumentException.class, () -> UrlNormalizer.parseCanonical(bad), bad);
     }
   }
