@@ -129,8 +129,8 @@ final class ScopePolicy {
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
       return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
-    String string = url.toString();
-    if (matchesAny(exclude, string) || (!include.isEmpty() && !matchesAny(include, string))) {
+    String canonical = url.toString();
+    if (matchesAny(exclude, canonical) || (!include.isEmpty() && !matchesAny(include, canonical))) {
       return Reason.PATTERN;
     }
     return isTrap(url.path()) ? Reason.TRAP : null;
