@@ -120,7 +120,7 @@ public final class ReferenceResolver {
       int defaultPort = UrlNormalizer.defaultPort(scheme);
       int newPort = defaultPort;
       if (hostEnd + 1 < authorityEnd) {
-        newPort = parsePort(ref, hostEnd + 1, authorityEnd);
+        newPort = UrlNormalizer.parsePort(ref, hostEnd + 1, authorityEnd);
         if (newPort < 0) {
           return null;
         }
@@ -225,21 +225,5 @@ public final class ReferenceResolver {
       }
     }
     return true;
-  }
-
-  /** The port in {@code s[from, to)}, or -1 if it is not 1 to 65535 in at most five digits. */
-  private static int parsePort(String s, int from, int to) {
-    if (to - from > 5) {
-      return -1;
-    }
-    int port = 0;
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      port = port * 10 + (c - '0');
-    }
-    return port >= 1 && port <= 65535 ? port : -1;
   }
 }

@@ -147,8 +147,10 @@ public final class UrlNormalizer {
     }
     int port = defaultPort(scheme);
     if (hostEnd < pathStart) {
-      port = canonicalUrl.charAt(hostEnd) == ':' ? canonicalPort(canonicalUrl, hostEnd + 1, pathStart) : -1;
-      if (port < 1 || port > 65535 || port == defaultPort(scheme)) {
+      boolean digitsFollow = canonicalUrl.charAt(hostEnd) == ':' && hostEnd + 1 < pathStart
+          && canonicalUrl.charAt(hostEnd + 1) != '0'; // a canonical port has no leading zero
+      port = digitsFollow ? parsePort(canonicalUrl, hostEnd + 1, pathStart) : -1;
+      if (port < 0 || port == defaultPort(scheme)) {
         throw notCanonical(canonicalUrl);
       }
     }
@@ -175,9 +177,9 @@ public final class UrlNormalizer {
     return true;
   }
 
-  /** The port in {@code s[from, to)}: 1 to 5 digits without a leading zero, or -1. */
-  private static int canonicalPort(String s, int from, int to) {
-    if (to - from < 1 || to - from > 5 || s.charAt(from) == '0') {
+  /** The port in {@code s[from, to)}, or -1 if it is not 1 to 65535 in at most five digits. */
+  static int parsePort(String s, int from, int to) {
+    if (to - from > 5) {
       return -1;
     }
     int port = 0;
@@ -186,9 +188,9 @@ public final class UrlNormalizer {
       if (c < '0' || c > '9') {
         return -1;
       }
-      port = port * 10 + c - '0';
+      port = port * 10 + (c - '0');
     }
-    return port;
+    return port >= 1 && port <= 65535 ? port : -1;
   }
 
   private static IllegalArgumentException notCanonical(String url) {
