@@ -77,9 +77,11 @@ final class CrawlRun {
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
     ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
     } finally {
+      heap.close();
       progress.close();
       timers.shutdown(); // not shutdownNow: an interrupt inside a state save or an fsync would break its file
       awaitQuietly(timers);

@@ -112,9 +112,11 @@ final class SharedCrawlRun {
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
     ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
     } finally {
+      heap.close();
       progress.close();
       timers.shutdown(); // not shutdownNow: an interrupt inside an fsync would break its file
       try {

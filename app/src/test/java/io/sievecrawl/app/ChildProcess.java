@@ -5,18 +5,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Starts {@code sievecrawl} in a child JVM on the test's class path, for tests that kill it or limit its heap. */
+/** Starts {@code sievecrawl} (or another main class) in a child JVM on the test's class path, for tests that kill it or limit its heap. */
 final class ChildProcess {
   private ChildProcess() {}
 
   /** A running {@code sievecrawl ARGS...} with {@code jvmOptions}; its standard error goes to {@code stderr}. */
   static Process start(List<String> jvmOptions, Path stderr, String... args) throws IOException {
+    return start(Main.class, jvmOptions, stderr, args);
+  }
+
+  /** A running {@code main} of another class on the test's class path. */
+  static Process start(Class<?> main, List<String> jvmOptions, Path stderr, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
+    command.add(main.getName());
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile())).start();
