@@ -174,6 +174,10 @@ public final class CrawlSettings {
     return (Boolean) values.get(Setting.OBEY_ROBOTS);
   }
 
+  public boolean followSitemaps() {
+    return (Boolean) values.get(Setting.FOLLOW_SITEMAPS);
+  }
+
   /** Bytes. */
   public long robotsCacheMemory() {
     return (Long) values.get(Setting.ROBOTS_CACHE_MEMORY);

@@ -63,6 +63,10 @@ public enum Setting {
       "Skip links marked rel=nofollow, and all links of pages whose meta robots or X-Robots-Tag says nofollow."),
   OBEY_ROBOTS("robots.obey", Type.BOOLEAN, "true", 0, 0,
       "Fetch and obey each host's robots.txt (RFC 9309)."),
+  FOLLOW_SITEMAPS("robots.follow-sitemaps", Type.BOOLEAN, "true", 0, 0,
+      "Also fetch the sitemaps robots.txt lists (Sitemap: lines; sitemap indexes, gzip and text sitemaps too) and"
+          + " follow the URLs in them within crawl.scope. A listed sitemap and the URLs in it count as one hop from"
+          + " a seed. Needs robots.obey."),
   ROBOTS_CACHE_MEMORY("robots.cache-memory", Type.SIZE, "64MB", 1_024, Integer.MAX_VALUE,
       "Memory for parsed robots.txt rules, estimated from their size; the least recently used origins' rules are"
           + " dropped past it (and fetched again when needed)."),

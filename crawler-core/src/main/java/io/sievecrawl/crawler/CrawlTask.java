@@ -15,11 +15,18 @@ import java.util.Objects;
  * @param referrer the page that linked to or redirected to it, {@code null} for a seed
  * @param redirectHops redirects followed to reach it from the last linked URL
  * @param attempt fetches of it tried so far (retries after errors); not kept across restarts
+ * @param sitemap whether it is a sitemap (listed by robots.txt or a sitemap index), read for the URLs it lists
+ *     instead of as a page
  */
-public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt) {
+public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap) {
 
   public CrawlTask {
     Objects.requireNonNull(url, "url");
+  }
+
+  /** A page (not a sitemap). */
+  public CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt) {
+    this(url, depth, referrer, redirectHops, attempt, false);
   }
 
   /** The encoding the disk and Redis frontiers keep tasks in. */
@@ -39,24 +46,40 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return new CrawlTask(url, 0, null, 0, 0);
   }
 
+  /** A sitemap that robots.txt at {@code robotsTxt} lists: one hop from a seed, as a link of the site's root. */
+  static CrawlTask listedSitemap(Url sitemap, String robotsTxt) {
+    return new CrawlTask(sitemap, 1, robotsTxt, 0, 0, true);
+  }
+
   CrawlTask link(Url target) {
     return new CrawlTask(target, depth + 1, url.toString(), 0, 0);
   }
 
+  /**
+   * A URL this sitemap lists, at the sitemap's own depth: a sitemap stands for its site's links, not a hop of its
+   * own. {@code isSitemap} for the sitemaps a sitemap index lists.
+   */
+  CrawlTask listed(Url target, boolean isSitemap) {
+    return new CrawlTask(target, depth, url.toString(), 0, 0, isSitemap);
+  }
+
   CrawlTask redirect(Url target) {
-    return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0);
+    return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0, sitemap);
   }
 
   CrawlTask retry() {
-    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1);
+    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap);
   }
 
   /**
    * Varints for depth, redirect hops and lengths; the URL in UTF-8; the referrer as the length of the prefix it
    * shares with the URL, plus one, then the rest of its bytes (a page mostly links within its own site, so this
-   * saves much of it); 0 in place of that length means no referrer.
+   * saves much of it); 0 in place of that length means no referrer. Then, for a sitemap only, a varint of flags
+   * (1: a sitemap), so that tasks written before sitemaps were followed read back as pages.
    */
   private static final class Codec implements TaskCodec<CrawlTask> {
+    private static final int SITEMAP_FLAG = 1;
+
     @Override
     public byte[] encode(CrawlTask task) {
       byte[] url = task.key().getBytes(StandardCharsets.UTF_8);
@@ -76,6 +99,9 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         writeVarint(out, shared + 1);
         writeVarint(out, referrer.length - shared);
         out.write(referrer, shared, referrer.length - shared);
+      }
+      if (task.sitemap) {
+        writeVarint(out, SITEMAP_FLAG);
       }
       return out.toByteArray();
     }
@@ -104,8 +130,10 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
           referrer = new String(joined, StandardCharsets.UTF_8);
           at[0] += rest;
         }
+        int flags = at[0] < end ? readVarint(bytes, at, end) : 0;
+        check(flags == 0 || flags == SITEMAP_FLAG);
         check(at[0] == end);
-        return new CrawlTask(UrlNormalizer.parseCanonical(url), depth, referrer, hops, 0);
+        return new CrawlTask(UrlNormalizer.parseCanonical(url), depth, referrer, hops, 0, flags == SITEMAP_FLAG);
       } catch (ArrayIndexOutOfBoundsException e) {
         throw new IllegalArgumentException("not an encoded crawl task");
       }

@@ -11,6 +11,8 @@ import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsVerdict;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.sitemap.SitemapReader;
+import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.PerKeyBudget;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -129,7 +132,7 @@ final class PageProcessor {
     if (control.isStopping() || !scheduler.owns(lease)) {
       return End.ABANDON; // a shared crawl moved this origin's share to another agent: it does the task
     }
-    FetchResponse response = fetcher.fetch(task.key(), true);
+    FetchResponse response = fetcher.fetch(task.key(), true, task.sitemap());
     if (control.failure() != null) {
       return End.ABANDON; // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }
@@ -164,6 +167,9 @@ final class PageProcessor {
     if (robots != null) {
       String origin = lease.origin();
       RobotsVerdict verdict = robots.verdict(task.url(), () -> scheduler.resume(origin));
+      if (!verdict.sitemaps().isEmpty() && settings.followSitemaps()) {
+        offerSitemaps(origin, verdict.sitemaps());
+      }
       switch (verdict.decision()) {
         case DISALLOWED -> {
           origins.disallowed(origin);
@@ -209,6 +215,22 @@ final class PageProcessor {
     return null;
   }
 
+  /** Offers the sitemaps {@code origin}'s robots.txt lists. */
+  private void offerSitemaps(String origin, List<String> sitemaps) {
+    String robotsTxt = origin + "/robots.txt";
+    ReferenceResolver resolver = normalizer.resolverFor(robotsTxt);
+    List<CrawlTask> listed = new ArrayList<>(sitemaps.size());
+    for (String sitemap : sitemaps) {
+      Url url = resolver.resolveOrNull(sitemap);
+      if (url == null) {
+        stats.notAdmitted("invalid-url");
+      } else {
+        listed.add(CrawlTask.listedSitemap(url, robotsTxt));
+      }
+    }
+    offerAll(listed);
+  }
+
   /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
   private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
     sink.accept(new CrawlResult(task.key(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
@@ -246,6 +268,28 @@ final class PageProcessor {
           follow(task.redirect(redirectTo));
         }
       }
+    } else if (errorKind == null && task.sitemap() && response.status() / 100 == 2) {
+      try {
+        SitemapReader.Listing listing = SitemapReader.read(response.body(), response.contentType(), task.key());
+        outlinks = listing.urls().size() + listing.overCap();
+        if (listing.overCap() > 0) {
+          stats.notAdmitted("links-over-page-cap", listing.overCap());
+        }
+        ReferenceResolver resolver = normalizer.resolverFor(task.key());
+        List<CrawlTask> listed = new ArrayList<>(listing.urls().size());
+        for (String entry : listing.urls()) {
+          Url url = resolver.resolveOrNull(entry);
+          if (url == null) {
+            stats.notAdmitted("invalid-url");
+          } else {
+            listed.add(task.listed(url, listing.index()));
+          }
+        }
+        offerAll(listed);
+      } catch (SitemapReader.NotASitemapException e) {
+        errorKind = ErrorKind.NOT_A_SITEMAP;
+        error = e.getMessage();
+      }
     } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
       PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag());
       outlinks = page.found();
@@ -253,22 +297,33 @@ final class PageProcessor {
       if (page.overCap() > 0) {
         stats.notAdmitted("links-over-page-cap", page.overCap());
       }
-      List<CrawlTask> inScope = new ArrayList<>(found.size());
+      List<CrawlTask> next = new ArrayList<>(found.size());
       for (Url link : found) {
-        CrawlTask next = task.link(link);
-        if (inScope(next)) {
-          inScope.add(next);
-        }
+        next.add(task.link(link));
       }
-      java.util.BitSet admitted = scheduler.offerAll(inScope); // one batch: one round trip to a shared frontier
-      for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
-        CrawlTask seen = inScope.get(i);
-        skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
-      }
+      offerAll(next);
     }
     return new CrawlResult(task.key(), response.status(), response.contentType(), response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
         redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
+  }
+
+  /**
+   * Offers the tasks in scope to the frontier as one batch (one round trip to a shared frontier); logs the rest and
+   * those seen before as skipped.
+   */
+  private void offerAll(List<CrawlTask> tasks) {
+    List<CrawlTask> inScope = new ArrayList<>(tasks.size());
+    for (CrawlTask next : tasks) {
+      if (inScope(next)) {
+        inScope.add(next);
+      }
+    }
+    BitSet admitted = scheduler.offerAll(inScope);
+    for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
+      CrawlTask seen = inScope.get(i);
+      skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
+    }
   }
 
   /** Offers a redirect target through scope and the frontier. */

@@ -26,7 +26,10 @@ class CrawlTaskTest {
         seed.link(url("https://example.com/docs/a.html?q=1")),
         seed.link(url("http://[::1]:8080/x")).link(url("https://other.example:8443/über")),
         seed.redirect(url("https://www.example.com/")).redirect(url("https://www.example.com/home")),
-        new CrawlTask(url("http://example.com/p"), 7, "http://example.com/", 3, 0));
+        new CrawlTask(url("http://example.com/p"), 7, "http://example.com/", 3, 0),
+        CrawlTask.listedSitemap(url("https://example.com/sitemap.xml"), "https://example.com/robots.txt"),
+        CrawlTask.listedSitemap(url("https://example.com/index.xml"), null).listed(url("https://example.com/a.xml"), true)
+            .redirect(url("https://example.com/a2.xml")));
     for (CrawlTask task : tasks) {
       byte[] framed = frame(CrawlTask.CODEC.encode(task));
       CrawlTask back = CrawlTask.CODEC.decode(framed, 3, framed.length - 5);
@@ -51,6 +54,34 @@ class CrawlTaskTest {
     assertEquals("https://example.com/a", moved.referrer());
     assertEquals("https://example.com", moved.origin());
     assertEquals("https://example.com/b", moved.key());
+  }
+
+  @Test
+  void aSitemapStaysOneThroughRedirectsAndRetriesAndListsPagesAtItsDepth() throws InvalidUrlException {
+    CrawlTask sitemap = CrawlTask.listedSitemap(url("https://example.com/sitemap.xml"), "https://example.com/robots.txt");
+    assertEquals(1, sitemap.depth());
+    assertEquals(true, sitemap.redirect(url("https://example.com/s.xml")).sitemap());
+    assertEquals(true, sitemap.retry().sitemap());
+    CrawlTask page = sitemap.listed(url("https://example.com/orphan"), false);
+    assertEquals(false, page.sitemap());
+    assertEquals(1, page.depth());
+    assertEquals("https://example.com/sitemap.xml", page.referrer());
+    assertEquals(false, page.link(url("https://example.com/next")).sitemap());
+  }
+
+  @Test
+  void aTaskWrittenBeforeSitemapsReadsBackAsAPage() throws InvalidUrlException {
+    CrawlTask page = CrawlTask.seed(url("https://example.com/a")).link(url("https://example.com/b"));
+    byte[] bytes = CrawlTask.CODEC.encode(page);
+    CrawlTask asSitemap = new CrawlTask(page.url(), page.depth(), page.referrer(), 0, 0, true);
+    byte[] flagged = CrawlTask.CODEC.encode(asSitemap);
+    assertEquals(bytes.length + 1, flagged.length, "a page's bytes are as before; a sitemap adds its flag");
+    assertEquals(Arrays.toString(bytes), Arrays.toString(Arrays.copyOf(flagged, bytes.length)));
+    assertEquals(page, CrawlTask.CODEC.decode(bytes, 0, bytes.length));
+    assertEquals(asSitemap, CrawlTask.CODEC.decode(flagged, 0, flagged.length));
+    byte[] unknownFlag = flagged.clone();
+    unknownFlag[unknownFlag.length - 1] = 2;
+    assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(unknownFlag, 0, unknownFlag.length));
   }
 
   @Test

@@ -89,9 +89,16 @@ public final class PageFetcher implements AutoCloseable {
    * GETs {@code url}. Never throws for network or HTTP errors: they come back in the response's
    * {@link FetchResponse#errorKind()}.
    *
-   * @param keepBody whether to keep the body bytes (for pages to parse) or only count them
+   * @param keepBody whether to keep the body bytes of an HTML page (to parse) or only count them
    */
   public FetchResponse fetch(String url, boolean keepBody) {
+    return fetch(url, keepBody, false);
+  }
+
+  /**
+   * As {@link #fetch(String, boolean)}; {@code anyType} keeps a body of any content type (a sitemap), not only HTML.
+   */
+  public FetchResponse fetch(String url, boolean keepBody, boolean anyType) {
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
     Request request = new Request.Builder().url(url).header("User-Agent", userAgent)
@@ -110,8 +117,8 @@ public final class PageFetcher implements AutoCloseable {
       Duration retryAfter = parseRetryAfter(response.header("Retry-After"));
       String robotsTag = response.header("X-Robots-Tag");
       String encoding = response.header("Content-Encoding");
-      boolean parse = keepBody && ("text/html".equals(contentType) || "application/xhtml+xml".equals(contentType))
-          && status / 100 == 2;
+      boolean parse = keepBody && status / 100 == 2
+          && (anyType || "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType));
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
       boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;

@@ -23,5 +23,7 @@ public enum ErrorKind {
   /** Not fetched: robots.txt disallows it (no request was sent for the page). */
   ROBOTS_DISALLOWED,
   /** Not fetched: the origin was given up because its robots.txt could not be fetched (the error says why). */
-  ROBOTS_UNAVAILABLE
+  ROBOTS_UNAVAILABLE,
+  /** Fetched as a sitemap (robots.txt or a sitemap index lists it), but its body is no sitemap (the error says why). */
+  NOT_A_SITEMAP
 }

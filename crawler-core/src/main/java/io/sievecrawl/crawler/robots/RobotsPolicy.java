@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * {@value #BYTES_PER_ROBOTS_BYTE} times its robots.txt's size plus {@value #ENTRY_BYTES} (a parsed 500 KB
  * robots.txt takes about 2 MB); an evicted origin's robots.txt is fetched again when needed. Origins given up are
  * remembered apart (the first {@value #MAX_GIVEN_UP} with their reasons, for the summary).
+ *
+ * <p>The sitemaps a robots.txt lists come with the first verdict given after each fetch of it, for the caller to
+ * offer to the frontier (which drops those it has seen, after an evicted origin's robots.txt is fetched again).
  */
 public final class RobotsPolicy implements AutoCloseable {
   static final int MAX_FAILURES = 3;
@@ -60,6 +63,7 @@ public final class RobotsPolicy implements AutoCloseable {
   /** One origin's robots.txt state; guarded by {@code lock}. */
   private static final class Entry {
     BaseRobotRules rules; // known rules, or null
+    List<String> sitemaps = List.of(); // listed by the last robots.txt fetched and not yet handed out
     boolean fetching;
     int failures;
     Instant retryAt; // after a failure: when to fetch again
@@ -101,7 +105,10 @@ public final class RobotsPolicy implements AutoCloseable {
       }
       if (e.rules != null) {
         Duration delay = crawlDelay(e.rules);
-        return e.rules.isAllowed(url.toString()) ? RobotsVerdict.allowed(delay) : RobotsVerdict.disallowed(delay);
+        List<String> sitemaps = e.sitemaps;
+        e.sitemaps = List.of();
+        return e.rules.isAllowed(url.toString()) ? RobotsVerdict.allowed(delay, sitemaps)
+            : RobotsVerdict.disallowed(delay, sitemaps);
       }
       if (!e.fetching && e.retryAt != null && clock.instant().isBefore(e.retryAt)) {
         return RobotsVerdict.retryLater(e.retryAt);
@@ -153,6 +160,7 @@ public final class RobotsPolicy implements AutoCloseable {
       e.fetching = false;
       if (outcome.rules() != null) {
         e.rules = outcome.rules();
+        e.sitemaps = List.copyOf(outcome.rules().getSitemaps());
         e.failures = 0;
         e.retryAt = null;
         if (cache.get(origin) == e) {

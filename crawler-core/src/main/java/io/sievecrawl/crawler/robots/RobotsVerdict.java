@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.robots;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What robots.txt says about one URL.
@@ -10,8 +11,11 @@ import java.time.Instant;
  * @param crawlDelay the origin's Crawl-delay for this crawler, or {@link Duration#ZERO}
  * @param retryAt for {@link Decision#RETRY_LATER}: when robots.txt will be tried again
  * @param reason for {@link Decision#UNAVAILABLE}: why the origin was given up
+ * @param sitemaps the sitemaps the origin's robots.txt lists, in the first verdict given after each fetch of it;
+ *     empty in every other
  */
-public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retryAt, String reason) {
+public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retryAt, String reason,
+    List<String> sitemaps) {
 
   /** The possible answers. */
   public enum Decision {
@@ -25,23 +29,23 @@ public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retr
     UNAVAILABLE
   }
 
-  static RobotsVerdict allowed(Duration crawlDelay) {
-    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null, null);
+  static RobotsVerdict allowed(Duration crawlDelay, List<String> sitemaps) {
+    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null, null, sitemaps);
   }
 
-  static RobotsVerdict disallowed(Duration crawlDelay) {
-    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null, null);
+  static RobotsVerdict disallowed(Duration crawlDelay, List<String> sitemaps) {
+    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null, null, sitemaps);
   }
 
   static RobotsVerdict pending() {
-    return new RobotsVerdict(Decision.PENDING, Duration.ZERO, null, null);
+    return new RobotsVerdict(Decision.PENDING, Duration.ZERO, null, null, List.of());
   }
 
   static RobotsVerdict retryLater(Instant retryAt) {
-    return new RobotsVerdict(Decision.RETRY_LATER, Duration.ZERO, retryAt, null);
+    return new RobotsVerdict(Decision.RETRY_LATER, Duration.ZERO, retryAt, null, List.of());
   }
 
   static RobotsVerdict unavailable(String reason) {
-    return new RobotsVerdict(Decision.UNAVAILABLE, Duration.ZERO, null, reason);
+    return new RobotsVerdict(Decision.UNAVAILABLE, Duration.ZERO, null, reason, List.of());
   }
 }
