@@ -41,8 +41,8 @@ final class PageProcessor {
   /** How long an origin waits for its robots.txt at most; it is resumed as soon as robots.txt is known. */
   private static final Duration UNTIL_ROBOTS_ARRIVES = Duration.ofHours(1);
 
-  /** How a lease ends. */
-  private enum End { COMPLETE, HANDED_BACK, ABANDON }
+  /** How a lease ends; UNFETCHED: completed without a request, so without spending the origin's delay. */
+  private enum End { COMPLETE, UNFETCHED, HANDED_BACK, ABANDON }
 
   private final CrawlSettings settings;
   private final PageFetcher fetcher;
@@ -102,6 +102,7 @@ final class PageProcessor {
     try {
       switch (end) {
         case COMPLETE -> scheduler.complete(lease);
+        case UNFETCHED -> scheduler.completeUnfetched(lease);
         case ABANDON -> scheduler.abandon(lease);
         case HANDED_BACK -> { }
       }
@@ -207,7 +208,7 @@ final class PageProcessor {
     if (budget > 0 && !pagesPerOrigin.tryCount(lease.origin(), budget)) {
       stats.skip("host-budget");
       skips.skipped(task.key(), task.referrer(), task.depth(), "host-budget");
-      return End.COMPLETE;
+      return End.UNFETCHED;
     }
     if (!control.tryStartPage()) {
       return End.ABANDON; // left in the frontier for a resumed crawl with a higher limit
@@ -237,7 +238,7 @@ final class PageProcessor {
         null, kind, why, 0));
     stats.skip(reason);
     skips.skipped(task.key(), task.referrer(), task.depth(), reason);
-    return End.COMPLETE;
+    return End.UNFETCHED;
   }
 
   private CrawlResult resultOf(CrawlTask task, FetchResponse response) {

@@ -82,6 +82,9 @@ public final class HostScheduler<T> {
     int inFlight;
     long nextStart; // pace.nextStart, cached: the ready heap orders by it
     boolean queued; // in the ready heap
+    Claim<?> lastLeased; // the latest lease's claim, and the pace's start before it: see completeUnfetched
+    long startBefore;
+    boolean startedBefore;
 
     OriginQueue(String origin, Politeness politeness, long now) {
       this.origin = origin;
@@ -257,6 +260,9 @@ public final class HostScheduler<T> {
     Claim<T> claim = q.tasks.pollFirst();
     held--;
     q.inFlight++;
+    q.lastLeased = claim;
+    q.startBefore = q.pace.lastStart();
+    q.startedBefore = q.pace.hasStarted();
     q.pace.started(now);
     q.nextStart = q.pace.nextStart(now);
     requeue(q);
@@ -269,6 +275,27 @@ public final class HostScheduler<T> {
     lock.lock();
     try {
       frontier.complete(lease.claim());
+      release(lease);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * As {@link #complete}, for a task that ended without a request (robots.txt disallowed it, its origin was given up,
+   * a budget was spent): the origin's next start is as if the task had not been leased, so URLs skipped this way do
+   * not each wait out the politeness delay. (If another task of the origin was leased since, its start stands.)
+   */
+  public void completeUnfetched(Lease<T> lease) {
+    lock.lock();
+    try {
+      frontier.complete(lease.claim());
+      OriginQueue<T> q = origins.get(lease.origin());
+      if (q.lastLeased == lease.claim()) {
+        q.pace.restoreStart(q.startBefore, q.startedBefore);
+        q.lastLeased = null;
+        reposition(q, ticker.getAsLong());
+      }
       release(lease);
     } finally {
       lock.unlock();

@@ -44,6 +44,20 @@ final class OriginPace {
     started = true;
   }
 
+  long lastStart() {
+    return lastStart;
+  }
+
+  boolean hasStarted() {
+    return started;
+  }
+
+  /** Puts back the last start {@link #started} replaced: the request it stood for was not sent after all. */
+  void restoreStart(long previousStart, boolean previouslyStarted) {
+    lastStart = previousStart;
+    started = previouslyStarted;
+  }
+
   /** A response came after {@code responseNanos}: adapt the delay, and back off on 429 and 503. */
   void responded(long responseNanos, Integer status) {
     if (politeness.adaptive()) {

@@ -48,6 +48,43 @@ class HostSchedulerTest {
   }
 
   @Test
+  void aTaskEndedWithoutARequestDoesNotSpendTheDelay() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1), 64, 1_000);
+    for (int i = 1; i <= 4; i++) {
+      s.offer("https://a.example/" + i);
+    }
+    HostScheduler.Lease<String> fetched = s.poll();
+    s.complete(fetched);
+    advance(Duration.ofSeconds(1));
+    HostScheduler.Lease<String> disallowed = s.poll();
+    assertEquals("https://a.example/2", disallowed.task());
+    s.completeUnfetched(disallowed);
+    HostScheduler.Lease<String> next = s.poll();
+    assertNotNull(next, "the skipped task's start is taken back: the next may start at once");
+    assertEquals("https://a.example/3", next.task());
+    s.complete(next);
+    assertNull(s.poll(), "a task that was fetched keeps the delay");
+    advance(Duration.ofSeconds(1));
+    assertEquals("https://a.example/4", s.poll().task());
+  }
+
+  @Test
+  void anUnfetchedTaskLeavesTheStartOfOneLeasedAfterItInPlace() {
+    HostScheduler<String> s = scheduler(2, Duration.ofSeconds(1), 64, 1_000);
+    for (int i = 1; i <= 3; i++) {
+      s.offer("https://a.example/" + i);
+    }
+    HostScheduler.Lease<String> first = s.poll();
+    advance(Duration.ofSeconds(1));
+    HostScheduler.Lease<String> second = s.poll();
+    s.completeUnfetched(first);
+    assertNull(s.poll(), "the second lease's start still paces the origin");
+    advance(Duration.ofSeconds(1));
+    assertEquals("https://a.example/3", s.poll().task());
+    s.complete(second);
+  }
+
+  @Test
   void hostConcurrencyCapsTheLeasesInFlightPerOrigin() {
     HostScheduler<String> s = scheduler(1, Duration.ZERO, 64, 1_000);
     s.offer("https://a.example/1");
