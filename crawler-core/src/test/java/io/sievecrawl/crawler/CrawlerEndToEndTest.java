@@ -16,6 +16,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.schedule.HostScheduler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +66,19 @@ class CrawlerEndToEndTest {
         .set(Setting.FILTER_N, 10_000L)
         .build();
     Crawler crawler = Crawler.builder(settings, sink)
-        .leaseObserver((origin, nanos) -> {
-          if (origin.equals(a)) {
-            leasesOfA.add(nanos);
+        .leaseObserver(new HostScheduler.LeaseObserver() {
+          @Override
+          public void leased(String origin, long nanos) {
+            if (origin.equals(a)) {
+              leasesOfA.add(nanos);
+            }
+          }
+
+          @Override
+          public void startTakenBack(String origin, long nanos) { // a lease that sent no request (/private/secret)
+            if (origin.equals(a)) {
+              leasesOfA.remove(Long.valueOf(nanos));
+            }
           }
         })
         .build();

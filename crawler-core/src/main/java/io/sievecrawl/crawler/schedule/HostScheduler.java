@@ -73,6 +73,9 @@ public final class HostScheduler<T> {
     LeaseObserver NONE = (origin, nanos) -> { };
 
     void leased(String origin, long nanos);
+
+    /** The start of the lease made at {@code nanos} was taken back: it sent no request ({@link #completeUnfetched}). */
+    default void startTakenBack(String origin, long nanos) { }
   }
 
   private static final class OriginQueue<T> {
@@ -292,6 +295,7 @@ public final class HostScheduler<T> {
       frontier.complete(lease.claim());
       OriginQueue<T> q = origins.get(lease.origin());
       if (q.lastLeased == lease.claim()) {
+        observer.startTakenBack(q.origin, q.pace.lastStart());
         q.pace.restoreStart(q.startBefore, q.startedBefore);
         q.lastLeased = null;
         reposition(q, ticker.getAsLong());
