@@ -10,13 +10,11 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.Interceptor;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -110,9 +108,9 @@ public final class PageFetcher implements AutoCloseable {
     try (Response response = call.execute()) {
       status = response.code();
       ResponseBody body = response.body();
-      MediaType mediaType = body.contentType();
-      String contentType = mediaType == null ? null : (mediaType.type() + "/" + mediaType.subtype()).toLowerCase(Locale.ROOT);
-      String charset = mediaType == null ? null : mediaType.parameter("charset");
+      ContentTypeHeader header = ContentTypeHeader.parse(response.header("Content-Type"));
+      String contentType = header.mediaType();
+      String charset = header.charset();
       String location = response.header("Location");
       Duration retryAfter = parseRetryAfter(response.header("Retry-After"));
       String robotsTag = response.header("X-Robots-Tag");
