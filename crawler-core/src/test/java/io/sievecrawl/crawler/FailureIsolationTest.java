@@ -5,10 +5,12 @@ import static com.github.tomakehurst.wiremock.client.WireMock.containing;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.http.Fault;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
@@ -100,6 +102,28 @@ class FailureIsolationTest {
     String reason = summary.givenUp().get("https://localhost:" + server.httpsPort());
     assertTrue(reason != null && reason.startsWith("TLS certificate not trusted"), summary.givenUp().toString());
     assertEquals(0, server.getAllServeEvents().size(), "no request got through, and none was retried");
+  }
+
+  @Test
+  void aConnectionDroppedInTheMiddleOfABodyIsRetried() {
+    server.start();
+    String root = "http://localhost:" + server.port();
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    server.stubFor(get(urlEqualTo("/")).inScenario("flaky").whenScenarioStateIs(STARTED)
+        .willReturn(aResponse().withFault(Fault.MALFORMED_RESPONSE_CHUNK)).willSetStateTo("fixed"));
+    server.stubFor(get(urlEqualTo("/")).inScenario("flaky").whenScenarioStateIs("fixed")
+        .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("home", "/next"))));
+    Html.serve(server, "/next", Html.page("next"));
+    server.stubFor(get(urlEqualTo("/always-cut")).willReturn(aResponse().withFault(Fault.MALFORMED_RESPONSE_CHUNK)));
+    CollectingSink sink = new CollectingSink();
+    Crawler.create(settings().set(Setting.RETRY_BACKOFF, Duration.ofMillis(10)).build(), sink)
+        .run(List.of(root + "/", root + "/always-cut"));
+    assertEquals(200, sink.get(root + "/").status());
+    assertEquals(null, sink.get(root + "/").errorKind());
+    assertEquals(2, sink.get(root + "/").attempts(), "the status came, then the body broke off: tried again");
+    assertEquals(200, sink.get(root + "/next").status(), "and its links followed");
+    assertEquals(ErrorKind.NETWORK, sink.get(root + "/always-cut").errorKind());
+    assertEquals(3, sink.get(root + "/always-cut").attempts(), "fetch.max-retries = 2");
   }
 
   @Test

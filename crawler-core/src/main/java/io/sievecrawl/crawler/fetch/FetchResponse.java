@@ -48,12 +48,15 @@ public record FetchResponse(
   }
 
   /**
-   * Whether trying again later may succeed: 5xx, 429, timeouts and network errors; not a refused connection, an
-   * unknown host or a TLS failure.
+   * Whether trying again later may succeed: 5xx, 429, timeouts and network errors, before the response or in its
+   * body (a connection that drops mid-page); not a refused connection, an unknown host or a TLS failure.
    */
   public boolean isRetryable() {
     if (status == null) {
       return errorKind != ErrorKind.CONNECT && errorKind != ErrorKind.TLS;
+    }
+    if (errorKind == ErrorKind.TIMEOUT || errorKind == ErrorKind.NETWORK) {
+      return true;
     }
     return status == 429 || (status >= 500 && status != 501 && status != 505);
   }
