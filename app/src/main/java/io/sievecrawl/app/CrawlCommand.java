@@ -112,7 +112,9 @@ final class CrawlCommand implements Callable<Integer> {
   private int crawl(CrawlSettings settings, StatusLine status) {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     List<String> seedUrls = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, log::warn);
-    ResultsFile.checkNew(output, overwrite); // every check passes before anything is created or emptied
+    reports.checkWritable(); // every check passes before anything is created or emptied
+    WarcOutput.checkWritable(settings);
+    ResultsFile.checkNew(output, overwrite);
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",

@@ -50,6 +50,12 @@ final class ReportOptions {
     }
   }
 
+  /** Fails with one line when a report file cannot be written, before the crawl creates or empties anything. */
+  void checkWritable() {
+    OutputCheck.file(statsJson);
+    OutputCheck.file(logSkipped);
+  }
+
   static void close(SkipLog log) {
     if (log instanceof JsonSkipLog json) {
       json.close();

@@ -54,6 +54,7 @@ final class ResumeCommand implements Callable<Integer> {
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
     FilterFit.check(settings, true);
+    reports.checkWritable();
     if (job.status() == CrawlJob.Status.COMPLETED) {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return ExitCodes.OK;

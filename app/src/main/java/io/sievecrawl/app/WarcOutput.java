@@ -42,6 +42,13 @@ final class WarcOutput {
     }
   }
 
+  /** Fails with one line when {@code warc.dir} is set and cannot be made or written, before anything is created. */
+  static void checkWritable(CrawlSettings settings) {
+    if (!settings.warcDir().isEmpty()) {
+      OutputCheck.directory(Path.of(settings.warcDir()));
+    }
+  }
+
   /** Settings with a relative {@code warc.dir} made absolute: a resume from elsewhere writes to the same place. */
   static CrawlSettings absolute(CrawlSettings settings) {
     if (settings.warcDir().isEmpty() || Path.of(settings.warcDir()).isAbsolute()) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -139,6 +140,29 @@ class CommandLineErrorsTest {
     assertEquals(ExitCodes.OUTPUT, cmd.exitCode());
     assertTrue(cmd.err().startsWith("sievecrawl: cannot write results to "), cmd.toString());
     assertNoStackTrace(cmd);
+  }
+
+  @Test
+  void anUnwritableReportOrWarcFolderStopsTheCrawlBeforeTheOldResultsAreEmptied() throws IOException {
+    Path seeds = file("seeds.txt", "http://127.0.0.1:9/\n");
+    Path results = file("keep.jsonl", "{\"old\":1}\n");
+    Path missing = dir.resolve("no/such/dir");
+    Path notAFolder = file("plain-file", "x");
+    List<List<String>> outputs = List.of(List.of("--log-skipped", missing.resolve("skipped.jsonl").toString()),
+        List.of("--stats-json", missing.resolve("stats.json").toString()),
+        List.of("--stats-json", dir.toString()),
+        List.of("--set", "warc.dir=" + notAFolder.resolve("warc")));
+    for (List<String> output : outputs) {
+      List<String> args = new java.util.ArrayList<>(List.of("crawl", seeds.toString(), "-o", results.toString(),
+          "--overwrite", "--job", dir.resolve("job").toString(), "--log-file", dir.resolve("log").toString()));
+      args.addAll(output);
+      Cmd cmd = Cmd.run(args.toArray(String[]::new));
+      assertEquals(ExitCodes.OUTPUT, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.err().startsWith("sievecrawl: cannot write "), cmd.toString());
+      assertEquals(1, cmd.err().lines().count(), cmd.toString());
+      assertEquals("{\"old\":1}\n", Files.readString(results), "the old results are kept: " + output);
+      assertTrue(Files.notExists(dir.resolve("job")), "no crawl directory is made: " + output);
+    }
   }
 
   @Test
