@@ -127,6 +127,19 @@ class FailureIsolationTest {
   }
 
   @Test
+  void anHttpsUrlOnAPlainHttpPortIsGivenUpAtOnce() {
+    server.start();
+    String origin = "https://localhost:" + server.port(); // WireMock's plain-HTTP port
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.create(settings().set(Setting.ROBOTS_RETRY, Duration.ofMillis(50)).build(), sink)
+        .run(List.of(origin + "/"));
+    String reason = summary.givenUp().get(origin);
+    assertTrue(reason != null && reason.startsWith("the server does not speak TLS on this port"),
+        summary.givenUp().toString());
+    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(origin + "/").errorKind());
+  }
+
+  @Test
   void withRobotsTxtIgnoredAnUntrustedCertificateIsAPageErrorThatIsNotRetried() {
     server.start();
     Html.serve(server, "/", Html.page("home"));

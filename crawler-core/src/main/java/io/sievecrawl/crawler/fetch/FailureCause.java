@@ -5,6 +5,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.security.cert.CertificateException;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
@@ -28,6 +29,10 @@ public record FailureCause(String description, boolean permanent, boolean tls) {
       }
       if (t instanceof SSLHandshakeException) {
         return new FailureCause("TLS handshake failed: " + rootMessage(t), true, true);
+      }
+      if (t instanceof SSLException && String.valueOf(t.getMessage()).contains("nrecognized SSL message")) {
+        // The JDK's words for a server that answered the handshake in plain text: an https URL on an http port.
+        return new FailureCause("the server does not speak TLS on this port: " + oneLine(t.getMessage()), true, true);
       }
       if (t instanceof UnknownHostException) {
         return new FailureCause("unknown host " + t.getMessage(), true, false);
