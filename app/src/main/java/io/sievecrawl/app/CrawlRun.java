@@ -107,6 +107,22 @@ final class CrawlRun {
     return exitCode(summary, closing, results, job);
   }
 
+  /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */
+  static String whyNothing(CrawlSummary summary) {
+    List<String> why = new java.util.ArrayList<>();
+    long disallowed = summary.skipped().getOrDefault("robots", 0L);
+    if (disallowed > 0) {
+      why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL" : "all " + disallowed + " URLs"));
+    }
+    if (!summary.givenUp().isEmpty()) {
+      why.add(summary.givenUp().size() + " origins given up (see above)");
+    }
+    if (why.isEmpty()) {
+      why.add("no server answered");
+    }
+    return String.join("; ", why) + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors());
+  }
+
   /** Checkpoints the frontier, saves the state and the status, closes everything; returns the first failure. */
   private static IOException finish(CrawlJob job, DiskFrontier<CrawlTask> frontier, Crawler crawler,
       CrawlSummary summary, ResultsFile results) {
@@ -164,9 +180,7 @@ final class CrawlRun {
           + " or the WARC files: " + Errors.reason(closing));
     }
     if (summary.end() == CrawlSummary.End.COMPLETED && summary.reachedNothing()) {
-      throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: no server answered"
-          + (summary.givenUp().isEmpty() ? "" : " (" + summary.givenUp().size() + " origins given up: see above)")
-          + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors()));
+      throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: " + whyNothing(summary));
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
   }

@@ -164,7 +164,31 @@ class CrawlCommandTest {
     assertEquals(ExitCodes.NOTHING_REACHED, cmd.exitCode(), cmd.toString());
     assertTrue(cmd.err().contains("WARN: giving up http://127.0.0.1:" + closed + ": connection refused"), cmd.err());
     assertTrue(cmd.err().contains("origins given up: http://127.0.0.1:" + closed + " (connection refused"), cmd.err());
-    assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: no server answered"), cmd.err());
+    assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: 1 origins given up (see above)"), cmd.err());
+  }
+
+  @Test
+  void aCrawlWhoseSeedsRobotsTxtDisallowsSaysSo() throws IOException {
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", exchange -> {
+      byte[] body = "User-agent: *\nDisallow: /\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/robots.txt") ? 200 : 500, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    try {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:" + server.getAddress().getPort()
+          + "/\n");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "--job", dir.resolve("job").toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString());
+      assertEquals(ExitCodes.NOTHING_REACHED, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: robots.txt disallowed the only URL\n"),
+          cmd.err());
+    } finally {
+      server.stop(0);
+    }
   }
 
   @Test
