@@ -11,6 +11,7 @@ import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -108,8 +109,8 @@ final class CrawlRun {
   }
 
   /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */
-  static String whyNothing(CrawlSummary summary) {
-    List<String> why = new java.util.ArrayList<>();
+  private static String whyNothing(CrawlSummary summary) {
+    List<String> why = new ArrayList<>();
     long disallowed = summary.skipped().getOrDefault("robots", 0L);
     if (disallowed > 0) {
       why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL" : "all " + disallowed + " URLs"));

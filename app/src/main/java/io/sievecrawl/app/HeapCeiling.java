@@ -8,6 +8,7 @@ import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,8 +78,7 @@ final class HeapCeiling implements AutoCloseable {
     if (!MemoryNotificationInfo.MEMORY_THRESHOLD_EXCEEDED.equals(notification.getType())) {
       return;
     }
-    MemoryNotificationInfo info = MemoryNotificationInfo.from((javax.management.openmbean.CompositeData)
-        notification.getUserData());
+    MemoryNotificationInfo info = MemoryNotificationInfo.from((CompositeData) notification.getUserData());
     if (!info.getPoolName().equals(oldGeneration.getName())) {
       return;
     }
