@@ -99,7 +99,7 @@ public enum Setting {
   RETRY_BACKOFF("fetch.retry-backoff", Type.DURATION, "1s", 1, Duration.ofMinutes(10).toMillis(),
       "Wait before the first retry; it doubles with every further retry (plus up to 50% jitter)."),
   MAX_RETRY_AFTER("fetch.max-retry-after", Type.DURATION, "2m", 0, Duration.ofDays(1).toMillis(),
-      "A Retry-After longer than this is not waited for: the URL is given up."),
+      "A Retry-After longer than this is not waited for: the URL is given up, and its origin rests this long."),
 
   FRONTIER_SYNC_INTERVAL("frontier.sync-interval", Type.DURATION, "1s", 10, Duration.ofMinutes(10).toMillis(),
       "How often the frontier log and the results file are forced to disk: a power cut loses at most about this"
