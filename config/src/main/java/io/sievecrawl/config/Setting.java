@@ -121,7 +121,7 @@ public enum Setting {
       "WARC files are named PREFIX-TIMESTAMP-SERIAL.warc.gz; letters, digits, '.', '_' and '-'."),
 
   MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
-      "URLs longer than this (after normalization) are dropped."),
+      "URLs longer than this (after normalization) are dropped, as traps (out-of-scope-trap)."),
   MAX_PATH_SEGMENTS("traps.max-path-segments", Type.INT, "32", 1, 10_000,
       "URLs with more path segments than this are dropped (ever-deeper paths)."),
   MAX_SEGMENT_REPEATS("traps.max-segment-repeats", Type.INT, "3", 1, 10_000,

@@ -40,6 +40,8 @@ final class PageProcessor {
   private static final Logger log = LoggerFactory.getLogger(PageProcessor.class);
   /** How long an origin waits for its robots.txt at most; it is resumed as soon as robots.txt is known. */
   private static final Duration UNTIL_ROBOTS_ARRIVES = Duration.ofHours(1);
+  /** Why a link longer than traps.max-url-length is not followed: a trap guard, as ScopePolicy's are. */
+  private static final String TOO_LONG = "out-of-scope-trap";
 
   /** How a lease ends; UNFETCHED: completed without a request, so without spending the origin's delay. */
   private enum End { COMPLETE, UNFETCHED, HANDED_BACK, ABANDON }
@@ -297,6 +299,10 @@ final class PageProcessor {
       List<Url> found = page.urls();
       if (page.overCap() > 0) {
         stats.notAdmitted("links-over-page-cap", page.overCap());
+      }
+      for (String link : page.tooLong()) { // a trap guard's refusal, logged as the page wrote it
+        stats.notAdmitted(TOO_LONG);
+        skips.skipped(link, task.key(), task.depth() + 1, TOO_LONG);
       }
       List<CrawlTask> next = new ArrayList<>(found.size());
       for (Url link : found) {

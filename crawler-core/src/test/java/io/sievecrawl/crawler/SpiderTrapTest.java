@@ -19,6 +19,7 @@ import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -100,6 +101,23 @@ class SpiderTrapTest {
     assertEquals(List.of(root + "/shop", root + "/shop?page=2"),
         sink.results().stream().map(r -> r.url()).sorted().toList());
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());
+  }
+
+  @Test
+  void aLinkOverTheLengthCapIsCountedAndLoggedAsATrap() {
+    String longPath = "/" + "a".repeat(3_000);
+    Html.serve(server, "/long", Html.page("long", longPath, "/long-ok", longPath));
+    Html.serve(server, "/long-ok", Html.page("ok"));
+    List<String> skipped = new CopyOnWriteArrayList<>();
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).build();
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = Crawler.builder(settings, sink)
+        .skipLog((url, referrer, depth, reason) -> skipped.add(reason + " " + url + " " + referrer + " " + depth))
+        .build().run(List.of(root + "/long"));
+    assertEquals(List.of(root + "/long", root + "/long-ok"), sink.fetchedUrls());
+    assertEquals(1L, summary.notAdmitted().get("out-of-scope-trap"), "once per page, however often it links it");
+    assertEquals(List.of("out-of-scope-trap " + longPath + " " + root + "/long 1"), skipped);
   }
 
   @Test

@@ -79,6 +79,7 @@ public final class LinkExtractor {
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
     finder.walk(doc);
     Set<Url> links = new LinkedHashSet<>();
+    Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
     if (!finder.nofollow) {
       ReferenceResolver resolver = normalizer.resolverFor(doc.baseUri().isEmpty() ? pageUrl : doc.baseUri());
@@ -94,10 +95,12 @@ public final class LinkExtractor {
         Url url = link == null ? null : resolver.resolveOrNull(link);
         if (url != null) {
           links.add(url);
+        } else if (link != null && resolver.wasTooLong(link)) {
+          tooLong.add(link);
         }
       }
     }
-    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap);
+    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong));
   }
 
   /** Collects the raw links in document order ({@code null} for a nofollow link) and the page's nofollow. */

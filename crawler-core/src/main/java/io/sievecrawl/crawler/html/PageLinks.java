@@ -10,15 +10,17 @@ import java.util.List;
  * @param found every link found before nofollow and normalization filtering (the record's {@code outlinks})
  * @param nofollow whether the page asked crawlers not to follow its links
  * @param overCap links left unresolved because the page had more than the extractor's cap
+ * @param tooLong distinct links, as written in the page, that were valid URLs but for their length (a trap guard)
  */
-public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap) {
+public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap, List<String> tooLong) {
 
   public PageLinks {
     urls = List.copyOf(urls);
+    tooLong = List.copyOf(tooLong);
   }
 
   public PageLinks(List<Url> urls, int found, boolean nofollow) {
-    this(urls, found, nofollow, 0);
+    this(urls, found, nofollow, 0, List.of());
   }
 
   /** {@link #urls()} as canonical strings. */

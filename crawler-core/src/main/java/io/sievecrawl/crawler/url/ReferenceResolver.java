@@ -18,6 +18,7 @@ public final class ReferenceResolver {
    * gives exactly its result or declines (ReferenceResolverTest checks this on tables and random references).
    */
   private static final Object INVALID = new Object();
+  private static final Object TOO_LONG = new Object(); // invalid only for its length: a trap guard's refusal
   private static final boolean[] PLAIN = new boolean[128];
 
   static {
@@ -58,17 +59,25 @@ public final class ReferenceResolver {
     Object known = resolved.get(reference);
     if (known == null) {
       Url url = base == null ? null : resolvePlain(base, reference);
+      known = url;
       if (url == null) {
         try {
-          url = normalizer.resolveToUrl(rawBase, reference);
+          known = normalizer.resolveToUrl(rawBase, reference);
         } catch (InvalidUrlException e) {
-          url = null;
+          known = e.isTooLong() ? TOO_LONG : INVALID;
         }
       }
-      known = url == null ? INVALID : url;
       resolved.put(reference, known);
     }
-    return known == INVALID ? null : (Url) known;
+    return known instanceof Url url ? url : null;
+  }
+
+  /**
+   * Whether {@code reference}, which {@link #resolveOrNull} gave {@code null} for, is a valid URL refused only for
+   * being longer than {@code traps.max-url-length}.
+   */
+  public boolean wasTooLong(String reference) {
+    return resolved.get(reference) == TOO_LONG;
   }
 
   /**

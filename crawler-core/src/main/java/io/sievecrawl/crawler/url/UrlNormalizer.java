@@ -418,7 +418,7 @@ public final class UrlNormalizer {
       }
     }
     if (out.length() > maxLength) {
-      throw new InvalidUrlException("longer than " + maxLength + " characters");
+      throw InvalidUrlException.tooLong(maxLength);
     }
     String url = out.toString();
     return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
