@@ -42,6 +42,12 @@ import java.util.function.Function;
  * takes its shards over claims them and does them again.
  */
 public final class RedisFrontier<T> implements Frontier<T> {
+  /**
+   * Tasks per admission script at most: a script blocks every other agent's commands while it runs, and a call
+   * carries about 5 + k arguments a task, so a sitemap's 50,000 URLs go in parts.
+   */
+  private static final int MAX_BATCH = 1_000;
+
   /*
    * Design notes.
    *
@@ -129,6 +135,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
 
   @Override
   public BitSet offerAll(List<T> tasks) {
+    if (tasks.size() > MAX_BATCH) { // a sitemap's 50,000 URLs, or a page under a raised crawl.max-links-per-page
+      BitSet admitted = new BitSet(tasks.size());
+      for (int from = 0; from < tasks.size(); from += MAX_BATCH) {
+        BitSet part = offerAll(tasks.subList(from, Math.min(tasks.size(), from + MAX_BATCH)));
+        for (int i = part.nextSetBit(0); i >= 0; i = part.nextSetBit(i + 1)) {
+          admitted.set(from + i);
+        }
+      }
+      return admitted;
+    }
     BitSet admitted = new BitSet(tasks.size());
     if (tasks.isEmpty()) {
       return admitted;

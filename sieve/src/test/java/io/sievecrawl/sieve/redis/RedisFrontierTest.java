@@ -67,6 +67,24 @@ class RedisFrontierTest {
   }
 
   @Test
+  void aLargeBatchIsOfferedInPartsWhoseAnswersLineUp() throws Exception {
+    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 4_000; i++) {
+      urls.add("https://h" + (i % 7) + ".example/p" + i);
+    }
+    urls.add(3_333, urls.get(10)); // a repeat within the batch, in a later part than the first
+    java.util.BitSet first = frontier.offerAll(urls);
+    assertEquals(4_000, first.cardinality());
+    assertFalse(first.get(3_333), "the repeat is refused at its own index");
+    List<String> again = new ArrayList<>(urls.subList(0, 2_500));
+    again.add(1_700, "https://h1.example/new");
+    java.util.BitSet second = frontier.offerAll(again);
+    assertEquals(1, second.cardinality());
+    assertTrue(second.get(1_700), "the index of the one new URL, across the parts");
+  }
+
+  @Test
   void ofAgentsOfferingTheSameUrlsAtOnceExactlyOneAdmitsEach() throws Exception {
     RedisFrontier<String> a = agent(Duration.ofSeconds(10));
     RedisFrontier<String> b = agent(Duration.ofSeconds(10));
