@@ -6,6 +6,7 @@ import crawlercommons.sitemaps.SiteMapIndex;
 import crawlercommons.sitemaps.SiteMapParser;
 import crawlercommons.sitemaps.SiteMapURL;
 import crawlercommons.sitemaps.UnknownFormatException;
+import io.sievecrawl.crawler.fetch.Bodies;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import okio.Buffer;
 
 /**
  * Reads a fetched sitemap with crawler-commons' {@link SiteMapParser}: XML sitemaps and sitemap indexes, plain-text
@@ -26,6 +28,8 @@ import java.util.List;
 public final class SitemapReader {
   /** URLs taken from one sitemap at most: the sitemap protocol allows no more in one file. */
   public static final int MAX_URLS = 50_000;
+  /** A compressed sitemap is read to this many bytes at most, the protocol's limit (no gzip bomb gets further). */
+  static final long MAX_UNCOMPRESSED = 50L << 20;
 
   private SitemapReader() {}
 
@@ -60,6 +64,10 @@ public final class SitemapReader {
     }
     AbstractSiteMap map;
     try {
+      if (isGzip(body)) { // by its bytes, whatever its name and type; decompressed here to a bound
+        body = Bodies.decode(new Buffer().write(body), "gzip", MAX_UNCOMPRESSED).bytes();
+        contentType = startsWithMarkup(body) ? "application/xml" : "text/plain";
+      }
       // Not strict: keep URLs outside the sitemap's folder. Partial: keep what precedes a cut or an error.
       SiteMapParser parser = new SiteMapParser(false, true);
       map = contentType == null ? parser.parseSiteMap(body, location)
@@ -90,5 +98,23 @@ public final class SitemapReader {
       }
     }
     return new Listing(urls, false, overCap);
+  }
+
+  private static boolean isGzip(byte[] body) {
+    return body.length >= 2 && (body[0] & 0xFF) == 0x1F && (body[1] & 0xFF) == 0x8B;
+  }
+
+  /** Whether the first character that is not whitespace (or a byte-order mark) is '<'. */
+  private static boolean startsWithMarkup(byte[] body) {
+    for (byte b : body) {
+      int c = b & 0xFF;
+      if (c == '<') {
+        return true;
+      }
+      if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xEF || c == 0xBB || c == 0xBF)) {
+        return false;
+      }
+    }
+    return false;
   }
 }

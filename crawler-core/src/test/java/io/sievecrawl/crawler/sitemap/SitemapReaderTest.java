@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SitemapReaderTest {
   private static final String BASE = "https://example.com/docs/sitemap.xml";
@@ -56,6 +60,36 @@ class SitemapReaderTest {
     SitemapReader.Listing listing = SitemapReader.read(index, null, BASE);
     assertEquals(List.of("https://example.com/s1.xml"), listing.urls());
     assertTrue(listing.index());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"application/gzip, /sitemap.xml.gz", "application/x-gzip, /sitemap.xml.gz",
+      "application/octet-stream, /sitemap.xml.gz", "application/xml, /sitemap.xml"})
+  void readsAGzipSitemapWhateverItIsServedAs(String contentType, String path) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+      out.write(urlset(2));
+    }
+    assertEquals(List.of("https://example.com/p0", "https://example.com/p1"),
+        SitemapReader.read(bytes.toByteArray(), contentType, "https://example.com" + path).urls());
+  }
+
+  @Test
+  void aCompressedSitemapIsReadToTheProtocolsFiftyMegabytesAtMost() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+      out.write(("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+          + "<url><loc>https://example.com/first</loc></url>").getBytes(StandardCharsets.UTF_8));
+      byte[] spaces = new byte[1 << 20];
+      java.util.Arrays.fill(spaces, (byte) ' ');
+      for (int i = 0; i < 64; i++) { // 64 MB of padding: a bomb of about 64 KB
+        out.write(spaces);
+      }
+      out.write("<url><loc>https://example.com/past-the-cap</loc></url></urlset>".getBytes(StandardCharsets.UTF_8));
+    }
+    assertTrue(bytes.size() < 200_000, bytes.size() + " bytes compressed");
+    assertEquals(List.of("https://example.com/first"),
+        SitemapReader.read(bytes.toByteArray(), "application/gzip", "https://example.com/s.xml.gz").urls());
   }
 
   @Test
