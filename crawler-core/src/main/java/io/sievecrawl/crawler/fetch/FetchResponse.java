@@ -8,7 +8,8 @@ import java.time.Instant;
  * One HTTP exchange as the crawler needs it: status, the headers that matter, and the body up to the size cap.
  *
  * @param status the HTTP status, or {@code null} when no response came
- * @param contentType media type, lower case, without parameters; {@code null} if absent
+ * @param contentType media type, lower case, without parameters; {@code text/html} for a 2xx page without a usable
+ *     Content-Type whose body starts as HTML ({@link HtmlSniffer}); {@code null} if absent
  * @param charset the charset parameter of Content-Type, or {@code null}
  * @param location the raw Location header, or {@code null}
  * @param retryAfter the Retry-After header as a duration, or {@code null}

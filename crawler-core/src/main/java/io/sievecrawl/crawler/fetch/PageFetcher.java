@@ -115,7 +115,9 @@ public final class PageFetcher implements AutoCloseable {
       Duration retryAfter = parseRetryAfter(response.header("Retry-After"));
       String robotsTag = response.header("X-Robots-Tag");
       String encoding = response.header("Content-Encoding");
-      boolean parse = keepBody && status / 100 == 2
+      // a page without a usable Content-Type is kept if it starts as HTML, as a browser would show it
+      boolean sniff = keepBody && !anyType && status / 100 == 2 && HtmlSniffer.typeUnknown(contentType);
+      boolean parse = sniff || keepBody && status / 100 == 2
           && (anyType || "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType));
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
@@ -131,6 +133,13 @@ public final class PageFetcher implements AutoCloseable {
           Bodies.Decoded decoded = Bodies.decode(raw.bytes(), encoding, maxBodySize);
           bytes = decoded.bytes();
           truncated |= decoded.truncated();
+          if (sniff) {
+            if (HtmlSniffer.looksLikeHtml(bytes)) {
+              contentType = "text/html";
+            } else {
+              bytes = new byte[0];
+            }
+          }
         } catch (IOException e) {
           errorKind = ErrorKind.DECODING;
           error = e.getMessage();
