@@ -293,7 +293,8 @@ final class PageProcessor {
         errorKind = ErrorKind.NOT_A_SITEMAP;
         error = e.getMessage();
       }
-    } else if (errorKind == null && response.isHtml() && response.status() / 100 == 2) {
+    } else if ((errorKind == null || response.isCutOff()) && response.isHtml() && response.status() / 100 == 2) {
+      // a page cut off on its last attempt still yields the links in its part received, as one cut at the size cap
       PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag());
       outlinks = page.found();
       List<Url> found = page.urls();

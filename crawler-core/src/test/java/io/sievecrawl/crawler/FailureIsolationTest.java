@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,8 +16,14 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.result.CrawlResult;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,6 +131,55 @@ class FailureIsolationTest {
     assertEquals(200, sink.get(root + "/next").status(), "and its links followed");
     assertEquals(ErrorKind.NETWORK, sink.get(root + "/always-cut").errorKind());
     assertEquals(3, sink.get(root + "/always-cut").attempts(), "fetch.max-retries = 2");
+  }
+
+  @Test
+  void aPageCutOffOnEveryAttemptStillGivesTheLinksInItsPartReceived() throws Exception {
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String root = "http://127.0.0.1:" + listener.getLocalPort();
+      Thread serving = Thread.ofVirtual().start(() -> serveCutOffPages(listener));
+      CollectingSink sink = new CollectingSink();
+      Crawler.create(settings().set(Setting.RETRY_BACKOFF, Duration.ofMillis(10)).build(), sink)
+          .run(List.of(root + "/"));
+      CrawlResult cut = sink.get(root + "/");
+      assertEquals(200, cut.status());
+      assertEquals(ErrorKind.NETWORK, cut.errorKind());
+      assertTrue(cut.error().endsWith("after 64 bytes of the body"), cut.error());
+      assertEquals(3, cut.attempts(), "retried as a failure first");
+      assertEquals(64, cut.bytes());
+      assertEquals(1, cut.outlinks());
+      assertEquals(200, sink.get(root + "/next").status(), "the link in the part that came was followed");
+      assertEquals(null, sink.get(root + "/next").errorKind());
+      serving.interrupt();
+    }
+  }
+
+  /** Answers robots.txt with 404, / with 64 bytes of a page that declares 10,000 and then hangs up, /next whole. */
+  private static void serveCutOffPages(ServerSocket listener) {
+    byte[] part = "<html><body><a href=/next>next</a><p>and more to come ...........".getBytes(US_ASCII);
+    while (!listener.isClosed()) {
+      try (Socket socket = listener.accept()) {
+        BufferedReader request = new BufferedReader(new InputStreamReader(socket.getInputStream(), US_ASCII));
+        String requestLine = request.readLine();
+        for (String header = requestLine; header != null && !header.isEmpty(); header = request.readLine()) {
+          // the whole request is read, so that closing the socket sends no reset that could overtake the answer
+        }
+        OutputStream out = socket.getOutputStream();
+        String head = "HTTP/1.1 %s\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n";
+        if (requestLine.startsWith("GET / ")) {
+          out.write(head.formatted("200 OK", 10_000).getBytes(US_ASCII));
+          out.write(part, 0, 64);
+        } else if (requestLine.startsWith("GET /next ")) {
+          out.write(head.formatted("200 OK", 6).getBytes(US_ASCII));
+          out.write("<html>".getBytes(US_ASCII));
+        } else {
+          out.write(head.formatted("404 Not Found", 0).getBytes(US_ASCII));
+        }
+        out.flush();
+      } catch (IOException e) {
+        return; // closed at the end of the test
+      }
+    }
   }
 
   @Test

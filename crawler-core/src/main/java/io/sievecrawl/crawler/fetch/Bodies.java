@@ -31,36 +31,60 @@ public final class Bodies {
    * @param bytes the bytes kept, as sent (content-coded); empty when not kept
    * @param length bytes received in all, at most the cap
    * @param truncated whether the body went on past the cap
+   * @param cutOff the failure that ended the body before its end (the connection dropped, a read timed out), or
+   *     {@code null} when it was read to its end or to the cap
    */
-  public record Raw(Buffer bytes, long length, boolean truncated) {}
+  public record Raw(Buffer bytes, long length, boolean truncated, IOException cutOff) {
+    /** A body not read at all. */
+    static Raw notRead(boolean truncated) {
+      return new Raw(new Buffer(), 0, truncated, null);
+    }
+  }
 
   /**
    * Reads {@code source} to its end or until {@code cap} bytes; reads one byte past the cap at most, to tell a body
    * of exactly {@code cap} bytes from a longer one.
    *
    * @param keep whether to keep the bytes, or only count them
+   * @throws IOException if the body ends in a failure before its end
    */
   public static Raw read(BufferedSource source, long cap, boolean keep) throws IOException {
+    Raw raw = readUntilCut(source, cap, keep);
+    if (raw.cutOff() != null) {
+      throw raw.cutOff();
+    }
+    return raw;
+  }
+
+  /**
+   * As {@link #read}, but a failure in the middle of the body ends the read with what came before it, and the
+   * failure in {@link Raw#cutOff()}: a page cut off by the network still yields the links in its part received.
+   */
+  public static Raw readUntilCut(BufferedSource source, long cap, boolean keep) {
     Buffer kept = new Buffer();
     Buffer chunk = new Buffer();
     long read = 0;
     boolean truncated = false;
-    long n;
-    while ((n = source.read(chunk, Math.min(READ_CHUNK, cap - read + 1))) != -1) {
-      if (read + n > cap) {
-        n = cap - read;
-        truncated = true;
+    try {
+      long n;
+      while ((n = source.read(chunk, Math.min(READ_CHUNK, cap - read + 1))) != -1) {
+        if (read + n > cap) {
+          n = cap - read;
+          truncated = true;
+        }
+        read += n;
+        if (keep) {
+          kept.write(chunk, n);
+        }
+        chunk.clear();
+        if (truncated) {
+          break;
+        }
       }
-      read += n;
-      if (keep) {
-        kept.write(chunk, n);
-      }
-      chunk.clear();
-      if (truncated) {
-        break;
-      }
+    } catch (IOException e) {
+      return new Raw(kept, read, false, e);
     }
-    return new Raw(kept, read, truncated);
+    return new Raw(kept, read, truncated, null);
   }
 
   /**

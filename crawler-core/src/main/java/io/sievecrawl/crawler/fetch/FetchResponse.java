@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param location the raw Location header, or {@code null}
  * @param retryAfter the Retry-After header as a duration, or {@code null}
  * @param robotsTag the X-Robots-Tag header, or {@code null}
- * @param body the page to parse, decoded (empty for anything but a 2xx HTML page)
+ * @param body the page to parse, decoded (empty for anything but a 2xx HTML page); the part received of one cut off
  * @param bytes body bytes received in all, as sent (compressed if the server compressed them)
  * @param truncated whether the body went on past fetch.max-body-size (received, or decoded from a compressed page)
  *     and was cut off there
@@ -41,6 +41,14 @@ public record FetchResponse(
   /** Whether the body is HTML the crawler parses for links. */
   public boolean isHtml() {
     return "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType);
+  }
+
+  /**
+   * Whether the body broke off after part of it came (the connection dropped, a read timed out): a failure to retry,
+   * but what came is still a page to parse when no attempt is left.
+   */
+  public boolean isCutOff() {
+    return status != null && (errorKind == ErrorKind.NETWORK || errorKind == ErrorKind.TIMEOUT) && body.length > 0;
   }
 
   /** Whether the status is a redirect that names a target. */

@@ -122,12 +122,15 @@ public final class PageFetcher implements AutoCloseable {
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
       boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;
-      Bodies.Raw raw = worthReading ? Bodies.read(body.source(), maxBodySize, parse)
-          : new Bodies.Raw(new okio.Buffer(), 0, true);
+      Bodies.Raw raw = worthReading ? Bodies.readUntilCut(body.source(), maxBodySize, parse) : Bodies.Raw.notRead(true);
       byte[] bytes = new byte[0];
       boolean truncated = raw.truncated();
       ErrorKind errorKind = null;
       String error = null;
+      if (raw.cutOff() != null) { // retried as a failure; the part received is parsed if this was the last attempt
+        errorKind = classify(raw.cutOff());
+        error = describe(raw.cutOff()) + " after " + raw.length() + " bytes of the body";
+      }
       if (parse) {
         try {
           Bodies.Decoded decoded = Bodies.decode(raw.bytes(), encoding, maxBodySize);
@@ -141,8 +144,10 @@ public final class PageFetcher implements AutoCloseable {
             }
           }
         } catch (IOException e) {
-          errorKind = ErrorKind.DECODING;
-          error = e.getMessage();
+          if (errorKind == null) { // a body cut off is a network failure first, whatever its bytes decode to
+            errorKind = ErrorKind.DECODING;
+            error = e.getMessage();
+          }
         }
       }
       return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, bytes, raw.length(),

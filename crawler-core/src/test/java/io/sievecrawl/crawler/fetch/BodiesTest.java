@@ -40,6 +40,44 @@ class BodiesTest {
   }
 
   @Test
+  void aBodyThatBreaksOffKeepsWhatCameBeforeTheBreakOrThrowsForStrictReaders() {
+    IOException reset = new IOException("connection reset");
+    Bodies.Raw part = Bodies.readUntilCut(okio.Okio.buffer(breakingAfter(200, reset)), 1_000, true);
+    assertEquals(200, part.length());
+    assertEquals(200, part.bytes().size());
+    assertFalse(part.truncated(), "cut by the network, not by the cap");
+    assertEquals(reset, part.cutOff());
+    assertEquals(null, Bodies.readUntilCut(new Buffer().write(new byte[10]), 1_000, true).cutOff());
+    assertThrows(IOException.class, () -> Bodies.read(okio.Okio.buffer(breakingAfter(200, reset)), 1_000, true));
+  }
+
+  /** A source that gives {@code bytes} zeros, 100 at a time, then fails. */
+  private static okio.Source breakingAfter(int bytes, IOException failure) {
+    return new okio.Source() {
+      private int given;
+
+      @Override
+      public long read(Buffer sink, long byteCount) throws IOException {
+        if (given >= bytes) {
+          throw failure;
+        }
+        int n = (int) Math.min(100, Math.min(byteCount, bytes - given));
+        sink.write(new byte[n]);
+        given += n;
+        return n;
+      }
+
+      @Override
+      public okio.Timeout timeout() {
+        return okio.Timeout.NONE;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Test
   void gzipIsDecodedAndACutOffStreamGivesWhatWasDecodedBeforeTheCut() throws IOException {
     byte[] gz = gzip(incompressible(PAGE));
     Bodies.Decoded whole = Bodies.decode(new Buffer().write(gz), "gzip", 10_000_000);
