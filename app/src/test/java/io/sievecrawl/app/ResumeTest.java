@@ -1,10 +1,16 @@
 package io.sievecrawl.app;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -79,6 +85,35 @@ class ResumeTest {
       assertEquals(100, distinctUrls(results), "parses line by line: no torn line left");
       assertEquals(100, Files.readAllLines(results).size());
       assertTrue(Files.readString(dir.resolve("sievecrawl.log")).contains("cut off a torn last line (19 bytes)"));
+    }
+  }
+
+  @Test
+  void aResumedCrawlStillSendsTheCookiesASiteSet() throws Exception {
+    WireMockServer server = new WireMockServer(options().dynamicPort());
+    server.start();
+    try {
+      String site = "http://127.0.0.1:" + server.port();
+      server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+          .withHeader("Set-Cookie", "session=abc; Path=/; HttpOnly").withBody("<a href=/members>members</a>")));
+      server.stubFor(get(urlEqualTo("/members")).willReturn(aResponse().withStatus(403)));
+      server.stubFor(get(urlEqualTo("/members")).withCookie("session", equalTo("abc")).atPriority(1)
+          .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody("members only")));
+      Path results = dir.resolve("results.jsonl");
+      Path job = dir.resolve("job");
+      Files.writeString(dir.resolve("seeds.txt"), site + "/\n");
+      Cmd first = Cmd.run("crawl", dir.resolve("seeds.txt").toString(), "--job", job.toString(), "-o",
+          results.toString(), "--log-file", log(), "--max-pages", "1", "--delay", "0ms", "--set", "robots.obey=false");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      assertTrue(Files.readString(job.resolve("cookies.txt")).contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc\n"),
+          Files.readString(job.resolve("cookies.txt")));
+
+      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      String members = Files.readAllLines(results).stream().filter(l -> l.contains("/members\"")).findFirst().orElseThrow();
+      assertTrue(members.contains("\"status\":200"), members);
+    } finally {
+      server.stop();
     }
   }
 

@@ -280,6 +280,11 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.MAX_RETRY_AFTER);
   }
 
+  /** Whether the crawl keeps the cookies sites set and sends them back (fetch.cookies). */
+  public boolean cookies() {
+    return (Boolean) values.get(Setting.COOKIES);
+  }
+
   public int maxUrlLength() {
     return (Integer) values.get(Setting.MAX_URL_LENGTH);
   }

@@ -100,6 +100,10 @@ public enum Setting {
       "Wait before the first retry; it doubles with every further retry (plus up to 50% jitter)."),
   MAX_RETRY_AFTER("fetch.max-retry-after", Type.DURATION, "2m", 0, Duration.ofDays(1).toMillis(),
       "A Retry-After longer than this is not waited for: the URL is given up, and its origin rests this long."),
+  COOKIES("fetch.cookies", Type.BOOLEAN, "true", 0, 0,
+      "Keep the cookies sites set and send them back, as a browser does: at most 50 per domain and 16 MB in all,"
+          + " the least recently used domains' dropped first. Saved in the crawl directory for a resumed crawl;"
+          + " agents of a shared crawl keep their own, in memory."),
 
   FRONTIER_SYNC_INTERVAL("frontier.sync-interval", Type.DURATION, "1s", 10, Duration.ofMinutes(10).toMillis(),
       "How often the frontier log and the results file are forced to disk: a power cut loses at most about this"

@@ -67,6 +67,11 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0, sitemap);
   }
 
+  /** The same URL fetched again as a redirect hop: it redirected to itself after setting a cookie. */
+  CrawlTask againWithCookie() {
+    return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap);
+  }
+
   CrawlTask retry() {
     return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap);
   }

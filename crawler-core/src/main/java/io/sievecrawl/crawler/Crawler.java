@@ -94,6 +94,7 @@ public final class Crawler {
     CaptureInterceptor capture = b.recorder == null ? null
         : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
     this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, capture);
+    fetcher.restoreCookies(before.cookies());
   }
 
   /** Whether {@code host} is one of the seeds' (which may be a local address even when others may not). */
@@ -361,7 +362,7 @@ public final class Crawler {
 
   /**
    * What a resumed crawl needs besides the frontier, as of now: the totals including this run so far, the hosts in
-   * scope, the per-origin counts (the live sketch: serialize it, do not change it).
+   * scope, the per-origin counts (the live sketch: serialize it, do not change it), the cookies kept.
    */
   public CrawlState state() {
     ScopePolicy current = scope;
@@ -369,7 +370,7 @@ public final class Crawler {
     CrawlSummary soFar = summary(CrawlSummary.End.STOPPED, 0, 0, 0, null, Map.of(),
         start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
     return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
-        current == null ? before.scopeSites() : current.seedSites(), before.pagesPerOrigin());
+        current == null ? before.scopeSites() : current.seedSites(), before.pagesPerOrigin(), fetcher.cookies());
   }
 
   /** Uncaught exceptions that killed worker threads (empty in a healthy crawl); for tests and diagnostics. */

@@ -158,11 +158,29 @@ final class PageProcessor {
         scheduler.pause(lease.origin(), pause);
       }
     }
+    if (isCookieCheck(task, response)) {
+      scheduler.retryLater(lease, task.againWithCookie(), Duration.ZERO);
+      return End.HANDED_BACK;
+    }
     if (response.errorKind() == ErrorKind.TLS) {
       failures.warnOnce(lease.origin(), response.error());
     }
     record(task, resultOf(task, response));
     return End.COMPLETE;
+  }
+
+  /**
+   * Whether the response set a cookie and redirected to its own URL, as a site does that checks its visitors keep
+   * cookies: the URL is fetched again with the cookie, as a browser would, within fetch.max-redirects. It is one URL,
+   * so it gets one record, of its last fetch.
+   */
+  private boolean isCookieCheck(CrawlTask task, FetchResponse response) {
+    if (!settings.cookies() || !response.setsCookie() || response.errorKind() != null || !response.isRedirect()
+        || response.location() == null || task.redirectHops() >= settings.maxRedirects()) {
+      return false;
+    }
+    Url target = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
+    return target != null && target.toString().equals(task.key());
   }
 
   /** robots.txt, the per-origin budget and the page limit; {@code null} when the task may be fetched. */

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.List;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
+import okhttp3.Cookie;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
@@ -23,18 +24,23 @@ import okhttp3.ResponseBody;
 
 /**
  * Fetches one URL with a shared {@link OkHttpClient}: no automatic redirects (the crawler follows them hop by hop),
- * connect/read/whole-call timeouts, and the body read as a stream and cut off at the size cap, which counts the
- * bytes received. The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent.
+ * connect/read/whole-call timeouts, cookies kept as a browser keeps them ({@link BoundedCookieJar}, unless
+ * fetch.cookies is off), and the body read as a stream and cut off at the size cap, which counts the bytes received.
+ * The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent.
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
  * must end quickly).
  */
 public final class PageFetcher implements AutoCloseable {
+  /** The estimated heap the crawl's cookies may take (fetch.cookies). */
+  private static final long COOKIE_MEMORY = 16_000_000;
+
   private final OkHttpClient client;
   private final CallTracker calls = new CallTracker();
   private final String userAgent;
   private final long maxBodySize;
   private final boolean capturing;
+  private final BoundedCookieJar cookies; // null when fetch.cookies is off
 
   /** A fetcher that may fetch any host. */
   public PageFetcher(CrawlSettings settings) {
@@ -64,6 +70,10 @@ public final class PageFetcher implements AutoCloseable {
         .writeTimeout(settings.readTimeout())
         .callTimeout(settings.callTimeout())
         .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES));
+    this.cookies = settings.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
+    if (cookies != null) {
+      builder.cookieJar(cookies);
+    }
     if (capture != null) {
       builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));
     }
@@ -76,6 +86,18 @@ public final class PageFetcher implements AutoCloseable {
   /** The shared client, for other fetches of the crawl (robots.txt). */
   public OkHttpClient client() {
     return client;
+  }
+
+  /** The cookies the crawl keeps that have not expired; none when fetch.cookies is off. */
+  public List<Cookie> cookies() {
+    return cookies == null ? List.of() : cookies.snapshot();
+  }
+
+  /** Keeps {@code kept} (an earlier run's cookies) as if responses had set them; ignored when fetch.cookies is off. */
+  public void restoreCookies(List<Cookie> kept) {
+    if (cookies != null) {
+      cookies.keep(kept);
+    }
   }
 
   /** The calls {@link #cancelAll()} cancels; other fetches of the crawl (robots.txt) track theirs here too. */
@@ -150,10 +172,11 @@ public final class PageFetcher implements AutoCloseable {
           }
         }
       }
-      return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, bytes, raw.length(),
-          truncated, startedAt, elapsedMillis(start), errorKind, error);
+      boolean setsCookie = response.header("Set-Cookie") != null;
+      return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, bytes,
+          raw.length(), truncated, startedAt, elapsedMillis(start), errorKind, error);
     } catch (IOException e) {
-      return new FetchResponse(status, null, null, null, null, null, new byte[0], 0, false, startedAt,
+      return new FetchResponse(status, null, null, null, null, null, false, new byte[0], 0, false, startedAt,
           elapsedMillis(start), classify(e), describe(e));
     } finally {
       tracked.close();

@@ -8,6 +8,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.fetch.CookiesTxt;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.disk.DiskFrontier;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import okhttp3.Cookie;
 
 /**
  * A crawl directory (see the package notes for its files): created for a new crawl, opened to resume one.
@@ -39,6 +41,7 @@ public final class CrawlJob {
   private static final String SEEDS = "seeds.txt";
   private static final String STATE = "state.json";
   private static final String SKETCH = "pages-per-origin.cms";
+  private static final String COOKIES = "cookies.txt";
   private static final String FRONTIER = "frontier";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -223,11 +226,15 @@ public final class CrawlJob {
   public CrawlState loadState() throws IOException {
     Path stateFile = dir.resolve(STATE);
     Path sketchFile = dir.resolve(SKETCH);
+    Path cookieFile = dir.resolve(COOKIES);
     try {
       StateFile state = JSON.readValue(Files.readAllBytes(stateFile), StateFile.class);
       CountMinSketch sketch = Files.exists(sketchFile) ? CountMinSketch.fromBytes(Files.readAllBytes(sketchFile))
           : CrawlState.fresh().pagesPerOrigin();
-      return new CrawlState(state.totals(), state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch);
+      // a crawl directory of an earlier release has no cookie file: it resumes without cookies
+      List<Cookie> cookies = Files.exists(cookieFile) ? CookiesTxt.read(new String(Files.readAllBytes(cookieFile), StandardCharsets.UTF_8)) : List.of();
+      return new CrawlState(state.totals(), state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch,
+          cookies);
     } catch (JacksonException | NullPointerException e) {
       throw new CrawlJobException(stateFile + ": damaged (" + e.getMessage() + ")");
     } catch (IllegalArgumentException e) {
@@ -239,6 +246,7 @@ public final class CrawlJob {
   public void writeState(CrawlState state) throws IOException {
     Durable.replace(dir.resolve(SKETCH), state.pagesPerOrigin().toBytes());
     Durable.replace(dir.resolve(STATE), JSON.writeValueAsBytes(StateFile.of(state)));
+    Durable.replace(dir.resolve(COOKIES), CookiesTxt.write(state.cookies()));
   }
 
   /** Records that a run starts. */

@@ -8,6 +8,7 @@
  * DIR/seeds.txt            the normalized seed URLs
  * DIR/state.json           totals, hosts in scope (replaced atomically, every few seconds)
  * DIR/pages-per-origin.cms per-origin page counts, a count-min sketch (likewise)
+ * DIR/cookies.txt          the cookies sites set, in the Netscape format curl and wget read (likewise)
  * DIR/frontier/            the disk frontier: log segments, filter checkpoint, its own checkpoint file
  * </pre>
  */

@@ -20,7 +20,7 @@ import java.time.Instant;
  * @param redirectTo the normalized target of a redirect, or {@code null}
  * @param errorKind why the fetch failed, or {@code null}
  * @param error a one-line description of the failure, or {@code null}
- * @param attempts fetches tried for this URL, retries included
+ * @param attempts fetches tried for this URL, retries and the second fetch after a cookie check included
  */
 public record CrawlResult(
     String url,

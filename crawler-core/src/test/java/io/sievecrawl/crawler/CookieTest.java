@@ -1,0 +1,108 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A site that sets a cookie on its home page and shows its members' pages only to visitors who send it back: the
+ * crawl gets in as a browser would, and a cookie goes to no other site.
+ */
+class CookieTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private String site;
+  private String otherSite;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    site = "http://localhost:" + server.port();
+    otherSite = "http://127.0.0.1:" + server.port(); // another host name, so another site, on the same server
+    server.stubFor(get(urlEqualTo("/")).withHeader("Host", equalTo("localhost:" + server.port()))
+        .willReturn(aResponse().withHeader("Content-Type", "text/html")
+            .withHeader("Set-Cookie", "session=abc; Path=/; HttpOnly")
+            .withBody(Html.page("home", "/members", "/gate", "/never"))));
+    Html.serve(server, "/other", Html.page("other", "/members"));
+    server.stubFor(get(urlEqualTo("/members")).willReturn(aResponse().withStatus(403)));
+    server.stubFor(get(urlEqualTo("/members")).withCookie("session", equalTo("abc")).atPriority(1)
+        .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("members", "/inner"))));
+    Html.serve(server, "/inner", Html.page("inner"));
+    // a cookie check: the page sets a cookie and sends the visitor back to itself, then shows itself to one that has it
+    server.stubFor(get(urlEqualTo("/gate")).willReturn(aResponse().withStatus(302)
+        .withHeader("Set-Cookie", "checked=yes").withHeader("Location", "/gate")));
+    server.stubFor(get(urlEqualTo("/gate")).withCookie("checked", equalTo("yes")).atPriority(1)
+        .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("gate", "/behind"))));
+    Html.serve(server, "/behind", Html.page("behind"));
+    // one whose cookie is never kept (it is for another site): the loop ends at fetch.max-redirects
+    server.stubFor(get(urlEqualTo("/never")).willReturn(aResponse().withStatus(302)
+        .withHeader("Set-Cookie", "x=1; Domain=example.com").withHeader("Location", "/never")));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  private CollectingSink crawl(boolean cookies) {
+    CollectingSink sink = new CollectingSink();
+    Crawler crawler = Crawler.create(CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
+        .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L).set(Setting.COOKIES, cookies).build(), sink);
+    crawler.run(List.of(site + "/", otherSite + "/other"));
+    assertEquals(List.of(), crawler.workerFailures());
+    return sink;
+  }
+
+  @Test
+  void aCookieSetByASiteIsSentBackToItAndToNoOtherSite() {
+    CollectingSink sink = crawl(true);
+    assertEquals(200, sink.get(site + "/members").status());
+    assertEquals(200, sink.get(site + "/inner").status(), "found through the page the cookie opened");
+    assertEquals(403, sink.get(otherSite + "/members").status(), "127.0.0.1 never got the cookie of localhost");
+    List<LoggedRequest> withCookie = server.findAll(getRequestedFor(anyUrl()).withHeader("Cookie", matching(".*")));
+    assertEquals(List.of("localhost /behind", "localhost /gate", "localhost /inner", "localhost /members",
+        "localhost /never"), withCookie.stream()
+        .map(r -> r.getHost() + " " + r.getUrl()).distinct().sorted().toList(), "every later request to the site, no other");
+  }
+
+  @Test
+  void aPageThatRedirectsToItselfWithACookieIsFetchedAgainWithIt() {
+    CollectingSink sink = crawl(true);
+    CrawlResult gate = sink.get(site + "/gate");
+    assertEquals(200, gate.status());
+    assertEquals(2, gate.attempts(), "one request without the cookie, one with it");
+    assertEquals(200, sink.get(site + "/behind").status());
+    CrawlResult never = sink.get(site + "/never");
+    assertEquals(ErrorKind.TOO_MANY_REDIRECTS, never.errorKind());
+    assertEquals(6, server.countRequestsMatching(getRequestedFor(urlEqualTo("/never")).build()).getCount(),
+        "the first request and fetch.max-redirects (5) more");
+    assertEquals(1L, sink.countsByUrl().get(site + "/gate"), "one record per URL");
+  }
+
+  @Test
+  void withCookiesOffNoneIsSent() {
+    CollectingSink sink = crawl(false);
+    assertEquals(403, sink.get(site + "/members").status());
+    assertEquals(List.of(otherSite + "/members", otherSite + "/other", site + "/", site + "/gate", site + "/members",
+        site + "/never"), sink.fetchedUrls());
+    assertEquals(302, sink.get(site + "/gate").status(), "without cookies a cookie check is a redirect to a seen URL");
+    server.verify(0, getRequestedFor(anyUrl()).withHeader("Cookie", matching(".*")));
+  }
+}
