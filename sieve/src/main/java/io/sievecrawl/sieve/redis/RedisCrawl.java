@@ -45,6 +45,8 @@ public final class RedisCrawl implements AutoCloseable {
   static final String GROUP = "agents";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+  /** Connections tried when a handshake ends without the server's answer. */
+  private static final int HANDSHAKE_ATTEMPTS = 3;
 
   private final RedisClient client;
   private final StatefulRedisConnection<String, byte[]> connection;
@@ -165,11 +167,18 @@ public final class RedisCrawl implements AutoCloseable {
     RedisClient client = RedisClient.create(parsed);
     client.setOptions(ClientOptions.builder().autoReconnect(true)
         .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
-    try {
-      return new Link(client, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
-    } catch (RedisException e) {
-      client.shutdown();
-      throw failure(uri, e);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return new Link(client, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+      } catch (RedisException e) {
+        // Lettuce closes the connection when its handshake fails (a wrong password, say), and now and then reports
+        // that close instead of the server's answer; asking again gets the answer.
+        if (attempt < HANDSHAKE_ATTEMPTS && rootMessage(e).contains("closed prematurely")) {
+          continue;
+        }
+        client.shutdown();
+        throw failure(uri, e);
+      }
     }
   }
 
