@@ -5,6 +5,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Problem;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.SettingsException;
+import io.sievecrawl.crawler.fetch.ProxyRoutes;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -116,11 +117,18 @@ final class SettingsOptions {
         builder.parse(setting.get(), set.substring(eq + 1), "--set");
       }
     }
+    CrawlSettings settings;
     try {
-      return WarcOutput.absolute(builder.build());
+      settings = WarcOutput.absolute(builder.build());
     } catch (SettingsException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
+    try {
+      ProxyRoutes.of(settings.proxy(), System.getenv()); // the environment's proxies are checked as settings are
+    } catch (IllegalArgumentException e) {
+      throw new UserError(ExitCodes.CONFIG, e.getMessage());
+    }
+    return settings;
   }
 
   private static void flag(CrawlSettings.Builder builder, Setting setting, String value, String flag) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Starts {@code sievecrawl} (or another main class) in a child JVM on the test's class path, for tests that kill it or limit its heap. */
 final class ChildProcess {
@@ -16,6 +17,12 @@ final class ChildProcess {
 
   /** A running {@code main} of another class on the test's class path. */
   static Process start(Class<?> main, List<String> jvmOptions, Path stderr, String... args) throws IOException {
+    return start(main, jvmOptions, Map.of(), stderr, args);
+  }
+
+  /** As {@link #start(Class, List, Path, String...)}, with {@code environment} added to the child's. */
+  static Process start(Class<?> main, List<String> jvmOptions, Map<String, String> environment, Path stderr,
+      String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -23,7 +30,9 @@ final class ChildProcess {
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-        .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile())).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
+    builder.environment().putAll(environment);
+    return builder.start();
   }
 }

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,6 +116,25 @@ class CommandLineErrorsTest {
     Cmd cmd = Cmd.run("crawl", "seeds.txt", "-c", dir.resolve("none.conf").toString());
     assertEquals(ExitCodes.CONFIG, cmd.exitCode());
     assertEquals("sievecrawl: config file not found: " + dir.resolve("none.conf") + "\n", cmd.err());
+  }
+
+  @Test
+  void aProxyVariableThatHoldsNoHttpProxyIsNamedAndNothingStarts() throws Exception {
+    Path seeds = file("seeds.txt", "http://127.0.0.1:9/\n");
+    Path results = dir.resolve("results.jsonl");
+    Path stderr = dir.resolve("stderr.txt");
+    Process child = ChildProcess.start(Main.class, List.of(), Map.of("https_proxy", "socks5://127.0.0.1:1080"),
+        stderr, "crawl", seeds.toString(), "-o", results.toString(), "--log-file", dir.resolve("log").toString());
+    assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+    assertEquals(ExitCodes.CONFIG, child.exitValue());
+    assertEquals("sievecrawl: environment variable https_proxy: must be an HTTP proxy URL,"
+        + " http://[USER:PASSWORD@]HOST[:PORT] (socks5 proxies are not supported)\n", Files.readString(stderr));
+    assertFalse(Files.exists(results));
+
+    Cmd credentials = Cmd.run("crawl", seeds.toString(), "--set", "fetch.proxy=http://me:secret@proxy.example:3128");
+    assertEquals(ExitCodes.CONFIG, credentials.exitCode());
+    assertTrue(credentials.err().startsWith("sievecrawl: --set: fetch.proxy = http://me:secret@proxy.example:3128:"
+        + " must not hold a user or password"), credentials.err());
   }
 
   @Test

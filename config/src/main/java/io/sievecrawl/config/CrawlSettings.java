@@ -280,6 +280,11 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.MAX_RETRY_AFTER);
   }
 
+  /** fetch.proxy: empty (the environment's proxies), {@code none}, or an HTTP proxy URL without credentials. */
+  public String proxy() {
+    return (String) values.get(Setting.PROXY);
+  }
+
   /** Whether the crawl keeps the cookies sites set and sends them back (fetch.cookies). */
   public boolean cookies() {
     return (Boolean) values.get(Setting.COOKIES);

@@ -100,6 +100,10 @@ public enum Setting {
       "Wait before the first retry; it doubles with every further retry (plus up to 50% jitter)."),
   MAX_RETRY_AFTER("fetch.max-retry-after", Type.DURATION, "2m", 0, Duration.ofDays(1).toMillis(),
       "A Retry-After longer than this is not waited for: the URL is given up, and its origin rests this long."),
+  PROXY("fetch.proxy", Type.STRING, "", 0, 0,
+      "Proxy for every request, http://HOST[:PORT] (https URLs are tunnelled through it), or none. Empty: the"
+          + " http_proxy and https_proxy environment variables, which may also hold USER:PASSWORD@, as curl and"
+          + " wget read them. Hosts in no_proxy and loopback hosts are reached directly."),
   COOKIES("fetch.cookies", Type.BOOLEAN, "true", 0, 0,
       "Keep the cookies sites set and send them back, as a browser does: at most 50 per domain and 16 MB in all,"
           + " the least recently used domains' dropped first. Saved in the crawl directory for a resumed crawl;"
@@ -272,6 +276,18 @@ public enum Setting {
         }
         if (this == WARC_PREFIX && !s.matches("[A-Za-z0-9._-]+")) {
           throw new IllegalArgumentException("must be letters, digits, '.', '_' and '-'");
+        }
+        if (this == PROXY && !s.isEmpty() && !s.equalsIgnoreCase("none")) {
+          ProxyUrl proxy;
+          try {
+            proxy = ProxyUrl.parse(s);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("must be empty, none or " + e.getMessage());
+          }
+          if (proxy.user() != null) {
+            throw new IllegalArgumentException("must not hold a user or password, as settings are recorded in the"
+                + " crawl directory and WARC files: give them in the https_proxy or http_proxy environment variable");
+          }
         }
         if (this == ROBOTS_AGENT && !s.isEmpty() && !s.matches("[A-Za-z_-]+")) {
           throw new IllegalArgumentException("must be a product token of letters, '_' and '-' (RFC 9309)");

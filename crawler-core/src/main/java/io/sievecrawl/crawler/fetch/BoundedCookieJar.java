@@ -31,6 +31,8 @@ public final class BoundedCookieJar implements CookieJar {
   static final int MAX_COOKIE_SIZE = 4096;
   /** An estimate of a cookie's heap beyond its text: the Cookie object, its strings' headers, the list slot. */
   private static final int OVERHEAD_BYTES = 200;
+  private static final Comparator<Cookie> LONGER_PATH_FIRST =
+      Comparator.comparingInt((Cookie c) -> c.path().length()).reversed();
 
   private final long maxBytes;
   private final LongSupplier clock;
@@ -142,9 +144,6 @@ public final class BoundedCookieJar implements CookieJar {
   synchronized long estimatedBytes() {
     return bytes;
   }
-
-  private static final Comparator<Cookie> LONGER_PATH_FIRST =
-      Comparator.comparingInt((Cookie c) -> c.path().length()).reversed();
 
   /** Where the domain above {@code host}'s label at {@code from} starts, or -1 (an IP address has none). */
   private static int nextLabel(String host, int from) {

@@ -53,14 +53,19 @@ public final class CaptureInterceptor implements Interceptor {
     Instant date = Instant.now();
     Response response = chain.proceed(request);
     Connection connection = chain.connection();
-    InetAddress ip = connection == null ? null : connection.route().socketAddress().getAddress();
+    // through a proxy the socket's address is the proxy's, not the server's: WARC-IP-Address is left out
+    InetAddress ip = connection == null || connection.route().proxy().type() != java.net.Proxy.Type.DIRECT ? null
+        : connection.route().socketAddress().getAddress();
     byte[] requestHead = requestHead(request);
     ResponseBody body = response.body();
     Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength());
     return response.newBuilder().body(new CapturedBody(body, capture)).build();
   }
 
-  /** The request as OkHttp wrote it: a capturing client speaks HTTP/1.1 and nothing else. */
+  /**
+   * The request as OkHttp wrote it to the server (a capturing client speaks HTTP/1.1 and nothing else), without the
+   * Proxy-Authorization a proxy got.
+   */
   static byte[] requestHead(Request request) {
     HttpUrl url = request.url();
     StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
@@ -68,7 +73,8 @@ public final class CaptureInterceptor implements Interceptor {
       head.append('?').append(url.encodedQuery());
     }
     head.append(" HTTP/1.1\r\n");
-    appendFields(head, request.headers(), false);
+    // the proxy's credentials were for the proxy, not the server: they stay out of the archive
+    appendFields(head, request.headers().newBuilder().removeAll("Proxy-Authorization").build(), false);
     return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 

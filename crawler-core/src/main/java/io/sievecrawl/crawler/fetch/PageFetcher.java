@@ -21,17 +21,21 @@ import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fetches one URL with a shared {@link OkHttpClient}: no automatic redirects (the crawler follows them hop by hop),
  * connect/read/whole-call timeouts, cookies kept as a browser keeps them ({@link BoundedCookieJar}, unless
  * fetch.cookies is off), and the body read as a stream and cut off at the size cap, which counts the bytes received.
- * The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent.
+ * The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent. Requests go through the
+ * proxies {@link ProxyRoutes} chooses.
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
  * must end quickly).
  */
 public final class PageFetcher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PageFetcher.class);
   /** The estimated heap the crawl's cookies may take (fetch.cookies). */
   private static final long COOKIE_MEMORY = 16_000_000;
 
@@ -59,10 +63,16 @@ public final class PageFetcher implements AutoCloseable {
    * A fetcher whose every exchange, robots.txt included, also goes through {@code capture} (a
    * {@link CaptureInterceptor}, or {@code null} for none). A capturing fetcher speaks HTTP/1.1 only, so that what
    * is captured is what went over the wire.
+   *
+   * @throws IllegalArgumentException if a proxy environment variable holds no usable proxy URL, naming it
    */
   public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal, Interceptor capture) {
-    OkHttpClient.Builder builder = new OkHttpClient.Builder()
-        .dns(PrivateAddresses.asDns(mayBeLocal))
+    ProxyRoutes proxies = ProxyRoutes.of(settings.proxy(), System.getenv());
+    if (!proxies.describe().equals("none")) {
+      log.info("proxies: {}", proxies.describe());
+    }
+    OkHttpClient.Builder builder = proxies.applyTo(new OkHttpClient.Builder())
+        .dns(PrivateAddresses.asDns(mayBeLocal.or(proxies::isProxyHost))) // a proxy may well be on the local network
         .followRedirects(false)
         .followSslRedirects(false)
         .connectTimeout(settings.connectTimeout())
