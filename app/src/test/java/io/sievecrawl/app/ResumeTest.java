@@ -105,12 +105,13 @@ class ResumeTest {
       Cmd first = Cmd.run("crawl", dir.resolve("seeds.txt").toString(), "--job", job.toString(), "-o",
           results.toString(), "--log-file", log(), "--max-pages", "1", "--delay", "0ms", "--set", "robots.obey=false");
       assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
-      assertTrue(Files.readString(job.resolve("cookies.txt")).contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc\n"),
-          Files.readString(job.resolve("cookies.txt")));
+      String cookies = Files.readString(job.resolve("cookies.txt"));
+      assertTrue(cookies.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tabc\n"), cookies);
 
       Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
       assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
-      String members = Files.readAllLines(results).stream().filter(l -> l.contains("/members\"")).findFirst().orElseThrow();
+      String members = Files.readAllLines(results).stream().filter(l -> l.contains("/members\"")).findFirst()
+          .orElseThrow();
       assertTrue(members.contains("\"status\":200"), members);
     } finally {
       server.stop();

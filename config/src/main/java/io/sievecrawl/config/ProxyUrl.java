@@ -40,8 +40,9 @@ public record ProxyUrl(String host, int port, String user, String password) {
     if (!scheme.equals("http")) {
       throw new IllegalArgumentException("an HTTP proxy URL, " + FORM + " (" + scheme + " proxies are not supported)");
     }
-    if (uri.getHost() == null || uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !uri.getRawPath().equals("/")
-        || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+    String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+    if (uri.getHost() == null || !path.isEmpty() && !path.equals("/") || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
       throw new IllegalArgumentException("an HTTP proxy URL, " + FORM);
     }
     String host = uri.getHost().toLowerCase(Locale.ROOT);

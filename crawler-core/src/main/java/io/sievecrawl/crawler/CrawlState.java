@@ -29,7 +29,7 @@ public record CrawlState(CrawlTotals totals, Set<String> scopeSites, CountMinSke
 
   /** The state of a crawl that has not run yet. */
   public static CrawlState fresh() {
-    return new CrawlState(CrawlTotals.NONE, Set.of(), CountMinSketch.create(CountMinSketch.DEFAULT_WIDTH, CountMinSketch.DEFAULT_DEPTH),
-        List.of());
+    return new CrawlState(CrawlTotals.NONE, Set.of(),
+        CountMinSketch.create(CountMinSketch.DEFAULT_WIDTH, CountMinSketch.DEFAULT_DEPTH), List.of());
   }
 }

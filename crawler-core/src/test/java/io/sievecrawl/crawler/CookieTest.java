@@ -79,7 +79,8 @@ class CookieTest {
     List<LoggedRequest> withCookie = server.findAll(getRequestedFor(anyUrl()).withHeader("Cookie", matching(".*")));
     assertEquals(List.of("localhost /behind", "localhost /gate", "localhost /inner", "localhost /members",
         "localhost /never"), withCookie.stream()
-        .map(r -> r.getHost() + " " + r.getUrl()).distinct().sorted().toList(), "every later request to the site, no other");
+        .map(r -> r.getHost() + " " + r.getUrl()).distinct().sorted().toList(),
+        "every later request to the site, no other");
   }
 
   @Test

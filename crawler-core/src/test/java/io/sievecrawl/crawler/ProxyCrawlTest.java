@@ -27,7 +27,8 @@ class ProxyCrawlTest {
   @BeforeEach
   void serve() {
     proxy.start();
-    proxy.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withBody("User-agent: *\nDisallow: /private\n")));
+    proxy.stubFor(get(urlEqualTo("/robots.txt"))
+        .willReturn(aResponse().withBody("User-agent: *\nDisallow: /private\n")));
     Html.serve(proxy, "/", Html.page("home", "/a", "/private/x"));
     Html.serve(proxy, "/a", Html.page("a"));
   }

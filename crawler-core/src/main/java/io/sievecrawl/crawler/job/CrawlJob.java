@@ -232,7 +232,8 @@ public final class CrawlJob {
       CountMinSketch sketch = Files.exists(sketchFile) ? CountMinSketch.fromBytes(Files.readAllBytes(sketchFile))
           : CrawlState.fresh().pagesPerOrigin();
       // a crawl directory of an earlier release has no cookie file: it resumes without cookies
-      List<Cookie> cookies = Files.exists(cookieFile) ? CookiesTxt.read(new String(Files.readAllBytes(cookieFile), StandardCharsets.UTF_8)) : List.of();
+      List<Cookie> cookies = Files.exists(cookieFile)
+          ? CookiesTxt.read(new String(Files.readAllBytes(cookieFile), StandardCharsets.UTF_8)) : List.of();
       return new CrawlState(state.totals(), state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch,
           cookies);
     } catch (JacksonException | NullPointerException e) {

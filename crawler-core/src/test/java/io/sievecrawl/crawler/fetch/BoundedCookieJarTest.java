@@ -33,7 +33,8 @@ class BoundedCookieJarTest {
   }
 
   private String sent(String url) {
-    return String.join("; ", jar.loadForRequest(HttpUrl.get(url)).stream().map(c -> c.name() + "=" + c.value()).toList());
+    List<Cookie> cookies = jar.loadForRequest(HttpUrl.get(url));
+    return String.join("; ", cookies.stream().map(c -> c.name() + "=" + c.value()).toList());
   }
 
   @Test
@@ -90,7 +91,8 @@ class BoundedCookieJarTest {
     assertEquals("short=1; long=1", sent("https://example.com/"));
     now.set(expiry + 1_000);
     assertEquals("long=1", sent("https://example.com/"));
-    assertEquals(BoundedCookieJar.size(jar.snapshot().get(0)), jar.estimatedBytes(), "an expired cookie is dropped when met");
+    assertEquals(BoundedCookieJar.size(jar.snapshot().get(0)), jar.estimatedBytes(),
+        "an expired cookie is dropped when met");
   }
 
   @Test
@@ -127,7 +129,8 @@ class BoundedCookieJarTest {
     assertEquals("id=1", sent("http://127.0.0.1/"));
     assertEquals("id=6", sent("http://[::1]/"));
     assertEquals("", sent("http://127.0.0.2/"));
-    assertNull(Cookie.parse(HttpUrl.get("http://127.0.0.1/"), "x=1; Domain=0.0.1"), "an address has no domain above it");
+    assertNull(Cookie.parse(HttpUrl.get("http://127.0.0.1/"), "x=1; Domain=0.0.1"),
+        "an address has no domain above it");
   }
 
   @Test
