@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import okhttp3.Credentials;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -22,7 +23,8 @@ import okhttp3.Request;
  * Which proxy each request goes through, chosen as curl and wget choose: fetch.proxy when set ({@code none} for no
  * proxy), else the {@code http_proxy} environment variable for http URLs and {@code https_proxy} (or
  * {@code HTTPS_PROXY}) for https URLs; hosts listed in {@code no_proxy} (or {@code NO_PROXY}: names, which cover
- * their subdomains, addresses, or {@code *}) and loopback hosts are reached directly. Only the lower-case
+ * their subdomains, addresses, address ranges such as {@code 10.0.0.0/8}, or {@code *}) and loopback hosts are
+ * reached directly. Only the lower-case
  * {@code http_proxy} is read, as curl does: a CGI program's environment has {@code HTTP_PROXY} from a request header.
  * Credentials in a proxy URL answer its 407 challenges (Basic).
  *
@@ -33,7 +35,47 @@ public final class ProxyRoutes extends ProxySelector {
 
   private final Route http; // null: direct
   private final Route https; // null: direct
-  private final List<String> noProxy; // lower-case names and addresses; "*" for every host
+  private final List<String> noProxy; // no_proxy's entries, for the log
+  private final List<NoProxy> direct; // the same, parsed
+
+  /**
+   * One entry of no_proxy: a name (covering its subdomains), an address, or addresses {@code ADDRESS/BITS}
+   * ({@code network} and {@code bits} set), as curl reads them; {@code *} is every host.
+   */
+  private record NoProxy(String name, byte[] network, int bits) {
+    static NoProxy parse(String entry) {
+      int slash = entry.indexOf('/');
+      byte[] address = addressOf(slash < 0 ? entry : entry.substring(0, slash));
+      if (address == null) {
+        return slash < 0 ? new NoProxy(entry, null, 0) : null;
+      }
+      int bits = address.length * 8;
+      if (slash >= 0) {
+        try {
+          bits = Integer.parseInt(entry.substring(slash + 1));
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+      return bits < 0 || bits > address.length * 8 ? null : new NoProxy(null, address, bits);
+    }
+
+    boolean covers(String host, byte[] address) {
+      if (network == null) {
+        return name.equals("*") || host.equals(name) || host.endsWith("." + name);
+      }
+      if (address == null || address.length != network.length) {
+        return false;
+      }
+      for (int bit = 0; bit < bits; bit++) {
+        int mask = 0x80 >>> (bit % 8);
+        if ((address[bit / 8] & mask) != (network[bit / 8] & mask)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
 
   /** A proxy, and the list {@link #select} answers for the URLs it takes. */
   private record Route(ProxyUrl url, List<Proxy> proxies) {
@@ -46,6 +88,7 @@ public final class ProxyRoutes extends ProxySelector {
     this.http = http == null ? null : new Route(http);
     this.https = https == null ? null : new Route(https);
     this.noProxy = noProxy;
+    this.direct = noProxy.stream().map(NoProxy::parse).filter(Objects::nonNull).toList();
   }
 
   /**
@@ -122,31 +165,45 @@ public final class ProxyRoutes extends ProxySelector {
   private boolean isDirect(String host) {
     String bare = host.startsWith("[") ? host.substring(1, host.length() - 1).toLowerCase(Locale.ROOT)
         : host.toLowerCase(Locale.ROOT);
-    if (isLoopback(bare)) {
+    byte[] address = addressOf(bare);
+    if (bare.equals("localhost") || bare.endsWith(".localhost")
+        || address != null && isLoopback(address)) {
       return true;
     }
-    for (String entry : noProxy) {
-      if (entry.equals("*") || bare.equals(entry) || bare.endsWith("." + entry)) {
+    for (NoProxy entry : direct) {
+      if (entry.covers(bare, address)) {
         return true;
       }
     }
     return false;
   }
 
-  private static String basic(ProxyUrl proxy) {
-    return Credentials.basic(proxy.user(), proxy.password(), StandardCharsets.UTF_8);
+  /** Whether {@code address} is in 127.0.0.0/8 or is ::1. */
+  private static boolean isLoopback(byte[] address) {
+    if (address.length == 4) {
+      return address[0] == 127;
+    }
+    for (int i = 0; i < 15; i++) {
+      if (address[i] != 0) {
+        return false;
+      }
+    }
+    return address[15] == 1;
   }
 
-  private static boolean isLoopback(String host) {
-    if (host.equals("localhost") || host.endsWith(".localhost")) {
-      return true;
-    }
-    boolean literal = host.indexOf(':') >= 0 || host.chars().allMatch(c -> c >= '0' && c <= '9' || c == '.');
+  /** The bytes of {@code host} when it is an IPv4 or IPv6 address (without brackets), else {@code null}. */
+  private static byte[] addressOf(String host) {
+    boolean literal = !host.isEmpty()
+        && (host.indexOf(':') >= 0 || host.chars().allMatch(c -> c >= '0' && c <= '9' || c == '.'));
     try {
-      return literal && InetAddress.getByName(host).isLoopbackAddress(); // a literal: no lookup
+      return literal ? InetAddress.getByName(host).getAddress() : null; // a literal: no lookup
     } catch (UnknownHostException e) {
-      return false;
+      return null;
     }
+  }
+
+  private static String basic(ProxyUrl proxy) {
+    return Credentials.basic(proxy.user(), proxy.password(), StandardCharsets.UTF_8);
   }
 
   private ProxyUrl proxyAt(SocketAddress address) {

@@ -54,14 +54,16 @@ class ProxyRoutesTest {
   @Test
   void noProxyHostsAndLoopbackAreReachedDirectly() {
     ProxyRoutes routes = ProxyRoutes.of("http://p.example:3128",
-        Map.of("no_proxy", " .internal.example, intranet:8080,10.1.2.3,[2001:db8::1], *.corp.example"));
+        Map.of("no_proxy", " .internal.example, intranet:8080,10.1.2.3,[2001:db8::1], *.corp.example,"
+            + "172.16.0.0/12,fd00::/8,bad/99"));
     for (String direct : new String[] {"http://internal.example/", "https://a.b.internal.example/",
-        "http://intranet/", "http://10.1.2.3/", "http://[2001:db8::1]/", "http://x.corp.example/",
-        "http://localhost:8080/", "http://app.localhost/", "http://127.0.0.5/", "http://[::1]:9/"}) {
+        "http://intranet/", "http://10.1.2.3/", "http://[2001:db8::1]/", "http://[2001:db8:0:0:0:0:0:1]/",
+        "http://x.corp.example/", "http://172.31.255.1/", "http://[fd12::5]/", "http://localhost:8080/",
+        "http://app.localhost/", "http://127.0.0.5/", "http://[::1]:9/"}) {
       assertEquals("direct", route(routes, direct), direct);
     }
     for (String proxied : new String[] {"http://notinternal.example/", "http://intranet.example/",
-        "http://10.1.2.30/", "http://192.168.1.1/"}) {
+        "http://10.1.2.30/", "http://192.168.1.1/", "http://172.32.0.1/", "http://[fe80::1]/", "http://bad/"}) {
       assertEquals("p.example:3128", route(routes, proxied), proxied);
     }
     ProxyRoutes none = ProxyRoutes.of("http://p.example:3128", Map.of("NO_PROXY", "*"));
