@@ -24,9 +24,8 @@ import okhttp3.Request;
  * proxy), else the {@code http_proxy} environment variable for http URLs and {@code https_proxy} (or
  * {@code HTTPS_PROXY}) for https URLs; hosts listed in {@code no_proxy} (or {@code NO_PROXY}: names, which cover
  * their subdomains, addresses, address ranges such as {@code 10.0.0.0/8}, or {@code *}) and loopback hosts are
- * reached directly. Only the lower-case
- * {@code http_proxy} is read, as curl does: a CGI program's environment has {@code HTTP_PROXY} from a request header.
- * Credentials in a proxy URL answer its 407 challenges (Basic).
+ * reached directly. Only the lower-case {@code http_proxy} is read, as curl does: a CGI program's environment has
+ * {@code HTTP_PROXY} from a request header. Credentials in a proxy URL go with its requests (Basic).
  *
  * <p>Immutable and thread-safe.
  */
@@ -39,8 +38,8 @@ public final class ProxyRoutes extends ProxySelector {
   private final List<NoProxy> direct; // the same, parsed
 
   /**
-   * One entry of no_proxy: a name (covering its subdomains), an address, or addresses {@code ADDRESS/BITS}
-   * ({@code network} and {@code bits} set), as curl reads them; {@code *} is every host.
+   * One entry of no_proxy, as curl reads them: a name (covering its subdomains; {@code *} is every host), or an
+   * address or range {@code ADDRESS/BITS} ({@code network} and {@code bits} set).
    */
   private record NoProxy(String name, byte[] network, int bits) {
     static NoProxy parse(String entry) {
