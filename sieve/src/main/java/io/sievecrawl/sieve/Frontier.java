@@ -84,6 +84,14 @@ public interface Frontier<T> extends AutoCloseable {
   }
 
   /**
+   * Whether other processes add tasks to this frontier too, so that what this process offered is not all that
+   * waits in it.
+   */
+  default boolean isShared() {
+    return false;
+  }
+
+  /**
    * Makes everything admitted and acknowledged so far durable, so that a restart resumes from here; for an
    * in-memory frontier this does nothing.
    */

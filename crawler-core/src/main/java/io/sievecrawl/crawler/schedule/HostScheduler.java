@@ -26,8 +26,13 @@ import java.util.function.LongSupplier;
  *
  * <p>Memory is bounded whatever the frontier holds: at most {@code window} tasks per origin and {@code maxHeld} in
  * all wait here. A task pulled for an origin whose window is full goes back to the frontier's tail
- * ({@link Frontier#requeue}); when a whole pass over the frontier places nothing, pulling pauses until a window has
- * room again. Origins with nothing waiting, nothing in flight and no delay pending are forgotten.
+ * ({@link Frontier#requeue}). When a whole pass over the frontier places nothing, the scheduler <em>parks</em>:
+ * everything in the frontier then belongs to origins whose windows are full, so it reads the frontier again only to
+ * find a task for an origin that has room and may have one there (after a lease from a window that overflowed, or
+ * an offer), and stops when it has. A polite crawl of one site therefore reads about one task from the frontier per
+ * page, not the whole frontier. A shared frontier also gets tasks from other processes, so a parked scheduler looks
+ * at a bounded part of it every second. Origins with nothing waiting, nothing in flight and no delay pending are
+ * forgotten.
  */
 public final class HostScheduler<T> {
   /*
@@ -39,6 +44,8 @@ public final class HostScheduler<T> {
    */
   private static final long IDLE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
   private static final int PULL_BUDGET = 4_096; // frontier records looked at per acquire, at most
+  private static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(1); // parked on a shared frontier: look again
+  private static final int RESCAN_BUDGET = 1_024; // records looked at by one such look
   private static final int SWEEP_EVERY = 1_024;
 
   private final Frontier<T> frontier;
@@ -49,6 +56,7 @@ public final class HostScheduler<T> {
   private final int maxHeld;
   private final LongSupplier ticker;
   private final LeaseObserver observer;
+  private final boolean shared;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<String, OriginQueue<T>> origins = new HashMap<>();
@@ -57,7 +65,11 @@ public final class HostScheduler<T> {
   private boolean stopped;
   private int held; // tasks waiting in origin queues
   private long cycleStart = -1; // claim id of the first task requeued since the last one placed
-  private boolean parked; // a whole pass placed nothing: pull again once a window has room
+  private long cycle; // counts the runs of requeues: the pass that may wrap at cycleStart is number `cycle`
+  private boolean parked; // a whole pass placed nothing: every task in the frontier is for a full window
+  private final Map<String, Long> wanted = new HashMap<>(); // origins to look for in the frontier, by the cycle
+  private int rescanLeft; // while parked on a shared frontier: records still to look at in this second's look
+  private long nextRescan;
   private int operations;
 
   /** A task handed to a worker: its frontier claim and its origin. */
@@ -85,6 +97,7 @@ public final class HostScheduler<T> {
     int inFlight;
     long nextStart; // pace.nextStart, cached: the ready heap orders by it
     boolean queued; // in the ready heap
+    boolean overflowed; // a task of this origin went back to the frontier: the frontier may hold more of them
     Claim<?> lastLeased; // the latest lease's claim, and the pace's start before it: see completeUnfetched
     long startBefore;
     boolean startedBefore;
@@ -111,6 +124,7 @@ public final class HostScheduler<T> {
     this.maxHeld = politeness.maxHeld();
     this.ticker = ticker;
     this.observer = observer;
+    this.shared = frontier.isShared();
   }
 
   /** Offers {@code task} to the frontier; returns whether it was admitted. Wakes a waiting worker if so. */
@@ -120,6 +134,7 @@ public final class HostScheduler<T> {
     }
     lock.lock();
     try {
+      noteOffered(task);
       changed.signal();
     } finally {
       lock.unlock();
@@ -139,12 +154,29 @@ public final class HostScheduler<T> {
     if (!admitted.isEmpty()) {
       lock.lock();
       try {
+        for (int i = admitted.nextSetBit(0); i >= 0; i = admitted.nextSetBit(i + 1)) {
+          noteOffered(tasks.get(i));
+        }
         changed.signalAll();
       } finally {
         lock.unlock();
       }
     }
     return admitted;
+  }
+
+  /**
+   * A task just went to the frontier's tail, behind the point where a pass that is under way would wrap: look for
+   * it if its origin has room, or else remember that the origin's window overflowed.
+   */
+  private void noteOffered(T task) {
+    String origin = originOf.apply(task);
+    OriginQueue<T> q = origins.get(origin);
+    if (q != null && q.tasks.size() >= window) {
+      q.overflowed = true;
+    } else {
+      wanted.put(origin, cycle);
+    }
   }
 
   /** Whether this process may still work on the lease's task (see {@link Frontier#owns}). */
@@ -206,25 +238,47 @@ public final class HostScheduler<T> {
     return null;
   }
 
-  /** Claims tasks from the frontier into origin windows until an origin is ready or a bound is reached. */
+  /**
+   * Claims tasks from the frontier into origin windows until an origin is ready or a bound is reached; once parked,
+   * only until every origin that got room has its task.
+   */
   private void pull(long now) {
-    for (int budget = PULL_BUDGET; budget > 0 && held < maxHeld && !parked; budget--) {
+    if (parked && held == 0) {
+      parked = false; // every window has room, so any task in the frontier can be placed: a safety net
+    }
+    if (parked && shared && now - nextRescan >= 0) {
+      rescanLeft = RESCAN_BUDGET;
+      nextRescan = now + RESCAN_NANOS;
+    }
+    for (int budget = PULL_BUDGET; budget > 0 && held < maxHeld && worthPulling(); budget--) {
       Claim<T> claim = frontier.poll();
       if (claim == null) {
+        wanted.clear(); // nothing waits in the frontier
         return;
+      }
+      if (parked && rescanLeft > 0) {
+        rescanLeft--;
       }
       String origin = originOf.apply(claim.task());
       OriginQueue<T> q = origins.computeIfAbsent(origin, o -> new OriginQueue<>(o, politeness, now));
       if (q.tasks.size() >= window) {
         boolean wrapped = cycleStart >= 0 && claim.id() >= cycleStart;
         long id = frontier.requeue(claim);
+        q.overflowed = true;
         if (cycleStart < 0) {
           cycleStart = id;
+          cycle++;
         }
         if (wrapped) {
-          parked = true; // everything waiting in the frontier belongs to origins whose windows are full
+          park(now);
         }
         continue;
+      }
+      if (parked) {
+        wanted.remove(origin); // found; it may have more, which its next lease looks for, from just after this one
+        q.overflowed = true;
+      } else {
+        wanted.clear(); // the pass goes on and meets every task in the frontier before it can wrap
       }
       cycleStart = -1;
       q.tasks.addLast(claim);
@@ -235,6 +289,32 @@ public final class HostScheduler<T> {
         return;
       }
     }
+  }
+
+  private boolean worthPulling() {
+    return !parked || !wanted.isEmpty() || rescanLeft > 0;
+  }
+
+  /**
+   * A whole pass placed nothing: everything waiting in the frontier belongs to origins whose windows are full,
+   * except tasks that went to its tail during the pass, or went round before their origin got room. So an origin
+   * looked for since before the pass began is not there; one noted during the pass is looked for again.
+   */
+  private void park(long now) {
+    wanted.entrySet().removeIf(looked -> {
+      if (looked.getValue() >= cycle) {
+        return false;
+      }
+      OriginQueue<T> q = origins.get(looked.getKey());
+      if (q != null) {
+        q.overflowed = false;
+      }
+      return true;
+    });
+    parked = true;
+    cycleStart = -1;
+    rescanLeft = 0;
+    nextRescan = now + RESCAN_NANOS;
   }
 
   private void requeue(OriginQueue<T> q) {
@@ -266,6 +346,9 @@ public final class HostScheduler<T> {
     q.lastLeased = claim;
     q.startBefore = q.pace.lastStart();
     q.startedBefore = q.pace.hasStarted();
+    if (q.overflowed) {
+      wanted.put(q.origin, cycle); // its window has room now, and the frontier may hold its next task
+    }
     q.pace.started(now);
     q.nextStart = q.pace.nextStart(now);
     requeue(q);
@@ -324,7 +407,6 @@ public final class HostScheduler<T> {
     OriginQueue<T> q = origins.get(lease.origin());
     q.inFlight--;
     requeue(q);
-    windowHasRoom();
     forgetIfIdle(q, ticker.getAsLong());
     changed.signalAll();
   }
@@ -401,11 +483,6 @@ public final class HostScheduler<T> {
     } finally {
       lock.unlock();
     }
-  }
-
-  private void windowHasRoom() {
-    parked = false;
-    cycleStart = -1;
   }
 
   private void forgetIfIdle(OriginQueue<T> q, long now) {

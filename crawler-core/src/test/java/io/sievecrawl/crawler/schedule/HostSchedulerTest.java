@@ -11,13 +11,20 @@ import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The scheduler on a clock the test moves: politeness, bounded windows, requeues and forgetting idle origins. */
 class HostSchedulerTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
-  private final CountingFrontier frontier = new CountingFrontier(Sieve.over(BloomFilter.create(10_000, 0.001),
+  private final CountingFrontier frontier = new CountingFrontier(Sieve.over(BloomFilter.create(100_000, 0.001),
       url -> url, "n"));
 
   private HostScheduler<String> scheduler(int hostConcurrency, Duration delay, int window, int maxHeld) {
@@ -28,6 +35,15 @@ class HostSchedulerTest {
 
   private static String originOf(String url) {
     return url.substring(0, url.indexOf('/', 8));
+  }
+
+  /** Polls until a lease comes, at most {@code times}: one poll reads at most 4,096 tasks, and workers ask again. */
+  private static HostScheduler.Lease<String> pollUpTo(int times, HostScheduler<String> s) {
+    HostScheduler.Lease<String> lease = null;
+    for (int i = 0; i < times && lease == null; i++) {
+      lease = s.poll();
+    }
+    return lease;
   }
 
   private void advance(Duration d) {
@@ -132,6 +148,146 @@ class HostSchedulerTest {
   }
 
   @Test
+  void aParkedSchedulerReadsOneTaskFromTheFrontierPerLeaseOfAPoliteSite() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1), 4, 1_000);
+    for (int i = 0; i < 1_000; i++) {
+      s.offer("https://site.example/" + i);
+    }
+    HostScheduler.Lease<String> lease = s.poll();
+    assertNull(s.poll(), "the delay holds; the pass over the backlog parks");
+    for (int page = 1; page <= 50; page++) {
+      s.complete(lease);
+      s.offer("https://site.example/new-" + page); // the page's link: its origin's window is full
+      advance(Duration.ofSeconds(1));
+      long polls = frontier.polls.get();
+      lease = s.poll();
+      assertTrue(lease.task().startsWith("https://site.example/"), lease.task());
+      assertNull(s.poll());
+      assertTrue(frontier.polls.get() - polls <= 2,
+          "a lease refills its window with one read, not a pass over the frontier: " + (frontier.polls.get() - polls));
+    }
+  }
+
+  @Test
+  void aParkedSchedulerFindsANewOriginBehindABacklogAndLooksForMoreOfItOnce() {
+    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
+    for (int i = 0; i < 500; i++) {
+      s.offer("https://big.example/" + i);
+    }
+    assertEquals("https://big.example/0", s.poll().task());
+    assertNull(s.poll(), "parked");
+    s.offer("https://new.example/1");
+    assertEquals("https://new.example/1", s.poll().task(), "an offer to an origin with room is looked for");
+    long polls = frontier.polls.get();
+    assertNull(s.poll());
+    assertTrue(frontier.polls.get() - polls <= 500, "one pass for more of it: " + (frontier.polls.get() - polls));
+    polls = frontier.polls.get();
+    assertNull(s.poll());
+    assertEquals(polls, frontier.polls.get(), "and then it is parked again");
+  }
+
+  @Test
+  void anOfferMadeWhileAPassIsUnderWayIsNotLostWhenThePassParks() {
+    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 1, 1_000);
+    List<String> backlog = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) { // more than one poll reads: the pass spans two
+      backlog.add("https://big.example/" + i);
+    }
+    s.offerAll(backlog);
+    assertEquals("https://big.example/0", s.poll().task());
+    assertNull(s.poll(), "half way through the first pass");
+    s.offer("https://new.example/1"); // behind the point where that pass will wrap
+    assertEquals("https://new.example/1", pollUpTo(3, s).task(), "still looked for after the pass parks");
+  }
+
+  @Test
+  void aParkedSchedulerLooksAtASharedFrontierEverySecondForTasksOthersAdded() {
+    frontier.shared = true;
+    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
+    for (int i = 0; i < 100; i++) {
+      s.offer("https://big.example/" + i);
+    }
+    assertEquals("https://big.example/0", s.poll().task());
+    assertNull(s.poll(), "parked");
+    frontier.offer("https://elsewhere.example/1"); // another agent's offer: the scheduler does not see it
+    long polls = frontier.polls.get();
+    assertNull(s.poll(), "not looked for within the second");
+    assertEquals(polls, frontier.polls.get());
+    advance(Duration.ofSeconds(1));
+    assertEquals("https://elsewhere.example/1", s.poll().task(), "found by the look a second later");
+  }
+
+  /**
+   * Random offers, leases, completions and clock steps against a model of what may start: whenever a poll finds
+   * nothing, no origin that may start now has a task left, wherever that task waits. A task lost behind a parked
+   * scheduler fails this, as does one handed out twice. Odd seeds start behind a backlog longer than one pull reads,
+   * so that passes span several pulls and leases and offers come in the middle of them.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+  void aPollFindsNothingOnlyWhenNoOriginThatMayStartHasATask(long seed) {
+    Random random = new Random(seed);
+    Duration delay = Duration.ofMillis(100);
+    HostScheduler<String> s = scheduler(1, delay, 2, 1_000);
+    int origins = 6;
+    int[] waiting = new int[origins];
+    boolean[] inFlight = new boolean[origins];
+    long[] lastStart = new long[origins];
+    java.util.Arrays.fill(lastStart, Long.MIN_VALUE);
+    List<HostScheduler.Lease<String>> leases = new ArrayList<>();
+    Set<String> handedOut = new HashSet<>();
+    int offered = 0;
+    if (seed % 2 == 1) {
+      List<String> backlog = new ArrayList<>();
+      for (int i = 0; i < 5_000; i++) {
+        backlog.add("https://o0.example/" + offered++);
+      }
+      s.offerAll(backlog);
+      waiting[0] = backlog.size();
+    }
+    for (int step = 0; step < 3_000; step++) {
+      switch (random.nextInt(4)) {
+        case 0 -> {
+          List<String> batch = new ArrayList<>();
+          for (int i = random.nextInt(4); i >= 0; i--) {
+            int o = random.nextInt(origins);
+            batch.add("https://o" + o + ".example/" + offered++);
+            waiting[o]++;
+          }
+          assertEquals(batch.size(), s.offerAll(batch).cardinality());
+        }
+        case 1 -> {
+          HostScheduler.Lease<String> lease = pollUpTo(4, s);
+          if (lease == null) {
+            for (int o = 0; o < origins; o++) {
+              boolean mayStart = !inFlight[o] && (lastStart[o] == Long.MIN_VALUE || now.get() - lastStart[o] >= delay.toNanos());
+              assertTrue(!mayStart || waiting[o] == 0, "seed " + seed + " step " + step + ": origin " + o
+                  + " may start and has " + waiting[o] + " tasks, but the poll found none");
+            }
+          } else {
+            int o = lease.task().charAt(9) - '0';
+            assertTrue(handedOut.add(lease.task()), "handed out twice: " + lease.task());
+            assertTrue(!inFlight[o] && waiting[o] > 0);
+            inFlight[o] = true;
+            waiting[o]--;
+            lastStart[o] = now.get();
+            leases.add(lease);
+          }
+        }
+        case 2 -> {
+          if (!leases.isEmpty()) {
+            HostScheduler.Lease<String> lease = leases.remove(random.nextInt(leases.size()));
+            s.complete(lease);
+            inFlight[lease.task().charAt(9) - '0'] = false;
+          }
+        }
+        default -> advance(Duration.ofMillis(random.nextInt(60)));
+      }
+    }
+    assertEquals(offered, handedOut.size() + java.util.Arrays.stream(waiting).sum());
+  }
+
+  @Test
   void noMoreThanMaxHeldTasksWaitInMemory() {
     HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 10);
     for (int i = 0; i < 50; i++) {
@@ -180,6 +336,7 @@ class HostSchedulerTest {
   /** Counts polls, to see when the scheduler reads the frontier. */
   private static final class CountingFrontier implements Frontier<String> {
     final AtomicLong polls = new AtomicLong();
+    boolean shared;
     private final Frontier<String> inner;
 
     CountingFrontier(Frontier<String> inner) {
@@ -220,6 +377,11 @@ class HostSchedulerTest {
     @Override
     public SieveStats stats() {
       return inner.stats();
+    }
+
+    @Override
+    public boolean isShared() {
+      return shared;
     }
 
   }

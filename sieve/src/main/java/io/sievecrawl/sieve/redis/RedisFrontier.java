@@ -310,6 +310,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
   }
 
   @Override
+  public boolean isShared() {
+    return true;
+  }
+
+  @Override
   public void abandon(Claim<T> claim) {
     release(claim); // stays pending in Redis: whoever owns the shard next claims it
   }
