@@ -1,16 +1,23 @@
 #!/bin/bash
 # Crawls the OpenJDK 17 javadoc (Debian's openjdk-17-doc, about 10,000 pages) served by nginx on 127.0.0.1 with
 # sievecrawl and, where installed, wget2, in alternating pairs, and prints per run and as medians: pages/s, CPU
-# seconds per page and peak RSS, with the ratios to wget2. Whole commands are timed by GNU time, JVM start included.
-# Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get if missing, as root).
+# seconds per page, peak RSS and bytes written to disk, with the ratios to wget2. Whole commands are timed by GNU
+# time, JVM start included. Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get
+# if missing, as root).
 #
-#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-s LABEL=LAUNCHER]...
+#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-d DELAY -l LEVELS]
+#                                            [-s LABEL=LAUNCHER]...
 #
 #   -p PAIRS       runs of each crawler per concurrency (default 5); the order alternates from pair to pair
 #   -c LEVELS      concurrency levels (default "8 32"): sievecrawl --concurrency/--host-concurrency, wget2
 #                  --max-threads
 #   -k COPIES      serve the corpus this many times under /c0/, /c1/, ... and seed each copy (default 1): 10
 #                  copies make a crawl of about 100,000 pages, where start-up and the JIT weigh less
+#   -d DELAY       a polite crawl: one request at a time to the server, DELAY apart (sievecrawl --delay DELAY
+#                  --host-concurrency 1, wget2 --wait DELAY --max-threads 1), e.g. 20ms; CPU per page then shows what
+#                  waiting costs, as on a real site
+#   -l LEVELS      follow links this many hops from the seeds (sievecrawl --max-depth, wget2 -l); the javadoc has
+#                  73 pages within 1 and 5,157 within 2
 #   -s LABEL=PATH  a sievecrawl launcher to run (default: sievecrawl=app/target/sievecrawl); repeat to compare
 #                  builds, e.g. -s before=/tmp/old/sievecrawl -s after=app/target/sievecrawl
 #
@@ -21,22 +28,45 @@ set -euo pipefail
 pairs=5
 levels="8 32"
 copies=1
+delay=
+levels_deep=
 crawlers=()
-while getopts "p:c:k:s:h" opt; do
+while getopts "p:c:k:d:l:s:h" opt; do
   case $opt in
     p) pairs=$OPTARG ;;
     c) levels=$OPTARG ;;
     k) copies=$OPTARG ;;
+    d) delay=$OPTARG ;;
+    l) levels_deep=$OPTARG ;;
     s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
        [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
        crawlers+=("$label=$launcher") ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,25p' "$0"; exit 2 ;;
   esac
 done
 case $copies in
   [1-9] | [1-9][0-9]) ;;
   *) echo "-k wants a number of copies from 1 to 99, not '$copies'" >&2; exit 2 ;;
 esac
+wget2_polite=()
+sievecrawl_polite=()
+if [ -n "$delay" ]; then
+  case $delay in
+    [0-9]*ms) wait_seconds=$(awk -v ms="${delay%ms}" 'BEGIN { print ms / 1000 }') ;;
+    [0-9]*s) wait_seconds=${delay%s} ;;
+    *) echo "-d wants a delay such as 20ms or 1s, not '$delay'" >&2; exit 2 ;;
+  esac
+  wget2_polite=(--wait="$wait_seconds" --max-threads=1)
+  sievecrawl_polite=(--delay "$delay" --host-concurrency 1)
+fi
+depth_wget2=(-l inf)
+depth_sievecrawl=()
+if [ -n "$levels_deep" ]; then
+  case $levels_deep in
+    [0-9] | [1-9][0-9]) depth_wget2=(-l "$levels_deep"); depth_sievecrawl=(--max-depth "$levels_deep") ;;
+    *) echo "-l wants a number of link hops from 0 to 99, not '$levels_deep'" >&2; exit 2 ;;
+  esac
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 [ ${#crawlers[@]} -gt 0 ] || crawlers=("sievecrawl=$root/app/target/sievecrawl")
@@ -100,20 +130,25 @@ echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages) serv
   "nginx on 127.0.0.1:$port;" \
   "$(nproc) cores; $(wget2 --version 2>/dev/null | head -n 1 || true)"
 
-# run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb" to $work/results
+# run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb written_blocks" to
+# $work/results (GNU time's file system outputs: 512-byte blocks)
 run() {
   local label=$1 c=$2
   : > "$work/nginx/access.log"
   rm -rf "$work/out" && mkdir -p "$work/out"
   if [ "$label" = wget2 ]; then
-    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" wget2 -q -r -l inf --no-parent \
-      --max-threads="$c" --delete-after --no-host-directories "${seeds[@]}") || true
+    local threads=(--max-threads="$c")
+    [ -n "$delay" ] && threads=("${wget2_polite[@]}")
+    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M %O" -o "$work/time" wget2 -q -r "${depth_wget2[@]}" --no-parent \
+      "${threads[@]}" --delete-after --no-host-directories "${seeds[@]}") || true
   else
     local launcher
     for entry in "${crawlers[@]}"; do [ "${entry%%=*}" = "$label" ] && launcher=${entry#*=}; done
-    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
-      --concurrency "$c" --host-concurrency "$c" --delay 0ms -n $((copies * 100000)) --set crawl.max-pages-per-host=0 -o pages.jsonl \
-      --log-file crawl.log >/dev/null)
+    local pace=(--host-concurrency "$c" --delay 0ms)
+    [ -n "$delay" ] && pace=("${sievecrawl_polite[@]}")
+    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M %O" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
+      --concurrency "$c" "${pace[@]}" "${depth_sievecrawl[@]}" -n $((copies * 100000)) \
+      --set crawl.max-pages-per-host=0 -o pages.jsonl --log-file crawl.log >/dev/null)
   fi
   local pages requests
   pages=$(awk '$9 == 200' "$work/nginx/access.log" | wc -l)
@@ -124,13 +159,14 @@ run() {
     kill "$(cat "$work/nginx/nginx.pid")"
     exit 1
   fi
-  read -r wall user sys rss < <(tail -n 1 "$work/time")
+  read -r wall user sys rss written < <(tail -n 1 "$work/time")
   local cpu
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
-  awk -v l="$label" -v c="$c" -v p="$pages" -v r="$requests" -v w="$wall" -v cpu="$cpu" -v rss="$rss" 'BEGIN {
-    printf "%-12s c=%-3s %6d pages (%6d requests) %7.2f s wall %7.2f s CPU %7.0f pages/s %7.3f ms CPU/page %6.0f MB RSS\n",
-      l, c, p, r, w, cpu, p / w, 1000 * cpu / p, rss / 1024 }'
-  echo "$label $c $pages $wall $cpu $rss" >> "$work/results"
+  awk -v l="$label" -v c="$c" -v p="$pages" -v r="$requests" -v w="$wall" -v cpu="$cpu" -v rss="$rss" \
+    -v out="$written" 'BEGIN {
+    printf "%-12s c=%-3s %6d pages (%6d requests) %7.2f s wall %7.2f s CPU %7.0f pages/s %7.3f ms CPU/page" \
+      " %6.0f MB RSS %8.1f MB written\n", l, c, p, r, w, cpu, p / w, 1000 * cpu / p, rss / 1024, out * 512 / 1048576 }'
+  echo "$label $c $pages $wall $cpu $rss $written" >> "$work/results"
 }
 
 labels=()
@@ -154,16 +190,18 @@ import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 has_wget2 = sys.argv[2] == "1"
 table = {}
-for label, c, pages, wall, cpu, rss in rows:
-    table.setdefault((label, int(c)), []).append((int(pages), float(wall), float(cpu), int(rss)))
+for label, c, pages, wall, cpu, rss, written in rows:
+    table.setdefault((label, int(c)), []).append((int(pages), float(wall), float(cpu), int(rss), int(written)))
 print(f"{'crawler':<12} {'conc.':>5} {'pages':>7} {'pages/s':>9} {'CPU ms/page':>12} {'peak RSS MB':>12}"
+      f" {'KB written/page':>16}"
       + ("   pages/s ratio   CPU/page ratio   RSS ratio" if has_wget2 else ""))
 for (label, c), runs in sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0] == "wget2", kv[0][0])):
     pages = statistics.median(r[0] for r in runs)
     rate = statistics.median(r[0] / r[1] for r in runs)
     cpu = statistics.median(1000 * r[2] / r[0] for r in runs)
     rss = statistics.median(r[3] / 1024 for r in runs)
-    line = f"{label:<12} {c:>5} {pages:>7.0f} {rate:>9.0f} {cpu:>12.3f} {rss:>12.0f}"
+    written = statistics.median(r[4] / 2 / r[0] for r in runs)
+    line = f"{label:<12} {c:>5} {pages:>7.0f} {rate:>9.0f} {cpu:>12.3f} {rss:>12.0f} {written:>16.1f}"
     if has_wget2 and label != "wget2" and ("wget2", c) in table:
         w = table[("wget2", c)]
         line += (f"   {rate / statistics.median(r[0] / r[1] for r in w):>13.2f}"

@@ -175,7 +175,21 @@ public final class HostScheduler<T> {
     if (q != null && q.tasks.size() >= window) {
       q.overflowed = true;
     } else {
-      wanted.put(origin, cycle);
+      want(origin);
+    }
+  }
+
+  /**
+   * Notes that the frontier may hold a task of {@code origin} that its window has room for. Past {@code maxHeld}
+   * such origins (many new hosts at once) the notes are dropped and the frontier is read in full passes again,
+   * which need none: memory stays bounded.
+   */
+  private void want(String origin) {
+    wanted.put(origin, cycle);
+    if (wanted.size() > maxHeld) {
+      wanted.clear();
+      parked = false;
+      cycleStart = -1; // a pass that wraps from here on has seen every task offered before
     }
   }
 
@@ -347,7 +361,7 @@ public final class HostScheduler<T> {
     q.startBefore = q.pace.lastStart();
     q.startedBefore = q.pace.hasStarted();
     if (q.overflowed) {
-      wanted.put(q.origin, cycle); // its window has room now, and the frontier may hold its next task
+      want(q.origin); // its window has room now, and the frontier may hold its next task
     }
     q.pace.started(now);
     q.nextStart = q.pace.nextStart(now);

@@ -201,6 +201,27 @@ class HostSchedulerTest {
   }
 
   @Test
+  void moreNewOriginsThanMaxHeldAreAllFoundByAParkedScheduler() {
+    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 2, 10);
+    for (int i = 0; i < 100; i++) {
+      s.offer("https://big.example/" + i);
+    }
+    assertEquals("https://big.example/0", s.poll().task());
+    assertNull(s.poll(), "parked");
+    Set<String> leased = new HashSet<>();
+    for (int i = 0; i < 12; i++) { // more than maxHeld: the scheduler stops noting them and reads in full passes
+      s.offer("https://n" + i + ".example/1");
+    }
+    for (int i = 0; i < 12; i++) {
+      HostScheduler.Lease<String> lease = pollUpTo(2, s);
+      assertNotNull(lease, "new origin " + i);
+      leased.add(lease.task());
+    }
+    assertEquals(12, leased.size());
+    assertTrue(s.snapshot().held() <= 10);
+  }
+
+  @Test
   void aParkedSchedulerLooksAtASharedFrontierEverySecondForTasksOthersAdded() {
     frontier.shared = true;
     HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
@@ -260,7 +281,8 @@ class HostSchedulerTest {
           HostScheduler.Lease<String> lease = pollUpTo(4, s);
           if (lease == null) {
             for (int o = 0; o < origins; o++) {
-              boolean mayStart = !inFlight[o] && (lastStart[o] == Long.MIN_VALUE || now.get() - lastStart[o] >= delay.toNanos());
+              boolean mayStart = !inFlight[o]
+                  && (lastStart[o] == Long.MIN_VALUE || now.get() - lastStart[o] >= delay.toNanos());
               assertTrue(!mayStart || waiting[o] == 0, "seed " + seed + " step " + step + ": origin " + o
                   + " may start and has " + waiting[o] + " tasks, but the poll found none");
             }
