@@ -37,6 +37,15 @@ class HostSchedulerTest {
     return url.substring(0, url.indexOf('/', 8));
   }
 
+  /** Offers {@code count} tasks of one origin, leases the first, and lets the pass over the rest park. */
+  private static void parkBehindABacklog(HostScheduler<String> s, int count) {
+    for (int i = 0; i < count; i++) {
+      s.offer("https://big.example/" + i);
+    }
+    assertEquals("https://big.example/0", s.poll().task());
+    assertNull(s.poll(), "parked");
+  }
+
   /** Polls until a lease comes, at most {@code times}: one poll reads at most 4,096 tasks, and workers ask again. */
   private static HostScheduler.Lease<String> pollUpTo(int times, HostScheduler<String> s) {
     HostScheduler.Lease<String> lease = null;
@@ -171,11 +180,7 @@ class HostSchedulerTest {
   @Test
   void aParkedSchedulerFindsANewOriginBehindABacklogAndLooksForMoreOfItOnce() {
     HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
-    for (int i = 0; i < 500; i++) {
-      s.offer("https://big.example/" + i);
-    }
-    assertEquals("https://big.example/0", s.poll().task());
-    assertNull(s.poll(), "parked");
+    parkBehindABacklog(s, 500);
     s.offer("https://new.example/1");
     assertEquals("https://new.example/1", s.poll().task(), "an offer to an origin with room is looked for");
     long polls = frontier.polls.get();
@@ -203,11 +208,7 @@ class HostSchedulerTest {
   @Test
   void moreNewOriginsThanMaxHeldAreAllFoundByAParkedScheduler() {
     HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 2, 10);
-    for (int i = 0; i < 100; i++) {
-      s.offer("https://big.example/" + i);
-    }
-    assertEquals("https://big.example/0", s.poll().task());
-    assertNull(s.poll(), "parked");
+    parkBehindABacklog(s, 100);
     Set<String> leased = new HashSet<>();
     for (int i = 0; i < 12; i++) { // more than maxHeld: the scheduler stops noting them and reads in full passes
       s.offer("https://n" + i + ".example/1");
@@ -225,11 +226,7 @@ class HostSchedulerTest {
   void aParkedSchedulerLooksAtASharedFrontierEverySecondForTasksOthersAdded() {
     frontier.shared = true;
     HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
-    for (int i = 0; i < 100; i++) {
-      s.offer("https://big.example/" + i);
-    }
-    assertEquals("https://big.example/0", s.poll().task());
-    assertNull(s.poll(), "parked");
+    parkBehindABacklog(s, 100);
     frontier.offer("https://elsewhere.example/1"); // another agent's offer: the scheduler does not see it
     long polls = frontier.polls.get();
     assertNull(s.poll(), "not looked for within the second");
