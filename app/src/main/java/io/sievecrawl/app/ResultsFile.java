@@ -17,17 +17,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A new crawl never overwrites results silently: an existing, non-empty file is refused unless the user asks for
  * {@code --overwrite}, and that happens only after every other start-up check has passed. A resumed crawl appends.
+ * Something other than a regular file ({@code /dev/null}, a named pipe) is written to as it is, never forced to disk
+ * or repaired.
  */
 final class ResultsFile implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
 
   private final String name;
   private final FileOutputStream file; // null for standard output
+  private final boolean regularFile;
   private final JsonLinesWriter writer;
 
-  private ResultsFile(String name, FileOutputStream file, JsonLinesWriter writer) {
+  private ResultsFile(String name, FileOutputStream file, boolean regularFile, JsonLinesWriter writer) {
     this.name = name;
     this.file = file;
+    this.regularFile = regularFile;
     this.writer = writer;
   }
 
@@ -70,9 +74,9 @@ final class ResultsFile implements AutoCloseable {
     if (!output.equals("-")) {
       Path path = Path.of(output);
       try {
-        if (Files.exists(path)) {
+        if (Files.isRegularFile(path)) {
           repairTornLine(path);
-        } else {
+        } else if (!Files.exists(path)) {
           log.warn("results file {} is missing; it is started again and the pages fetched before are not in it",
               output);
         }
@@ -86,10 +90,11 @@ final class ResultsFile implements AutoCloseable {
   private static ResultsFile open(String output, PrintStream stdout, boolean append) {
     try {
       if (output.equals("-")) {
-        return new ResultsFile("standard output", null, new JsonLinesWriter(new CheckedStdout(stdout), false));
+        return new ResultsFile("standard output", null, false, new JsonLinesWriter(new CheckedStdout(stdout), false));
       }
       FileOutputStream file = new FileOutputStream(output, append);
-      return new ResultsFile(output, file, new JsonLinesWriter(file, true));
+      boolean regularFile = Files.isRegularFile(Path.of(output));
+      return new ResultsFile(output, file, regularFile, new JsonLinesWriter(file, true));
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + Errors.reason(e));
     }
@@ -137,9 +142,9 @@ final class ResultsFile implements AutoCloseable {
     return name;
   }
 
-  /** Forces the file to the device (power cuts); standard output is left alone. */
+  /** Forces the file to the device (power cuts); standard output, a device or a pipe is left alone. */
   void sync() throws IOException {
-    if (file != null) {
+    if (regularFile) {
       file.getFD().sync();
     }
   }
