@@ -1,6 +1,9 @@
 package io.sievecrawl.sieve;
 
 import java.nio.ByteBuffer;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 /**
  * Counts per key in fixed memory, never under-counting: {@link #estimate} is at least the true count of a key and
@@ -21,7 +24,8 @@ public final class CountMinSketch implements PerKeyBudget {
   /** 2^17 counters in 4 rows (2 MB): over 10 million counts a key's estimate is at most ~200 high (98%). */
   public static final int DEFAULT_WIDTH = 1 << 17;
   public static final int DEFAULT_DEPTH = 4;
-  private static final int MAGIC = 0x5356434d; // "SVCM"
+  private static final int MAGIC = 0x5356434d; // "SVCM": the counters as they are (files of earlier releases)
+  private static final int MAGIC_DEFLATED = 0x5356435a; // "SVCZ": the counters deflated
 
   private final int width;
   private final int depth;
@@ -92,31 +96,85 @@ public final class CountMinSketch implements PerKeyBudget {
     return row * width + (int) Math.unsignedMultiplyHigh(h.h1() + row * h.h2(), width);
   }
 
-  /** The sketch as bytes, for a checkpoint. */
-  public synchronized byte[] toBytes() {
-    ByteBuffer out = ByteBuffer.allocate(12 + 4 * counts.length);
-    out.putInt(MAGIC).putInt(width).putInt(depth);
-    out.asIntBuffer().put(counts);
-    return out.array();
+  /**
+   * The sketch as bytes, for a checkpoint: deflated, since most counters of a crawl over fewer origins than the
+   * width are zero (a crawl of one site saves about 2 KB instead of 2 MB).
+   */
+  public byte[] toBytes() {
+    ByteBuffer raw = ByteBuffer.allocate(4 * counts.length);
+    synchronized (this) {
+      raw.asIntBuffer().put(counts);
+    }
+    Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+    try {
+      deflater.setInput(raw.array());
+      deflater.finish();
+      ByteBuffer out = ByteBuffer.allocate(12 + raw.capacity() / 64);
+      out.putInt(MAGIC_DEFLATED).putInt(width).putInt(depth);
+      while (!deflater.finished()) {
+        if (!out.hasRemaining()) {
+          out = ByteBuffer.allocate(out.capacity() * 2).put(out.flip());
+        }
+        int n = deflater.deflate(out.array(), out.position(), out.remaining());
+        out.position(out.position() + n);
+      }
+      return java.util.Arrays.copyOf(out.array(), out.position());
+    } finally {
+      deflater.end();
+    }
   }
 
   /**
-   * A sketch from {@link #toBytes()}.
+   * A sketch from {@link #toBytes()} (or the undeflated form of earlier releases).
    *
    * @throws IllegalArgumentException if the bytes are not a sketch
    */
   public static CountMinSketch fromBytes(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    if (bytes.length < 12 || in.getInt() != MAGIC) {
+    int magic = bytes.length < 12 ? 0 : in.getInt();
+    if (magic != MAGIC && magic != MAGIC_DEFLATED) {
       throw new IllegalArgumentException("not a count-min sketch");
     }
     int width = in.getInt();
     int depth = in.getInt();
-    if (width < 16 || depth < 1 || (long) width * depth > 1 << 28 || bytes.length != 12 + 4L * width * depth) {
+    if (width < 16 || depth < 1 || (long) width * depth > 1 << 28) {
       throw new IllegalArgumentException("a count-min sketch of the wrong size");
     }
+    byte[] raw = magic == MAGIC ? rawCounters(bytes, width, depth) : inflate(bytes, width, depth);
     int[] counts = new int[width * depth];
-    in.asIntBuffer().get(counts);
+    ByteBuffer.wrap(raw).asIntBuffer().get(counts);
     return new CountMinSketch(width, depth, counts);
+  }
+
+  private static byte[] rawCounters(byte[] bytes, int width, int depth) {
+    if (bytes.length != 12 + 4L * width * depth) {
+      throw new IllegalArgumentException("a count-min sketch of the wrong size");
+    }
+    return java.util.Arrays.copyOfRange(bytes, 12, bytes.length);
+  }
+
+  private static byte[] inflate(byte[] bytes, int width, int depth) {
+    byte[] raw = new byte[4 * width * depth];
+    Inflater inflater = new Inflater();
+    try {
+      inflater.setInput(bytes, 12, bytes.length - 12);
+      int n = 0;
+      while (n < raw.length) {
+        int got = inflater.inflate(raw, n, raw.length - n);
+        if (got == 0 && (inflater.finished() || inflater.needsInput() || inflater.needsDictionary())) {
+          break;
+        }
+        n += got;
+      }
+      boolean longer = !inflater.finished() && inflater.inflate(new byte[1]) > 0;
+      if (n != raw.length || longer || !inflater.finished() || inflater.getRemaining() != 0) {
+        throw new IllegalArgumentException("a count-min sketch cut short or of the wrong size");
+      }
+      return raw;
+    } catch (DataFormatException e) {
+      throw new IllegalArgumentException("a damaged count-min sketch (" + e.getMessage() + ")");
+    } finally {
+      inflater.end();
+    }
   }
 }

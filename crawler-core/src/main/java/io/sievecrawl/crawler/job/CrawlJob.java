@@ -20,6 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +86,7 @@ public final class CrawlJob {
 
   private final Path dir;
   private Manifest manifest;
+  private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
 
   private CrawlJob(Path dir, Manifest manifest) {
     this.dir = dir;
@@ -243,11 +246,19 @@ public final class CrawlJob {
     }
   }
 
-  /** Saves {@code state}: each file is replaced atomically. */
-  public void writeState(CrawlState state) throws IOException {
-    Durable.replace(dir.resolve(SKETCH), state.pagesPerOrigin().toBytes());
-    Durable.replace(dir.resolve(STATE), JSON.writeValueAsBytes(StateFile.of(state)));
-    Durable.replace(dir.resolve(COOKIES), CookiesTxt.write(state.cookies()));
+  /** Saves {@code state}: each file is replaced atomically, unless it holds what it would be replaced with. */
+  public synchronized void writeState(CrawlState state) throws IOException {
+    replaceIfChanged(SKETCH, state.pagesPerOrigin().toBytes());
+    replaceIfChanged(STATE, JSON.writeValueAsBytes(StateFile.of(state)));
+    replaceIfChanged(COOKIES, CookiesTxt.write(state.cookies()).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A crawl that waits (a long delay, a paused host) saves its state often; unchanged files are not rewritten. */
+  private void replaceIfChanged(String name, byte[] bytes) throws IOException {
+    if (!Arrays.equals(lastWritten.get(name), bytes)) {
+      Durable.replace(dir.resolve(name), bytes);
+      lastWritten.put(name, bytes);
+    }
   }
 
   /** Records that a run starts. */

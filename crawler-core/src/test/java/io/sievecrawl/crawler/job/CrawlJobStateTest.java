@@ -1,0 +1,47 @@
+package io.sievecrawl.crawler.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CrawlJobStateTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aStateSavedAgainUnchangedLeavesItsFilesAloneAndAChangeReplacesOnlyWhatChanged() throws IOException {
+    CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-");
+    CrawlState state = CrawlState.fresh();
+    job.writeState(state);
+    Object sketch = fileKey("pages-per-origin.cms");
+    Object totals = fileKey("state.json");
+
+    job.writeState(state);
+    assertEquals(sketch, fileKey("pages-per-origin.cms"), "unchanged: not rewritten");
+    assertEquals(totals, fileKey("state.json"));
+
+    state.pagesPerOrigin().incrementIfBelow("https://example.com", 10);
+    job.writeState(state);
+    assertNotEquals(sketch, fileKey("pages-per-origin.cms"), "changed: replaced");
+    assertEquals(totals, fileKey("state.json"));
+    assertEquals(1, CrawlJob.open(dir.resolve("job")).loadState().pagesPerOrigin().estimate("https://example.com"));
+    assertTrue(Files.size(dir.resolve("job/pages-per-origin.cms")) < 16_384,
+        "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
+  }
+
+  /** The file's identity (its inode): an atomic replacement makes a new one. */
+  private Object fileKey(String name) throws IOException {
+    return Files.readAttributes(dir.resolve("job").resolve(name), BasicFileAttributes.class).fileKey();
+  }
+}
