@@ -72,6 +72,14 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap);
   }
 
+  /**
+   * The URL that redirected here, its second fetch as the next redirect hop: this page set it a cookie, or checked
+   * one, and sent the visitor back.
+   */
+  CrawlTask backTo(Url redirectedHere) {
+    return new CrawlTask(redirectedHere, depth, url.toString(), redirectHops + 1, 1, sitemap);
+  }
+
   CrawlTask retry() {
     return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap);
   }

@@ -165,8 +165,33 @@ final class PageProcessor {
     if (response.errorKind() == ErrorKind.TLS) {
       failures.warnOnce(lease.origin(), response.error());
     }
-    record(task, resultOf(task, response));
+    CrawlTask back = backWithCookies(task, response);
+    record(task, resultOf(task, response, back == null));
+    if (back != null) {
+      scheduler.retryLater(lease, back, Duration.ZERO);
+      return End.HANDED_BACK;
+    }
     return End.COMPLETE;
+  }
+
+  /**
+   * The URL that redirected here, to fetch again, when this page sends the crawler back to it holding cookies for
+   * it: a consent or cookie-check page between a page and its visitors. That URL has passed the sieve already, so
+   * the task takes this one's place in its origin's queue (the same origin only, so politeness holds). It is that
+   * URL's second fetch, as after a cookie check on the page itself; a second fetch is not sent back again, so a
+   * redirect loop goes round once more at most and ends at a seen URL.
+   */
+  private CrawlTask backWithCookies(CrawlTask task, FetchResponse response) {
+    if (!settings.cookies() || task.redirectHops() == 0 || task.attempt() > 0 || response.errorKind() != null
+        || !response.isRedirect() || response.location() == null || task.redirectHops() >= settings.maxRedirects()) {
+      return null;
+    }
+    Url target = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
+    if (target == null || !target.toString().equals(task.referrer()) || !target.origin().equals(task.origin())
+        || !fetcher.hasCookiesFor(target.toString())) {
+      return null;
+    }
+    return task.backTo(target);
   }
 
   /**
@@ -261,7 +286,8 @@ final class PageProcessor {
     return End.UNFETCHED;
   }
 
-  private CrawlResult resultOf(CrawlTask task, FetchResponse response) {
+  /** @param followRedirect whether a redirect's target is offered (not when it is fetched again as it is) */
+  private CrawlResult resultOf(CrawlTask task, FetchResponse response, boolean followRedirect) {
     ErrorKind errorKind = response.errorKind();
     String error = response.error();
     if (errorKind == null && response.isRetryable()) {
@@ -286,7 +312,9 @@ final class PageProcessor {
           if (task.depth() == 0) {
             scope.addSeedRedirect(task.url(), redirectTo);
           }
-          follow(task.redirect(redirectTo));
+          if (followRedirect) {
+            follow(task.redirect(redirectTo));
+          }
         }
       }
     } else if (errorKind == null && task.sitemap() && response.status() / 100 == 2) {

@@ -39,7 +39,7 @@ class CookieTest {
     server.stubFor(get(urlEqualTo("/")).withHeader("Host", equalTo("localhost:" + server.port()))
         .willReturn(aResponse().withHeader("Content-Type", "text/html")
             .withHeader("Set-Cookie", "session=abc; Path=/; HttpOnly")
-            .withBody(Html.page("home", "/members", "/gate", "/never"))));
+            .withBody(Html.page("home", "/members", "/gate", "/never", "/door", "/ping"))));
     Html.serve(server, "/other", Html.page("other", "/members"));
     server.stubFor(get(urlEqualTo("/members")).willReturn(aResponse().withStatus(403)));
     server.stubFor(get(urlEqualTo("/members")).withCookie("session", equalTo("abc")).atPriority(1)
@@ -51,6 +51,16 @@ class CookieTest {
     server.stubFor(get(urlEqualTo("/gate")).withCookie("checked", equalTo("yes")).atPriority(1)
         .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("gate", "/behind"))));
     Html.serve(server, "/behind", Html.page("behind"));
+    // a cookie check on a page of its own: it sets the cookie and sends the visitor back where it came from
+    server.stubFor(get(urlEqualTo("/door")).willReturn(aResponse().withStatus(302).withHeader("Location", "/check")));
+    server.stubFor(get(urlEqualTo("/check")).willReturn(aResponse().withStatus(302)
+        .withHeader("Set-Cookie", "door=open; Path=/").withHeader("Location", "/door")));
+    server.stubFor(get(urlEqualTo("/door")).withCookie("door", equalTo("open")).atPriority(1)
+        .willReturn(aResponse().withHeader("Content-Type", "text/html").withBody(Html.page("door", "/room"))));
+    Html.serve(server, "/room", Html.page("room"));
+    // two pages that send each other round whatever the visitor sends
+    server.stubFor(get(urlEqualTo("/ping")).willReturn(aResponse().withStatus(302).withHeader("Location", "/pong")));
+    server.stubFor(get(urlEqualTo("/pong")).willReturn(aResponse().withStatus(302).withHeader("Location", "/ping")));
     // one whose cookie is never kept (it is for another site): the loop ends at fetch.max-redirects
     server.stubFor(get(urlEqualTo("/never")).willReturn(aResponse().withStatus(302)
         .withHeader("Set-Cookie", "x=1; Domain=example.com").withHeader("Location", "/never")));
@@ -77,8 +87,9 @@ class CookieTest {
     assertEquals(200, sink.get(site + "/inner").status(), "found through the page the cookie opened");
     assertEquals(403, sink.get(otherSite + "/members").status(), "127.0.0.1 never got the cookie of localhost");
     List<LoggedRequest> withCookie = server.findAll(getRequestedFor(anyUrl()).withHeader("Cookie", matching(".*")));
-    assertEquals(List.of("localhost /behind", "localhost /gate", "localhost /inner", "localhost /members",
-        "localhost /never"), withCookie.stream()
+    assertEquals(List.of("localhost /behind", "localhost /check", "localhost /door", "localhost /gate",
+        "localhost /inner", "localhost /members", "localhost /never", "localhost /ping", "localhost /pong",
+        "localhost /room"), withCookie.stream()
         .map(r -> r.getHost() + " " + r.getUrl()).distinct().sorted().toList(),
         "every later request to the site, no other");
   }
@@ -98,11 +109,39 @@ class CookieTest {
   }
 
   @Test
+  void aPageThatRedirectsToACookieCheckThatSendsItBackIsFetchedAgainWithTheCookie() {
+    CollectingSink sink = crawl(true);
+    assertEquals(List.of(302, 200), sink.results().stream().filter(r -> r.url().equals(site + "/door"))
+        .map(CrawlResult::status).toList(), "its redirect, then the page");
+    CrawlResult again = sink.results().stream().filter(r -> r.url().equals(site + "/door") && r.status() == 200)
+        .findFirst().orElseThrow();
+    assertEquals(site + "/check", again.referrer());
+    assertEquals(2, again.attempts(), "its second fetch");
+    assertEquals(site + "/door", sink.get(site + "/check").redirectTo());
+    assertEquals(200, sink.get(site + "/room").status(), "the links of the page behind the check are followed");
+    assertEquals(1L, sink.countsByUrl().get(site + "/check"));
+  }
+
+  @Test
+  void aRedirectLoopGoesRoundOnceMoreAtMost() {
+    CollectingSink sink = crawl(true);
+    // the crawler holds the site's session cookie, so /ping is asked again once; then /pong is a seen URL
+    assertEquals(2, server.countRequestsMatching(getRequestedFor(urlEqualTo("/ping")).build()).getCount());
+    assertEquals(1, server.countRequestsMatching(getRequestedFor(urlEqualTo("/pong")).build()).getCount());
+    assertEquals(2L, sink.countsByUrl().get(site + "/ping"));
+    assertEquals(site + "/pong", sink.get(site + "/ping").redirectTo());
+
+    CollectingSink withoutCookies = crawl(false);
+    assertEquals(1L, withoutCookies.countsByUrl().get(site + "/ping"), "without a cookie nothing changes for it");
+    assertEquals(1L, withoutCookies.countsByUrl().get(site + "/door"));
+  }
+
+  @Test
   void withCookiesOffNoneIsSent() {
     CollectingSink sink = crawl(false);
     assertEquals(403, sink.get(site + "/members").status());
-    assertEquals(List.of(otherSite + "/members", otherSite + "/other", site + "/", site + "/gate", site + "/members",
-        site + "/never"), sink.fetchedUrls());
+    assertEquals(List.of(otherSite + "/members", otherSite + "/other", site + "/", site + "/check", site + "/door",
+        site + "/gate", site + "/members", site + "/never", site + "/ping", site + "/pong"), sink.fetchedUrls());
     assertEquals(302, sink.get(site + "/gate").status(), "without cookies a cookie check is a redirect to a seen URL");
     server.verify(0, getRequestedFor(anyUrl()).withHeader("Cookie", matching(".*")));
   }

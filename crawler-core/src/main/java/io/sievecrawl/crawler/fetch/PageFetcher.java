@@ -15,6 +15,7 @@ import java.util.List;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.Cookie;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
@@ -101,6 +102,12 @@ public final class PageFetcher implements AutoCloseable {
   /** The cookies the crawl keeps that have not expired; none when fetch.cookies is off. */
   public List<Cookie> cookies() {
     return cookies == null ? List.of() : cookies.snapshot();
+  }
+
+  /** Whether a request to {@code url} would now carry a cookie; false when fetch.cookies is off. */
+  public boolean hasCookiesFor(String url) {
+    HttpUrl parsed = cookies == null ? null : HttpUrl.parse(url);
+    return parsed != null && !cookies.loadForRequest(parsed).isEmpty();
   }
 
   /** Keeps {@code kept} (an earlier run's cookies) as if responses had set them; ignored when fetch.cookies is off. */
