@@ -326,7 +326,7 @@ public final class Crawler {
     while (true) {
       HostScheduler.Lease<CrawlTask> lease;
       try {
-        lease = scheduler.acquire(1, TimeUnit.SECONDS);
+        lease = scheduler.acquire(10, TimeUnit.SECONDS); // a stop or the end of the crawl wakes it sooner
       } catch (InterruptedException e) {
         return;
       } catch (FrontierFailure e) {

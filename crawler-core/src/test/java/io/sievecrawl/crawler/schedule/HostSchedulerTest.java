@@ -12,11 +12,21 @@ import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -351,6 +361,151 @@ class HostSchedulerTest {
     assertEquals("https://a.example/1#retry", retry.task());
     assertEquals(lease.claim().id(), retry.claim().id(), "the same frontier claim");
   }
+  @Test
+  void whileTheOnlyOriginWaitsOutItsDelayOneWaitingWorkerWatchesTheClock() throws InterruptedException {
+    WatchedClock clock = new WatchedClock();
+    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
+        Politeness.fixed(1, Duration.ofMillis(1), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    s.offer("https://a.example/1");
+    s.offer("https://a.example/2");
+    s.complete(s.poll()); // a.example/2 may start 1 ms later on the clock, which stands still for now
+    BlockingQueue<Optional<HostScheduler.Lease<String>>> leases = new LinkedBlockingQueue<>();
+    List<Thread> workers = startAcquiring(6, s, Duration.ofMinutes(1), leases);
+    awaitTrue(() -> workers.stream().allMatch(w -> clock.readsBy(w) >= 2), "every worker waits");
+
+    // the one watching wakes every millisecond (its wait ends when the origin may start); the others sleep
+    Map<Thread, Integer> before = clock.snapshot();
+    awaitTrue(() -> clock.total() >= sum(before) + 100, "100 more reads of the clock");
+    Set<Thread> woke = new HashSet<>();
+    clock.snapshot().forEach((thread, reads) -> {
+      if (reads > before.getOrDefault(thread, 0)) {
+        woke.add(thread);
+      }
+    });
+    assertEquals(1, woke.size(), "threads that read the clock: " + woke);
+
+    clock.nanos.addAndGet(Duration.ofMillis(1).toNanos());
+    Optional<HostScheduler.Lease<String>> lease = leases.poll(1, TimeUnit.MINUTES);
+    assertEquals("https://a.example/2", lease.orElseThrow().task(), "the origin's start is not missed");
+    s.stop();
+    for (Thread worker : workers) {
+      worker.join(Duration.ofMinutes(1));
+    }
+    assertEquals(5, leases.size());
+    assertTrue(leases.stream().allMatch(Optional::isEmpty), "the stop wakes every other worker");
+  }
+
+  @Test
+  void aWorkerThatTakesTheNextStartLeavesTheClockToAnother() throws InterruptedException {
+    WatchedClock clock = new WatchedClock();
+    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
+        Politeness.fixed(1, Duration.ofMillis(2), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    for (String url : List.of("https://a.example/1", "https://b.example/1", "https://a.example/2",
+        "https://b.example/2")) {
+      s.offer(url);
+    }
+    s.complete(s.poll());
+    clock.nanos.addAndGet(Duration.ofMillis(1).toNanos());
+    s.complete(s.poll()); // a.example/2 may start at 2 ms, b.example/2 at 3 ms
+    BlockingQueue<Optional<HostScheduler.Lease<String>>> leases = new LinkedBlockingQueue<>();
+    List<Thread> workers = startAcquiring(4, s, Duration.ofMinutes(10), leases);
+    awaitTrue(() -> workers.stream().allMatch(w -> clock.readsBy(w) >= 2), "every worker waits");
+
+    clock.nanos.addAndGet(Duration.ofMillis(5).toNanos()); // both may start now; only the watching worker knows
+    Set<String> started = new HashSet<>();
+    for (int i = 0; i < 2; i++) {
+      // without a hand-over the second start would wait for a sleeping worker's ten minutes to run out
+      Optional<HostScheduler.Lease<String>> lease = leases.poll(1, TimeUnit.MINUTES);
+      assertNotNull(lease, "start " + (i + 1) + " was missed");
+      started.add(lease.orElseThrow().task());
+    }
+    assertEquals(Set.of("https://a.example/2", "https://b.example/2"), started);
+    s.stop();
+    for (Thread worker : workers) {
+      worker.join(Duration.ofMinutes(1));
+    }
+    assertEquals(2, leases.size());
+  }
+
+  @Test
+  void aTaskThatReachesASharedFrontierUnannouncedIsFoundWhileTheNextStartIsFarOff() throws InterruptedException {
+    frontier.shared = true;
+    WatchedClock clock = new WatchedClock();
+    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
+        Politeness.fixed(1, Duration.ofMinutes(30), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    s.offer("https://a.example/1");
+    s.offer("https://a.example/2");
+    s.complete(s.poll()); // a.example/2 may start in 30 minutes
+    BlockingQueue<Optional<HostScheduler.Lease<String>>> leases = new LinkedBlockingQueue<>();
+    List<Thread> workers = startAcquiring(3, s, Duration.ofMinutes(30), leases);
+    awaitTrue(() -> workers.stream().allMatch(w -> clock.readsBy(w) >= 2), "every worker waits");
+
+    frontier.offer("https://b.example/1"); // as another agent adds to a shared frontier: no signal here
+    Optional<HostScheduler.Lease<String>> lease = leases.poll(1, TimeUnit.MINUTES);
+    assertNotNull(lease, "the timekeeper looks again within its recheck, not at the next start");
+    assertEquals("https://b.example/1", lease.orElseThrow().task());
+    s.stop();
+    for (Thread worker : workers) {
+      worker.join(Duration.ofMinutes(1));
+    }
+  }
+
+  /** {@code count} threads that each acquire one lease (empty: none came) into {@code leases}. */
+  private static List<Thread> startAcquiring(int count, HostScheduler<String> s, Duration timeout,
+      BlockingQueue<Optional<HostScheduler.Lease<String>>> leases) {
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      workers.add(Thread.ofPlatform().daemon().start(() -> {
+        try {
+          leases.add(Optional.ofNullable(s.acquire(timeout.toNanos(), TimeUnit.NANOSECONDS)));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }));
+    }
+    return workers;
+  }
+
+  /** A clock the test moves, counting who reads it: a worker reads it each time it wakes in acquire. */
+  private static final class WatchedClock implements LongSupplier {
+    final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final Map<Thread, AtomicInteger> reads = new ConcurrentHashMap<>();
+
+    @Override
+    public long getAsLong() {
+      reads.computeIfAbsent(Thread.currentThread(), t -> new AtomicInteger()).incrementAndGet();
+      return nanos.get();
+    }
+
+    int readsBy(Thread thread) {
+      AtomicInteger n = reads.get(thread);
+      return n == null ? 0 : n.get();
+    }
+
+    Map<Thread, Integer> snapshot() {
+      Map<Thread, Integer> copy = new HashMap<>();
+      reads.forEach((thread, n) -> copy.put(thread, n.get()));
+      return copy;
+    }
+
+    int total() {
+      return sum(snapshot());
+    }
+  }
+
+  private static int sum(Map<Thread, Integer> reads) {
+    return reads.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  /** Polls {@code condition} (it changes in other threads) for up to a minute. */
+  private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until: " + what);
+      Thread.sleep(1);
+    }
+  }
+
 
   /** Counts polls, to see when the scheduler reads the frontier. */
   private static final class CountingFrontier implements Frontier<String> {
