@@ -166,20 +166,21 @@ final class PageProcessor {
       failures.warnOnce(lease.origin(), response.error());
     }
     CrawlTask back = backWithCookies(task, response);
-    record(task, resultOf(task, response, back == null));
     if (back != null) {
       scheduler.retryLater(lease, back, Duration.ZERO);
       return End.HANDED_BACK;
     }
+    record(task, resultOf(task, response));
     return End.COMPLETE;
   }
 
   /**
    * The URL that redirected here, to fetch again, when this page sends the crawler back to it holding cookies for
    * it: a consent or cookie-check page between a page and its visitors. That URL has passed the sieve already, so
-   * the task takes this one's place in its origin's queue (the same origin only, so politeness holds). It is that
-   * URL's second fetch, as after a cookie check on the page itself; a second fetch is not sent back again, so a
-   * redirect loop goes round once more at most and ends at a seen URL.
+   * the task takes this one's place in its origin's queue (the same origin only, so politeness holds), and the
+   * check page gets no record of its own: its claim ends with the record of that URL's second fetch, one record a
+   * claim as after a cookie check on the page itself. A second fetch is not sent back again, so a redirect loop
+   * goes round once more at most and ends at a seen URL.
    */
   private CrawlTask backWithCookies(CrawlTask task, FetchResponse response) {
     if (!settings.cookies() || task.redirectHops() == 0 || task.attempt() > 0 || response.errorKind() != null
@@ -286,8 +287,7 @@ final class PageProcessor {
     return End.UNFETCHED;
   }
 
-  /** @param followRedirect whether a redirect's target is offered (not when it is fetched again as it is) */
-  private CrawlResult resultOf(CrawlTask task, FetchResponse response, boolean followRedirect) {
+  private CrawlResult resultOf(CrawlTask task, FetchResponse response) {
     ErrorKind errorKind = response.errorKind();
     String error = response.error();
     if (errorKind == null && response.isRetryable()) {
@@ -312,9 +312,7 @@ final class PageProcessor {
           if (task.depth() == 0) {
             scope.addSeedRedirect(task.url(), redirectTo);
           }
-          if (followRedirect) {
-            follow(task.redirect(redirectTo));
-          }
+          follow(task.redirect(redirectTo));
         }
       }
     } else if (errorKind == null && task.sitemap() && response.status() / 100 == 2) {
