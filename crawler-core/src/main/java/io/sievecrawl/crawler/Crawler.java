@@ -305,7 +305,8 @@ public final class Crawler {
     boolean interrupted = false;
     while (true) {
       try {
-        if (workers.awaitTermination(100, TimeUnit.MILLISECONDS)) {
+        long poll = control.stopRequestedAt() == 0 ? 1_000 : 100; // stopping: watch the grace period closely
+        if (workers.awaitTermination(poll, TimeUnit.MILLISECONDS)) {
           break;
         }
       } catch (InterruptedException e) {

@@ -30,6 +30,7 @@ public final class CountMinSketch implements PerKeyBudget {
   private final int width;
   private final int depth;
   private final int[] counts;
+  private long updates; // increments counted by this instance: tells a checkpoint whether anything changed
 
   private CountMinSketch(int width, int depth, int[] counts) {
     this.width = width;
@@ -76,7 +77,13 @@ public final class CountMinSketch implements PerKeyBudget {
         counts[i] = min + 1;
       }
     }
+    updates++;
     return true;
+  }
+
+  /** Increments counted by this instance since it was made or read: unchanged, the sketch is as it was. */
+  public synchronized long updates() {
+    return updates;
   }
 
   /**

@@ -64,6 +64,7 @@ class CountMinSketchTest {
     for (int i = 0; i < 300; i++) {
       sketch.incrementIfBelow("https://site" + (i % 3) + ".example", Long.MAX_VALUE);
     }
+    assertEquals(300, sketch.updates());
     byte[] saved = sketch.toBytes();
     assertTrue(saved.length < 16_384, "2 MB of mostly zeros deflated: " + saved.length);
     CountMinSketch read = CountMinSketch.fromBytes(saved);
@@ -71,6 +72,7 @@ class CountMinSketchTest {
       assertEquals(100, read.estimate("https://site" + s + ".example"));
     }
     assertArrayEquals(saved, read.toBytes());
+    assertEquals(0, read.updates(), "counted since it was read");
   }
 
   @Test

@@ -87,6 +87,8 @@ public final class CrawlJob {
   private final Path dir;
   private Manifest manifest;
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
+  private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
+  private long savedSketchUpdates;
 
   private CrawlJob(Path dir, Manifest manifest) {
     this.dir = dir;
@@ -248,7 +250,13 @@ public final class CrawlJob {
 
   /** Saves {@code state}: each file is replaced atomically, unless it holds what it would be replaced with. */
   public synchronized void writeState(CrawlState state) throws IOException {
-    replaceIfChanged(SKETCH, state.pagesPerOrigin().toBytes());
+    CountMinSketch sketch = state.pagesPerOrigin();
+    long updates = sketch.updates();
+    if (sketch != savedSketch || updates != savedSketchUpdates) {
+      replaceIfChanged(SKETCH, sketch.toBytes());
+      savedSketch = sketch;
+      savedSketchUpdates = updates;
+    }
     replaceIfChanged(STATE, JSON.writeValueAsBytes(StateFile.of(state)));
     replaceIfChanged(COOKIES, CookiesTxt.write(state.cookies()).getBytes(StandardCharsets.UTF_8));
   }
