@@ -91,7 +91,8 @@ class CountMinSketchTest {
   @Test
   void damagedBytesAreRefused() {
     byte[] saved = CountMinSketch.create(1 << 10, 4).toBytes();
-    assertThrows(IllegalArgumentException.class, () -> CountMinSketch.fromBytes(Arrays.copyOf(saved, saved.length - 3)));
+    byte[] cut = Arrays.copyOf(saved, saved.length - 3);
+    assertThrows(IllegalArgumentException.class, () -> CountMinSketch.fromBytes(cut));
     byte[] garbled = saved.clone();
     garbled[14] ^= 0x55;
     assertThrows(IllegalArgumentException.class, () -> CountMinSketch.fromBytes(garbled));
