@@ -1,8 +1,12 @@
 package io.sievecrawl.sieve;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
 import java.util.zip.Inflater;
 
 /**
@@ -105,30 +109,24 @@ public final class CountMinSketch implements PerKeyBudget {
 
   /**
    * The sketch as bytes, for a checkpoint: deflated, since most counters of a crawl over fewer origins than the
-   * width are zero (a crawl of one site saves about 2 KB instead of 2 MB).
+   * width are zero (a crawl of one site saves about 9 KB instead of 2 MB).
    */
   public byte[] toBytes() {
     ByteBuffer raw = ByteBuffer.allocate(4 * counts.length);
     synchronized (this) {
       raw.asIntBuffer().put(counts);
     }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(12 + raw.capacity() / 64);
+    out.writeBytes(ByteBuffer.allocate(12).putInt(MAGIC_DEFLATED).putInt(width).putInt(depth).array());
     Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-    try {
-      deflater.setInput(raw.array());
-      deflater.finish();
-      ByteBuffer out = ByteBuffer.allocate(12 + raw.capacity() / 64);
-      out.putInt(MAGIC_DEFLATED).putInt(width).putInt(depth);
-      while (!deflater.finished()) {
-        if (!out.hasRemaining()) {
-          out = ByteBuffer.allocate(out.capacity() * 2).put(out.flip());
-        }
-        int n = deflater.deflate(out.array(), out.position(), out.remaining());
-        out.position(out.position() + n);
-      }
-      return java.util.Arrays.copyOf(out.array(), out.position());
+    try (DeflaterOutputStream deflated = new DeflaterOutputStream(out, deflater)) {
+      deflated.write(raw.array());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     } finally {
       deflater.end();
     }
+    return out.toByteArray();
   }
 
   /**
