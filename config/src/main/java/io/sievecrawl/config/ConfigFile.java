@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * <p>The format is INI-like: {@code [section]} headers and {@code name = value} lines, or fully qualified
  * {@code section.name = value} lines anywhere; {@code #} or {@code ;} starts a comment line, and a {@code #} after
  * white space starts a comment at the end of a value line; blank lines are ignored; a value may be wrapped in double
- * quotes (then it may hold {@code #}). Every problem is reported, each with file and line: syntax
+ * quotes (then it may hold {@code #} and quotes). Every problem is reported, each with file and line: syntax
  * errors, unknown sections and keys (with the nearest known key), keys given twice, and values that do not parse.
  */
 public final class ConfigFile {
@@ -109,21 +109,26 @@ public final class ConfigFile {
   }
 
   /**
-   * The value of an entry: a double-quoted string (which may hold {@code #}), or the text up to a {@code #} that
-   * follows white space (a trailing comment), stripped.
+   * The value of an entry: a double-quoted string (which may hold {@code #} and quotes, though not a quote
+   * followed by white space and {@code #}), or the text up to a {@code #} that follows white space (a trailing
+   * comment), stripped.
    */
   static String valueOf(String raw) {
     String text = raw.strip();
     if (text.startsWith("\"")) {
+      // The closing quote is the first one followed by nothing but a comment, so the value may hold quotes itself.
       int close = text.indexOf('"', 1);
       if (close < 0) {
         throw new IllegalArgumentException("a quoted value has no closing quote");
       }
-      String rest = text.substring(close + 1).strip();
-      if (!rest.isEmpty() && !rest.startsWith("#")) {
-        throw new IllegalArgumentException("unexpected text after the closing quote: '" + rest + "'");
+      for (int next = close; next >= 0; next = text.indexOf('"', next + 1)) {
+        String rest = text.substring(next + 1).strip();
+        if (rest.isEmpty() || rest.startsWith("#")) {
+          return text.substring(1, next);
+        }
       }
-      return text.substring(1, close);
+      throw new IllegalArgumentException("unexpected text after the closing quote: '"
+          + text.substring(close + 1).strip() + "'");
     }
     if (text.startsWith("#")) {
       return "";

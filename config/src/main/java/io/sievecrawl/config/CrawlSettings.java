@@ -81,7 +81,7 @@ public final class CrawlSettings {
   private String configValue(Setting s) {
     Object value = values.get(s);
     return switch (s.type()) {
-      case STRING -> "\"" + value + "\"";
+      case STRING, PATTERNS -> "\"" + format(s, value) + "\""; // quoted, a '#' in them is no comment
       case SIZE -> Values.formatSizeExact((Long) value);
       default -> format(s, value);
     };

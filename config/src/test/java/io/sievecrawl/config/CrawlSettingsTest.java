@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class CrawlSettingsTest {
@@ -30,6 +31,18 @@ class CrawlSettingsTest {
     CrawlSettings changed = CrawlSettings.builder().set(Setting.FILTER_N, 12_345_678L).set(Setting.FILTER_P, 1e-4)
         .set(Setting.DELAY, Duration.ofMillis(250)).set(Setting.USER_AGENT, "sievecrawl/1.0 (+https://example.org)")
         .set(Setting.MAX_BODY_SIZE, 1_234_567L).build();
+    CrawlSettings awkward = CrawlSettings.builder()
+        .set(Setting.USER_AGENT, "bot \"quoted\" (+https://example.org/#about \"x\")").set(Setting.CONTACT, "\"")
+        .set(Setting.EXCLUDE, List.of(Pattern.compile("#top"), Pattern.compile("a\"b"), Pattern.compile("\"$")))
+        .build();
+    for (String text : List.of(awkward.toConfigText(), String.join("\n", awkward.describe()))) {
+      CrawlSettings.Builder loaded = CrawlSettings.builder();
+      ConfigFile.parse("settings.conf", text, loaded);
+      CrawlSettings back = loaded.build();
+      assertEquals(awkward.userAgent(), back.userAgent(), text);
+      assertEquals(awkward.contact(), back.contact(), text);
+      assertEquals(comparable(awkward.exclude()), comparable(back.exclude()), text);
+    }
     for (String text : List.of(changed.toConfigText(), String.join("\n", changed.describe()))) {
       CrawlSettings.Builder loaded = CrawlSettings.builder();
       ConfigFile.parse("settings.conf", text, loaded);
