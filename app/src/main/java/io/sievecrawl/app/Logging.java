@@ -34,6 +34,7 @@ final class Logging {
   static void configure(StatusLine status, Path logFile, Verbosity verbosity) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.reset();
+    context.getStatusManager().clear(); // an earlier command's failed log file is not this one's
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(verbosity == Verbosity.VERBOSE ? Level.DEBUG : Level.INFO);
     // Libraries stay quiet below WARN unless asked.
