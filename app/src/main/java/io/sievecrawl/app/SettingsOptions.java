@@ -52,6 +52,11 @@ final class SettingsOptions {
   @Option(names = "--user-agent", paramLabel = "TEXT", description = "User-Agent header (fetch.user-agent).")
   String userAgent;
 
+  @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
+      description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header)."
+          + " Repeatable. Authorization and Cookie go to the seeds' hosts only.")
+  List<String> headers = new ArrayList<>();
+
   @Option(names = "--warc", paramLabel = "DIR",
       description = "Also write every HTTP exchange to WARC/1.1 files in DIR (warc.dir; see warc.max-size).")
   String warc;
@@ -104,6 +109,9 @@ final class SettingsOptions {
     flag(builder, Setting.SCOPE, scope, "--scope");
     flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
     flag(builder, Setting.WARC_DIR, warc, "--warc");
+    for (String header : headers) {
+      builder.parse(Setting.HEADER, header, "--header");
+    }
     for (String set : sets) {
       int eq = set.indexOf('=');
       String key = eq < 0 ? set : set.substring(0, eq).strip();

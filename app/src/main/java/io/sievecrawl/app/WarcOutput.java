@@ -61,7 +61,7 @@ final class WarcOutput {
 
   /**
    * The warcinfo fields: the software, the format, the crawl, the robots policy, the User-Agent, and every setting
-   * that shapes the crawl, one field per config key.
+   * that shapes the crawl, one field per config key (per header for fetch.header, credentials hidden).
    */
   static Map<String, List<String>> warcinfo(CrawlSettings settings, String crawlName) {
     Map<String, List<String>> fields = new LinkedHashMap<>();
@@ -76,12 +76,7 @@ final class WarcOutput {
     if (!settings.contact().isEmpty()) {
       fields.put("operator", List.of(settings.contact()));
     }
-    for (String line : settings.toConfigText().split("\n")) {
-      int eq = line.indexOf(" = ");
-      if (eq > 0) {
-        fields.put(line.substring(0, eq), List.of(line.substring(eq + 3)));
-      }
-    }
+    fields.putAll(settings.shownValues()); // credentials among fetch.header hidden
     return fields;
   }
 

@@ -127,6 +127,50 @@ class CrawlCommandTest {
   }
 
   @Test
+  void extraHeadersAreSentAndRecordedButTheirCredentialsAreShownNowhere() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(5, 2)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path warc = dir.resolve("warc");
+      Path log = dir.resolve("log");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out.jsonl").toString(), "--log-file",
+          log.toString(), "--delay", "0ms", "--warc", warc.toString(), "-H", "X-Team: archive",
+          "--header", "Authorization: Bearer s3cret");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      String logged = Files.readString(log);
+      assertTrue(logged.contains("fetch.header = \"Authorization: <hidden>\"    # --header"), logged);
+      assertTrue(logged.contains("fetch.header = \"X-Team: archive\"    # --header"), logged);
+      assertFalse(logged.contains("s3cret") || cmd.err().contains("s3cret"), "never in the log");
+      Path file;
+      try (var entries = Files.list(warc)) {
+        file = entries.filter(f -> f.toString().endsWith(".warc.gz")).findFirst().orElseThrow();
+      }
+      String warcinfo = null;
+      int requestsWithToken = 0;
+      try (org.netpreserve.jwarc.WarcReader reader = new org.netpreserve.jwarc.WarcReader(file)) {
+        for (org.netpreserve.jwarc.WarcRecord record : reader) {
+          if (record instanceof org.netpreserve.jwarc.Warcinfo info) {
+            warcinfo = new String(info.body().stream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          } else if (record instanceof org.netpreserve.jwarc.WarcRequest request) {
+            requestsWithToken += request.http().headers().first("Authorization").orElse("").equals("Bearer s3cret")
+                && request.http().headers().first("X-Team").orElse("").equals("archive") ? 1 : 0;
+          }
+        }
+      }
+      assertTrue(warcinfo != null && warcinfo.contains("fetch.header: \"Authorization: <hidden>\"\r\n")
+          && warcinfo.contains("fetch.header: \"X-Team: archive\"\r\n") && !warcinfo.contains("s3cret"), warcinfo);
+      assertEquals(6, requestsWithToken, "5 pages and robots.txt, each recorded as sent");
+    }
+  }
+
+  @Test
+  void aHeaderTheCrawlerSetsItselfIsRefusedSayingWhichSettingToUse() {
+    Cmd cmd = Cmd.run("crawl", "--header", "User-Agent: Mozilla/5.0", "--print-settings");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().contains("--header: fetch.header = User-Agent: Mozilla/5.0: the User-Agent header is set by"
+        + " fetch.user-agent (and fetch.contact)"), cmd.err());
+  }
+
+  @Test
   void aRelativeWarcDirectoryIsRecordedAbsoluteSoAResumeFromElsewhereFindsIt() {
     Cmd cmd = Cmd.run("crawl", "--warc", "archive", "--print-settings");
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());

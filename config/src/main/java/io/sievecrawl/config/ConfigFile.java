@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * {@code section.name = value} lines anywhere; {@code #} or {@code ;} starts a comment line, and a {@code #} after
  * white space starts a comment at the end of a value line; blank lines are ignored; a value may be wrapped in double
  * quotes (then it may hold {@code #} and quotes). Every problem is reported, each with file and line: syntax
- * errors, unknown sections and keys (with the nearest known key), keys given twice, and values that do not parse.
+ * errors, unknown sections and keys (with the nearest known key), keys given twice (a repeatable key's value given
+ * twice: a header named twice), and values that do not parse.
  */
 public final class ConfigFile {
   private static final Pattern SECTION = Pattern.compile("\\[\\s*([A-Za-z0-9_.-]+)\\s*]");
@@ -57,6 +58,7 @@ public final class ConfigFile {
     List<String> lines = text.lines().toList();
     String section = "";
     Map<Setting, Integer> seenAt = new HashMap<>();
+    Map<String, Integer> headerLines = new HashMap<>(); // fetch.header may repeat, each header name once
     for (int i = 0; i < lines.size(); i++) {
       String origin = name + ":" + (i + 1);
       String line = lines.get(i).strip();
@@ -94,13 +96,20 @@ public final class ConfigFile {
         settings.problem(new Problem(origin, key, value, hint));
         continue;
       }
-      Integer previous = seenAt.putIfAbsent(setting.get(), i + 1);
+      Integer previous = setting.get().repeatable() ? headerLines.putIfAbsent(headerName(value), i + 1)
+          : seenAt.putIfAbsent(setting.get(), i + 1);
       if (previous != null) {
         settings.problem(new Problem(origin, key, value, "already set on line " + previous));
         continue;
       }
       settings.parse(setting.get(), value, origin);
     }
+  }
+
+  /** The lower-cased name of the header a {@code fetch.header} value gives, or the value when it has none. */
+  private static String headerName(String value) {
+    int colon = value.indexOf(':');
+    return (colon < 0 ? value : value.substring(0, colon)).strip().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static String knownSections() {

@@ -60,30 +60,51 @@ public final class CrawlSettings {
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
     for (Setting s : Setting.values()) {
-      lines.add(s.key() + " = " + configValue(s) + "    # " + origin(s));
+      for (String value : configValues(s, true)) {
+        lines.add(s.key() + " = " + value + "    # " + origin(s));
+      }
     }
     return lines;
   }
 
   /**
    * The settings as a config file that {@link ConfigFile} reads back to equal settings: one {@code key = value} line
-   * per setting, text values in double quotes.
+   * per setting (per header for {@code fetch.header}), text values in double quotes.
    */
   public String toConfigText() {
     StringBuilder text = new StringBuilder();
     for (Setting s : Setting.values()) {
-      text.append(s.key()).append(" = ").append(configValue(s)).append('\n');
+      for (String value : configValues(s, false)) {
+        text.append(s.key()).append(" = ").append(value).append('\n');
+      }
     }
     return text.toString();
   }
 
-  /** The value of {@code s} as a config file holds it, exactly: text in double quotes, sizes to the byte. */
-  private String configValue(Setting s) {
+  /**
+   * Every setting's key with its values as {@link #describe()} shows them (credentials hidden), one value per
+   * setting except for a repeatable one: for records of a crawl that others may read (WARC files).
+   */
+  public Map<String, List<String>> shownValues() {
+    Map<String, List<String>> shown = new java.util.LinkedHashMap<>();
+    for (Setting s : Setting.values()) {
+      shown.put(s.key(), configValues(s, true));
+    }
+    return shown;
+  }
+
+  /**
+   * The value of {@code s} as a config file holds it, exactly: text in double quotes, sizes to the byte; a line per
+   * header ({@code ""} for none), credentials hidden when {@code hide} is true.
+   */
+  private List<String> configValues(Setting s, boolean hide) {
     Object value = values.get(s);
     return switch (s.type()) {
-      case STRING, PATTERNS -> "\"" + format(s, value) + "\""; // quoted, a '#' in them is no comment
-      case SIZE -> Values.formatSizeExact((Long) value);
-      default -> format(s, value);
+      case STRING, PATTERNS -> List.of("\"" + format(s, value) + "\""); // quoted, a '#' in them is no comment
+      case SIZE -> List.of(Values.formatSizeExact((Long) value));
+      case HEADER -> headers().isEmpty() ? List.of("\"\"")
+          : headers().stream().map(h -> "\"" + (hide ? h.shown() : h.toString()) + "\"").toList();
+      default -> List.of(format(s, value));
     };
   }
 
@@ -290,6 +311,12 @@ public final class CrawlSettings {
     return (Boolean) values.get(Setting.COOKIES);
   }
 
+  /** The extra headers every request carries (fetch.header), in the order given. */
+  @SuppressWarnings("unchecked")
+  public List<RequestHeader> headers() {
+    return (List<RequestHeader>) values.get(Setting.HEADER);
+  }
+
   public int maxUrlLength() {
     return (Integer) values.get(Setting.MAX_URL_LENGTH);
   }
@@ -342,12 +369,33 @@ public final class CrawlSettings {
       rawTexts.put(setting, text);
       origins.put(setting, origin);
       try {
-        values.put(setting, setting.parse(text));
+        Object value = setting.parse(text);
+        values.put(setting, setting.repeatable() ? added(setting, value) : value);
       } catch (IllegalArgumentException e) {
         values.remove(setting);
         problems.add(new Problem(origin, setting.key(), text, e.getMessage()));
       }
       return this;
+    }
+
+    /**
+     * The list {@code setting} holds once {@code parsed} (a list of one header, or none) is added to it: a header
+     * replaces one of the same name, and an empty value clears the list.
+     */
+    private List<RequestHeader> added(Setting setting, Object parsed) {
+      @SuppressWarnings("unchecked")
+      List<RequestHeader> more = (List<RequestHeader>) parsed;
+      if (more.isEmpty()) {
+        return List.of();
+      }
+      @SuppressWarnings("unchecked")
+      List<RequestHeader> earlier = (List<RequestHeader>) values.getOrDefault(setting, List.of());
+      List<RequestHeader> merged = new ArrayList<>(earlier);
+      for (RequestHeader header : more) {
+        merged.removeIf(header::sameName);
+        merged.add(header);
+      }
+      return List.copyOf(merged);
     }
 
     /** Sets {@code setting} to a typed value (a {@code Long}, {@code Integer}, {@code Duration}, ...). */
@@ -406,7 +454,7 @@ public final class CrawlSettings {
         case BOOLEAN -> Boolean.class;
         case STRING -> String.class;
         case SCOPE -> Scope.class;
-        case PATTERNS -> List.class;
+        case PATTERNS, HEADER -> List.class;
       };
       if (!expected.isInstance(value)) {
         throw new IllegalArgumentException("must be a " + s.type().description());

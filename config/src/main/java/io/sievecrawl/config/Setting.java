@@ -83,6 +83,11 @@ public enum Setting {
   CONTACT("fetch.contact", Type.STRING, "", 0, 0,
       "A URL or e-mail address where site owners can reach whoever runs the crawl, added to the User-Agent as"
           + " (+CONTACT). Empty: a warning at the start of a crawl of other people's sites."),
+  HEADER("fetch.header", Type.HEADER, "", 0, 0,
+      "An extra header sent with every request (robots.txt and sitemaps too), NAME: VALUE; repeat the key for more"
+          + " headers (a header named again replaces the earlier one). Authorization and Cookie go to the seeds'"
+          + " hosts only, a Cookie joined with the cookies sites set; their values are hidden in the log and the"
+          + " WARC files' warcinfo, but not in the crawl directory. Empty: none."),
   CONNECT_TIMEOUT("fetch.connect-timeout", Type.DURATION, "10s", 1, Duration.ofMinutes(10).toMillis(),
       "Time allowed to open a connection."),
   READ_TIMEOUT("fetch.read-timeout", Type.DURATION, "30s", 1, Duration.ofMinutes(10).toMillis(),
@@ -148,7 +153,8 @@ public enum Setting {
     BOOLEAN("true or false"),
     STRING("text"),
     SCOPE("host, domain or any"),
-    PATTERNS("space-separated regular expressions");
+    PATTERNS("space-separated regular expressions"),
+    HEADER(RequestHeader.FORM + "; the key may be repeated");
 
     private final String description;
 
@@ -175,6 +181,14 @@ public enum Setting {
     this.min = min;
     this.max = max;
     this.description = description;
+  }
+
+  /**
+   * Whether the key may be given more than once, each time adding to its value (a list) rather than replacing it;
+   * an empty value clears the list.
+   */
+  public boolean repeatable() {
+    return type == Type.HEADER;
   }
 
   /** The key as written in a config file, {@code section.name}. */
@@ -233,6 +247,7 @@ public enum Setting {
       case STRING -> text.trim();
       case SCOPE -> parseScope(text);
       case PATTERNS -> parsePatterns(text);
+      case HEADER -> text.isBlank() ? List.of() : List.of(RequestHeader.parse(text));
     };
     checkRange(value);
     return value instanceof Long l && type == Type.INT ? Math.toIntExact(l) : value;
@@ -291,6 +306,11 @@ public enum Setting {
         }
         if (this == ROBOTS_AGENT && !s.isEmpty() && !s.matches("[A-Za-z_-]+")) {
           throw new IllegalArgumentException("must be a product token of letters, '_' and '-' (RFC 9309)");
+        }
+      }
+      case HEADER -> {
+        if (!((List<?>) value).stream().allMatch(RequestHeader.class::isInstance)) {
+          throw new IllegalArgumentException("must be a list of request headers");
         }
       }
       default -> { }

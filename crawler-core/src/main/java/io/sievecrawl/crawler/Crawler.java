@@ -93,7 +93,7 @@ public final class Crawler {
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
     CaptureInterceptor capture = b.recorder == null ? null
         : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
-    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, capture);
+    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::isSeedHost, capture);
     fetcher.restoreCookies(before.cookies());
   }
 

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * connect/read/whole-call timeouts, cookies kept as a browser keeps them ({@link BoundedCookieJar}, unless
  * fetch.cookies is off), and the body read as a stream and cut off at the size cap, which counts the bytes received.
  * The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent. Requests go through the
- * proxies {@link ProxyRoutes} chooses.
+ * proxies {@link ProxyRoutes} chooses, and carry the user's extra headers ({@link RequestHeaders}).
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
  * must end quickly).
@@ -68,6 +68,15 @@ public final class PageFetcher implements AutoCloseable {
    * @throws IllegalArgumentException if a proxy environment variable holds no usable proxy URL, naming it
    */
   public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal, Interceptor capture) {
+    this(settings, mayBeLocal, host -> true, capture);
+  }
+
+  /**
+   * As {@link #PageFetcher(CrawlSettings, java.util.function.Predicate, Interceptor)}, sending the credentials among
+   * the extra headers ({@code fetch.header}: Authorization, Cookie) only to hosts {@code takesCredentials} accepts.
+   */
+  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal,
+      java.util.function.Predicate<String> takesCredentials, Interceptor capture) {
     ProxyRoutes proxies = ProxyRoutes.of(settings.proxy(), System.getenv());
     if (!proxies.describe().equals("none")) {
       log.info("proxies: {}", proxies.describe());
@@ -84,6 +93,9 @@ public final class PageFetcher implements AutoCloseable {
     this.cookies = settings.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
     if (cookies != null) {
       builder.cookieJar(cookies);
+    }
+    if (!settings.headers().isEmpty()) {
+      builder.addNetworkInterceptor(new RequestHeaders(settings.headers(), takesCredentials)); // before the capture
     }
     if (capture != null) {
       builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));

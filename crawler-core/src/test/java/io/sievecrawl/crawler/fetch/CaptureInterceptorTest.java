@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.RequestHeader;
 import io.sievecrawl.config.Setting;
 import java.io.IOException;
 import java.io.InputStream;
@@ -115,8 +116,25 @@ class CaptureInterceptorTest {
     }
   }
 
+  @Test
+  void theUsersExtraHeadersAreRecordedAsSent() {
+    server.stubFor(get(urlEqualTo("/small")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody("<p>small</p>")));
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.HEADER,
+        List.of(new RequestHeader("X-Team", "archive"), new RequestHeader("Accept", "text/html"))).build();
+    FetchResponse response = fetcher(settings, spill).fetch("http://127.0.0.1:" + server.port() + "/small", true);
+    assertEquals(200, response.status());
+    String head = new String(recorded.get(0).requestHead(), StandardCharsets.ISO_8859_1);
+    assertTrue(head.contains("\r\nX-Team: archive\r\n"), head);
+    assertTrue(head.contains("\r\nAccept: text/html\r\n") && !head.contains("Accept: text/html,"), head);
+  }
+
   private PageFetcher fetcher(Path spillDir, long cap) {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, cap).build();
+    return fetcher(CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, cap).build(), spillDir);
+  }
+
+  private PageFetcher fetcher(CrawlSettings settings, Path spillDir) {
+    long cap = settings.maxBodySize();
     ExchangeRecorder recorder = new ExchangeRecorder() {
       @Override
       public void record(Exchange exchange) {
