@@ -20,10 +20,12 @@ import java.util.stream.Collectors;
 public final class CrawlSettings {
   private final Map<Setting, Object> values;
   private final Map<Setting, String> origins;
+  private final Map<String, String> headerOrigins; // by lower-cased header name: fetch.header's lines have their own
 
-  private CrawlSettings(Map<Setting, Object> values, Map<Setting, String> origins) {
+  private CrawlSettings(Map<Setting, Object> values, Map<Setting, String> origins, Map<String, String> headerOrigins) {
     this.values = Collections.unmodifiableMap(new EnumMap<>(values));
     this.origins = Collections.unmodifiableMap(new EnumMap<>(origins));
+    this.headerOrigins = Map.copyOf(headerOrigins);
   }
 
   /** Every setting at its default. */
@@ -40,6 +42,7 @@ public final class CrawlSettings {
     Builder b = new Builder();
     b.values.putAll(values);
     b.origins.putAll(origins);
+    b.headerOrigins.putAll(headerOrigins);
     return b;
   }
 
@@ -60,6 +63,13 @@ public final class CrawlSettings {
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
     for (Setting s : Setting.values()) {
+      if (s == Setting.HEADER && !headers().isEmpty()) {
+        for (RequestHeader h : headers()) {
+          String from = headerOrigins.getOrDefault(lowerName(h), origin(s));
+          lines.add(s.key() + " = \"" + h.shown() + "\"    # " + from);
+        }
+        continue;
+      }
       for (String value : configValues(s, true)) {
         lines.add(s.key() + " = " + value + "    # " + origin(s));
       }
@@ -317,6 +327,10 @@ public final class CrawlSettings {
     return (List<RequestHeader>) values.get(Setting.HEADER);
   }
 
+  private static String lowerName(RequestHeader header) {
+    return header.name().toLowerCase(java.util.Locale.ROOT);
+  }
+
   public int maxUrlLength() {
     return (Integer) values.get(Setting.MAX_URL_LENGTH);
   }
@@ -343,6 +357,7 @@ public final class CrawlSettings {
     private final Map<Setting, Object> values = new EnumMap<>(Setting.class);
     private final Map<Setting, String> origins = new EnumMap<>(Setting.class);
     private final Map<Setting, String> rawTexts = new EnumMap<>(Setting.class);
+    private final Map<String, String> headerOrigins = new java.util.HashMap<>();
     private final List<Problem> problems = new ArrayList<>();
 
     /** File problems by file and line, then the rest (flags, code) in the order they were found. */
@@ -370,7 +385,7 @@ public final class CrawlSettings {
       origins.put(setting, origin);
       try {
         Object value = setting.parse(text);
-        values.put(setting, setting.repeatable() ? added(setting, value) : value);
+        values.put(setting, setting.repeatable() ? added(setting, value, origin) : value);
       } catch (IllegalArgumentException e) {
         values.remove(setting);
         problems.add(new Problem(origin, setting.key(), text, e.getMessage()));
@@ -382,10 +397,11 @@ public final class CrawlSettings {
      * The list {@code setting} holds once {@code parsed} (a list of one header, or none) is added to it: a header
      * replaces one of the same name, and an empty value clears the list.
      */
-    private List<RequestHeader> added(Setting setting, Object parsed) {
+    private List<RequestHeader> added(Setting setting, Object parsed, String origin) {
       @SuppressWarnings("unchecked")
       List<RequestHeader> more = (List<RequestHeader>) parsed;
       if (more.isEmpty()) {
+        headerOrigins.clear();
         return List.of();
       }
       @SuppressWarnings("unchecked")
@@ -394,6 +410,7 @@ public final class CrawlSettings {
       for (RequestHeader header : more) {
         merged.removeIf(header::sameName);
         merged.add(header);
+        headerOrigins.put(lowerName(header), origin);
       }
       return List.copyOf(merged);
     }
@@ -403,6 +420,9 @@ public final class CrawlSettings {
       Objects.requireNonNull(value, setting.key());
       values.put(setting, value);
       origins.put(setting, "code");
+      if (setting == Setting.HEADER) {
+        headerOrigins.clear();
+      }
       rawTexts.remove(setting);
       return this;
     }
@@ -441,7 +461,7 @@ public final class CrawlSettings {
         all.sort(IN_SOURCE_ORDER);
         throw new SettingsException(all);
       }
-      return new CrawlSettings(complete, origins);
+      return new CrawlSettings(complete, origins, headerOrigins);
     }
 
     private static void checkType(Setting s, Object value) {
