@@ -140,8 +140,9 @@ public enum Setting {
   MAX_SEGMENT_REPEATS("traps.max-segment-repeats", Type.INT, "3", 1, 10_000,
       "URLs in which one path segment occurs more than this many times are dropped (/a/b/a/b/a/b/...)."),
   STRIP_SESSION_IDS("traps.strip-session-ids", Type.BOOLEAN, "true", 0, 0,
-      "Remove session ids (jsessionid, PHPSESSID, sid, ...) from URLs, so a site that mints a fresh id per"
-          + " visit is still crawled once.");
+      "Remove session ids (jsessionid, PHPSESSID, ...; sid only when its value looks minted, not a number) from"
+          + " URLs, so a site that mints a fresh id per visit is still crawled once. A redirect to the URL itself"
+          + " with a session id is followed as sent.");
 
   /** The kind of value a setting takes. */
   public enum Type {

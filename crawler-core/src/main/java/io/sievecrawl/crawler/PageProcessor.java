@@ -301,7 +301,7 @@ final class PageProcessor {
         errorKind = ErrorKind.BAD_REDIRECT;
         error = "redirect without a Location header";
       } else {
-        redirectTo = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
+        redirectTo = redirectTarget(task, response.location());
         if (redirectTo == null) {
           errorKind = ErrorKind.BAD_REDIRECT;
           error = "unusable Location '" + response.location() + "'";
@@ -358,6 +358,21 @@ final class PageProcessor {
     return new CrawlResult(task.key(), response.status(), response.contentType(), response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
         redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
+  }
+
+  /**
+   * Where a redirect leads. One that leads back to this URL once its session id is removed (a site that puts the
+   * session in the URL of a visitor without cookies: {@code /app/} to {@code /app/;jsessionid=...}) leads to the URL
+   * as sent, as wget follows it: stripped, it would end at a seen URL and the page behind it would never be fetched.
+   * That URL is fetched once; the links of its page lose their session ids as any others do.
+   */
+  private Url redirectTarget(CrawlTask task, String location) {
+    Url target = normalizer.resolverFor(task.key()).resolveOrNull(location);
+    if (target == null || !target.toString().equals(task.key())) {
+      return target;
+    }
+    Url asSent = normalizer.keepingSessionIds().resolverFor(task.key()).resolveOrNull(location);
+    return asSent != null && !asSent.toString().equals(task.key()) ? asSent : target;
   }
 
   /**

@@ -104,6 +104,31 @@ class SpiderTrapTest {
   }
 
   @Test
+  void aSiteThatPutsTheSessionInTheUrlOfAVisitorWithoutCookiesIsStillCrawled() {
+    server.stubFor(get(urlEqualTo("/app/")).willReturn(aResponse().withStatus(302)
+        .withHeader("Location", "/app/;jsessionid=ABC123")));
+    Html.serve(server, "/app/;jsessionid=ABC123", Html.page("app", "next;jsessionid=ABC123", "/php/index.php"));
+    server.stubFor(get(urlEqualTo("/app/next")).willReturn(aResponse().withStatus(302)
+        .withHeader("Location", "/app/next;jsessionid=DEF456")));
+    Html.serve(server, "/app/next;jsessionid=DEF456", Html.page("next", "/app/;jsessionid=DEF456"));
+    server.stubFor(get(urlEqualTo("/php/index.php")).willReturn(aResponse().withStatus(302)
+        .withHeader("Location", "index.php?PHPSESSID=abcdef")));
+    Html.serve(server, "/php/index.php?PHPSESSID=abcdef", Html.page("php"));
+    CollectingSink sink = new CollectingSink();
+    CrawlSummary summary = crawl(root + "/app/", sink);
+    assertEquals(List.of(
+        root + "/app/ 302 " + root + "/app/;jsessionid=ABC123",
+        root + "/app/;jsessionid=ABC123 200 null",
+        root + "/app/next 302 " + root + "/app/next;jsessionid=DEF456",
+        root + "/app/next;jsessionid=DEF456 200 null",
+        root + "/php/index.php 302 " + root + "/php/index.php?PHPSESSID=abcdef",
+        root + "/php/index.php?PHPSESSID=abcdef 200 null"),
+        sink.results().stream().map(r -> r.url() + " " + r.status() + " " + r.redirectTo()).sorted().toList(),
+        "each redirect to the URL itself with a session id is followed as sent, once");
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+  }
+
+  @Test
   void aLinkOverTheLengthCapIsCountedAndLoggedAsATrap() {
     String longPath = "/" + "a".repeat(3_000);
     Html.serve(server, "/long", Html.page("long", longPath, "/long-ok", longPath));

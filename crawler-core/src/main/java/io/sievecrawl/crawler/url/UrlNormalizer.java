@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import okhttp3.HttpUrl;
 
@@ -40,7 +41,13 @@ public final class UrlNormalizer {
       "oscsid", "sess_id");
   private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
   /** A session-id path parameter, up to the next parameter or segment: {@code /x;jsessionid=1;type=a} keeps {@code ;type=a}. */
-  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=[^/;]*");
+  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=([^/;]*)");
+  /**
+   * A value that looks minted rather than chosen: letters and digits mixed, as 16 or more hex digits (a hash, a UUID)
+   * or 20 or more of any letters and digits.
+   */
+  private static final Pattern SESSION_TOKEN = Pattern.compile("(?=.*[0-9])(?=.*[A-Za-z])"
+      + "(?:(?=(?:-?[0-9A-Fa-f]){16})[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+)*|[0-9A-Za-z]{20,})");
 
   private static final String SUB_DELIMS = "!$&'()*+,;=";
   private static final String PATH_CHARS = SUB_DELIMS + ":@/";
@@ -64,6 +71,11 @@ public final class UrlNormalizer {
 
   boolean stripsSessionIds() {
     return stripSessionIds;
+  }
+
+  /** A normalizer like this one that keeps session ids (this one, when it keeps them already). */
+  public UrlNormalizer keepingSessionIds() {
+    return stripSessionIds ? new UrlNormalizer(maxLength, false) : this;
   }
 
   /** The canonical form of an absolute URL. */
@@ -401,7 +413,7 @@ public final class UrlNormalizer {
 
     String path = normalizeEscapes(parts.path, PATH_CHARS);
     if (stripSessionIds && path.indexOf(';') >= 0) {
-      path = PATH_SESSION.matcher(path).replaceAll("");
+      path = withoutPathSessionIds(path);
     }
     path = removeDotSegments(path);
     out.append(path.isEmpty() ? "/" : path);
@@ -600,6 +612,15 @@ public final class UrlNormalizer {
     return out.toString();
   }
 
+  private static String withoutPathSessionIds(String path) {
+    Matcher m = PATH_SESSION.matcher(path);
+    StringBuilder kept = new StringBuilder(path.length());
+    while (m.find()) {
+      m.appendReplacement(kept, isSessionId(m.group(1), m.group(2)) ? "" : Matcher.quoteReplacement(m.group()));
+    }
+    return m.appendTail(kept).toString();
+  }
+
   private static String withoutSessionParams(String query) {
     if (query.isEmpty()) {
       return query;
@@ -607,15 +628,31 @@ public final class UrlNormalizer {
     List<String> kept = new ArrayList<>();
     for (String param : query.split("&", -1)) {
       int eq = param.indexOf('=');
-      String name = (eq < 0 ? param : param.substring(0, eq)).toLowerCase(Locale.ROOT);
-      if (!SESSION_PARAMS.contains(name) && !(name.startsWith("aspsessionid"))) {
+      String name = eq < 0 ? param : param.substring(0, eq);
+      if (!isSessionId(name, eq < 0 ? "" : param.substring(eq + 1))) {
         kept.add(param);
       }
     }
     return String.join("&", kept);
   }
 
-  /** Whether a parameter of the query {@code s[from, to)} is a session id that {@link #withoutSessionParams} removes. */
+  /**
+   * Whether a parameter is a session id: one of the names platforms give their session ids ({@code jsessionid},
+   * {@code PHPSESSID}, ...). {@code sid} only with a value that looks minted ({@link #SESSION_TOKEN}): many sites
+   * number their stories or items with it ({@code article.php?sid=42}).
+   */
+  private static boolean isSessionId(String name, String value) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("sid")) {
+      return SESSION_TOKEN.matcher(value).matches();
+    }
+    return SESSION_PARAMS.contains(lower) || lower.startsWith("aspsessionid");
+  }
+
+  /**
+   * Whether a parameter of the query {@code s[from, to)} may be a session id that {@link #withoutSessionParams}
+   * removes: its name is one a session id has (its value is not looked at).
+   */
   static boolean hasSessionParam(String s, int from, int to) {
     int start = from;
     while (start <= to) {

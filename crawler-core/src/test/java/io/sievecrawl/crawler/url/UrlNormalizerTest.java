@@ -71,6 +71,25 @@ class UrlNormalizerTest {
   }
 
   @Test
+  void sidIsASessionIdOnlyWhenItsValueLooksMinted() {
+    for (String kept : List.of("http://example.com/article.php?sid=42", "http://example.com/a?id=7&sid=9",
+        "http://example.com/story.php?sid=06/11/22/1234", "http://example.com/s?sid=1234567890123456789",
+        "http://example.com/s?sid=introduction-to-java", "http://example.com/p;sid=42/x")) {
+      assertEquals(kept, normalizer.normalizeOrNull(kept));
+    }
+    assertEquals("http://example.com/forum?t=5", normalizer.normalizeOrNull(
+        "http://example.com/forum?t=5&sid=0cc175b9c0f1b6a831c399e269772661"));
+    assertEquals("http://example.com/shop?page=2", normalizer.normalizeOrNull(
+        "http://example.com/shop?sid=550e8400-e29b-41d4-a716-446655440000&page=2"));
+    assertEquals("http://example.com/cart", normalizer.normalizeOrNull(
+        "http://example.com/cart?sid=k3v0q8l2m9n1b4c7x5z6a8s2d1"));
+    assertEquals("http://example.com/p/x", normalizer.normalizeOrNull(
+        "http://example.com/p;sid=0cc175b9c0f1b6a831c399e269772661/x"));
+    assertEquals("http://example.com/p?a=1", normalizer.normalizeOrNull("http://example.com/p?PHPSESSID=42&a=1"),
+        "a name only session ids have is removed whatever its value");
+  }
+
+  @Test
   void sessionIdsAreKeptWhenStrippingIsOff() {
     UrlNormalizer keeping = new UrlNormalizer(2048, false);
     assertEquals("http://example.com/p;jsessionid=1?sid=2", keeping.normalizeOrNull("http://example.com/p;jsessionid=1?sid=2"));
