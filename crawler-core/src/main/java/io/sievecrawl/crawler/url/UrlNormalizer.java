@@ -238,14 +238,11 @@ public final class UrlNormalizer {
     int length = s.length();
     int pos = scan(s, 0, ":/?#");
     String scheme = null;
-    if (pos > 0 && pos < length && s.charAt(pos) == ':') {
+    if (pos > 0 && pos < length && s.charAt(pos) == ':' && isScheme(s.substring(0, pos))) {
       scheme = s.substring(0, pos);
-      if (!isScheme(scheme)) {
-        throw new InvalidUrlException("invalid scheme '" + scheme + "'");
-      }
       pos++;
     } else {
-      pos = 0;
+      pos = 0; // no scheme: "2024:report.html" is a relative path, as browsers read it (WHATWG URL)
     }
     String authority = null;
     if (s.startsWith("//", pos)) {
