@@ -1,6 +1,9 @@
 package io.sievecrawl.crawler.html;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.Charset;
+import java.nio.charset.CoderResult;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
@@ -10,7 +13,8 @@ import java.util.Set;
 /**
  * The character encoding of an HTML page's bytes, decided before parsing as the HTML standard's "encoding sniffing"
  * does: a byte-order mark, else the charset of the Content-Type header, else a {@code <meta charset>} or
- * {@code <meta http-equiv="Content-Type" content="...; charset=...">} found by the standard's prescan, else UTF-8.
+ * {@code <meta http-equiv="Content-Type" content="...; charset=...">} found by the standard's prescan, else UTF-8
+ * if the bytes are valid UTF-8, else windows-1252 (the usual default of browsers, which read such a page so).
  *
  * <p>The prescan reads the first 5,120 bytes (jsoup's own detection window; the standard asks for at least 1,024).
  * Labels the Encoding Standard maps to windows-1252 ({@code iso-8859-1}, {@code us-ascii}, {@code latin1}, ...) are
@@ -24,12 +28,25 @@ final class HtmlCharset {
       "csisolatin1", "ibm819", "iso-8859-1", "iso-ir-100", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987",
       "l1", "latin1", "us-ascii", "windows-1252", "x-cp1252", "x-user-defined");
 
-  /** How to decode a body: its charset, and where the text starts (after a byte-order mark). */
-  record Decision(Charset charset, int offset) {
-    String decode(byte[] body) {
-      return new String(body, offset, body.length - offset, charset);
+  /**
+   * How to decode a body: the charset it declares ({@code null} when nothing does), and where the text starts
+   * (after a byte-order mark).
+   */
+  record Decision(Charset declared, int offset) {
+    Decoded decode(byte[] body) {
+      if (declared != null) {
+        return new Decoded(new String(body, offset, body.length - offset, declared), declared);
+      }
+      String text = new String(body, offset, body.length - offset, StandardCharsets.UTF_8);
+      if (text.indexOf('\uFFFD') < 0 || isUtf8(body)) { // validated only when decoding replaced something
+        return new Decoded(text, StandardCharsets.UTF_8);
+      }
+      return new Decoded(new String(body, offset, body.length - offset, WINDOWS_1252), WINDOWS_1252);
     }
   }
+
+  /** A page's text, and the charset it was decoded with: the document's encoding, in which its links' queries go. */
+  record Decoded(String text, Charset charset) {}
 
   private HtmlCharset() {}
 
@@ -48,7 +65,14 @@ final class HtmlCharset {
     if (charset == null) {
       charset = new Prescan(body, Math.min(body.length, PRESCAN_BYTES)).charset();
     }
-    return new Decision(charset == null ? StandardCharsets.UTF_8 : charset, 0);
+    return new Decision(charset, 0);
+  }
+
+  /** Whether {@code body} is UTF-8, but for a sequence cut short at its end (a body cut off at the size cap). */
+  static boolean isUtf8(byte[] body) {
+    CoderResult result = StandardCharsets.UTF_8.newDecoder() // reports malformed input
+        .decode(ByteBuffer.wrap(body), CharBuffer.allocate(body.length), false);
+    return !result.isError();
   }
 
   private static boolean startsWith(byte[] body, int... bytes) {

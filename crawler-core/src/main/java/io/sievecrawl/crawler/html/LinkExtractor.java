@@ -25,7 +25,8 @@ import org.jsoup.parser.Parser;
  * the meta tag named after the crawler, or the X-Robots-Tag header) says {@code nofollow} or {@code none} yields
  * no links.
  *
- * <p>Charset: see {@link HtmlCharset} (a byte-order mark, the Content-Type header's, {@code <meta charset>}, UTF-8).
+ * <p>Charset: see {@link HtmlCharset} (a byte-order mark, the Content-Type header's, {@code <meta charset>}, UTF-8,
+ * windows-1252). Non-ASCII characters in a link's query are encoded in it, as browsers do (WHATWG URL).
  *
  * <p>Thread-safe: every call works on its own parse.
  */
@@ -72,8 +73,8 @@ public final class LinkExtractor {
    * @param robotsTag the X-Robots-Tag header, or {@code null}
    */
   public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag) {
-    String html = HtmlCharset.of(body, headerCharset).decode(body);
-    Document doc = Parser.htmlParser().parseInput(html, pageUrl);
+    HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
+    Document doc = Parser.htmlParser().parseInput(page.text(), pageUrl);
 
     // One pass over the document: meta robots may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
@@ -82,9 +83,10 @@ public final class LinkExtractor {
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
     if (!finder.nofollow) {
-      ReferenceResolver resolver = normalizer.resolverFor(doc.baseUri().isEmpty() ? pageUrl : doc.baseUri());
+      String base = doc.baseUri().isEmpty() ? pageUrl : doc.baseUri();
+      ReferenceResolver resolver = normalizer.resolverFor(base, page.charset());
       if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
-        resolver = normalizer.resolverFor(pageUrl);
+        resolver = normalizer.resolverFor(pageUrl, page.charset());
       }
       for (int i = 0; i < finder.raw.size(); i++) {
         if (links.size() >= maxLinks) {

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.url;
 
+import java.nio.charset.Charset;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -30,15 +31,17 @@ public final class ReferenceResolver {
 
   private final UrlNormalizer normalizer;
   private final String rawBase;
+  private final Charset queryEncoding; // of non-ASCII characters in a query: the document's encoding
   private final Url base; // null when the base is not a usable http(s) URL: the general path then decides
   private final String baseDirectory;
   private final Map<String, Object> resolved = new HashMap<>();
   private final StringBuilder merged = new StringBuilder(128);
   private char[] out = new char[256];
 
-  ReferenceResolver(UrlNormalizer normalizer, String rawBase) {
+  ReferenceResolver(UrlNormalizer normalizer, String rawBase, Charset queryEncoding) {
     this.normalizer = normalizer;
     this.rawBase = rawBase;
+    this.queryEncoding = queryEncoding;
     Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
     this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase);
     if (base == null) {
@@ -62,7 +65,7 @@ public final class ReferenceResolver {
       known = url;
       if (url == null) {
         try {
-          known = normalizer.resolveToUrl(rawBase, reference);
+          known = normalizer.resolveToUrl(rawBase, reference, queryEncoding);
         } catch (InvalidUrlException e) {
           known = e.isTooLong() ? TOO_LONG : INVALID;
         }

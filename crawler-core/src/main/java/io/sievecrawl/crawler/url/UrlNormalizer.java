@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.url;
 
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,16 +112,37 @@ public final class UrlNormalizer {
    * {@code <base href>}) that resolves each distinct reference once: for the links of one page.
    */
   public ReferenceResolver resolverFor(String base) {
-    return new ReferenceResolver(this, base);
+    return resolverFor(base, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * As {@link #resolverFor(String)}, for the links of a document in {@code encoding}: a non-ASCII character in a
+   * link's query is percent-encoded in it, as browsers do (the WHATWG URL standard), so that a server that reads
+   * its queries in the encoding of its pages gets what a browser would send; a character it cannot hold goes as
+   * {@code &#NNNN;}.
+   */
+  public ReferenceResolver resolverFor(String base, Charset encoding) {
+    return new ReferenceResolver(this, base, queryEncoding(encoding));
+  }
+
+  /** The encoding URL queries take in a document: its own, but UTF-8 for UTF-16 or one that cannot encode. */
+  private static Charset queryEncoding(Charset documentEncoding) {
+    String name = documentEncoding.name();
+    return name.startsWith("UTF-16") || !documentEncoding.canEncode() ? StandardCharsets.UTF_8 : documentEncoding;
   }
 
   /** The canonical {@link Url} of {@code reference} resolved against the absolute URL {@code base}. */
   Url resolveToUrl(String base, String reference) throws InvalidUrlException {
+    return resolveToUrl(base, reference, StandardCharsets.UTF_8);
+  }
+
+  /** As {@link #resolveToUrl(String, String)}, a non-ASCII query encoded in {@code queryEncoding}. */
+  Url resolveToUrl(String base, String reference, Charset queryEncoding) throws InvalidUrlException {
     Parts b = parse(base);
     if (b.scheme == null) {
       throw new InvalidUrlException("base is not an absolute URL");
     }
-    return canonical(resolve(b, parse(reference)), maxLength);
+    return canonical(resolve(b, parse(reference)), maxLength, queryEncoding);
   }
 
   /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
@@ -390,6 +412,10 @@ public final class UrlNormalizer {
   }
 
   private Url canonical(Parts parts, int maxLength) throws InvalidUrlException {
+    return canonical(parts, maxLength, StandardCharsets.UTF_8);
+  }
+
+  private Url canonical(Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
     String scheme = parts.scheme;
     if (!isSpecial(scheme)) {
       throw new InvalidUrlException("unsupported scheme '" + scheme + "'");
@@ -417,7 +443,7 @@ public final class UrlNormalizer {
 
     int queryMark = -1;
     if (parts.query != null) {
-      String query = normalizeEscapes(parts.query, QUERY_CHARS);
+      String query = normalizeEscapes(parts.query, QUERY_CHARS, queryEncoding);
       if (stripSessionIds) {
         query = withoutSessionParams(query);
       }
@@ -580,6 +606,11 @@ public final class UrlNormalizer {
    * no escape, and UTF-8-encodes every character that may not appear raw (outside unreserved and {@code allowed}).
    */
   static String normalizeEscapes(String s, String allowed) {
+    return normalizeEscapes(s, allowed, StandardCharsets.UTF_8);
+  }
+
+  /** As {@link #normalizeEscapes(String, String)}, a non-ASCII character encoded in {@code encoding}. */
+  static String normalizeEscapes(String s, String allowed, Charset encoding) {
     StringBuilder out = new StringBuilder(s.length() + 8);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -599,14 +630,26 @@ public final class UrlNormalizer {
         out.append(c);
       } else {
         int end = Character.isHighSurrogate(c) && i + 1 < s.length() ? i + 2 : i + 1;
-        for (byte b : s.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
-          out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-              .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-        }
+        appendEncoded(out, s.substring(i, end), c < 0x80 ? StandardCharsets.UTF_8 : encoding);
         i = end - 1;
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; one it cannot hold goes as the
+   * HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;} encoded, as a browser sends it.
+   */
+  private static void appendEncoded(StringBuilder out, String character, Charset encoding) {
+    if (encoding != StandardCharsets.UTF_8 && !encoding.newEncoder().canEncode(character)) {
+      out.append("%26%23").append(character.codePointAt(0)).append("%3B");
+      return;
+    }
+    for (byte b : character.getBytes(encoding)) {
+      out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+          .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+    }
   }
 
   private static String withoutPathSessionIds(String path) {

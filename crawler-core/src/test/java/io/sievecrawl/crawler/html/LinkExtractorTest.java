@@ -87,6 +87,28 @@ class LinkExtractorTest {
   }
 
   @Test
+  void anUndeclaredPageThatIsNoUtf8IsReadAsWindows1252() {
+    byte[] latin = "<a href=\"/nc/caf\u00e9.html\">x</a>".getBytes(StandardCharsets.ISO_8859_1);
+    assertEquals(List.of("http://example.com/nc/caf%C3%A9.html"),
+        extractor.extract(latin, null, "http://example.com/", null).links(), "not /nc/caf%EF%BF%BD.html");
+  }
+
+  @Test
+  void aQueryIsEncodedInThePagesEncodingAndItsPathInUtf8() {
+    // a character that windows-1252 cannot hold is written as a reference
+    String html = "<a href=\"/w/caf\u00e9.html?q=caf\u00e9&e=\u20ac&j=&#26085;\">x</a>";
+    String expected = "http://example.com/w/caf%C3%A9.html?q=caf%E9&e=%80&j=%26%2326085%3B";
+    assertEquals(List.of(expected), extractor.extract(("<meta charset=windows-1252>" + html)
+        .getBytes(java.nio.charset.Charset.forName("windows-1252")), null, "http://example.com/", null).links());
+    assertEquals(List.of(expected), extractor.extract(html.getBytes(java.nio.charset.Charset.forName("windows-1252")),
+        "iso-8859-1", "http://example.com/", null).links(), "a Latin-1 header means windows-1252");
+    assertEquals(List.of("http://example.com/w/caf%C3%A9.html?q=caf%C3%A9&e=%E2%82%AC&j=%E6%97%A5"),
+        extractor.extract(html.getBytes(StandardCharsets.UTF_8), null, "http://example.com/", null).links());
+    assertEquals(List.of("http://example.com/s?q=%82%A0"), extractor.extract("<a href=\"/s?q=\u3042\">x</a>"
+        .getBytes(java.nio.charset.Charset.forName("shift_jis")), "shift_jis", "http://example.com/", null).links());
+  }
+
+  @Test
   void relAndRobotsTokensMatchWhateverTheirCaseAndWhitespace() {
     PageLinks links = extract("<link rel=\"  Stylesheet\tNEXT \" href=\"/n\"><a href=\"/a\" rel=\"external\nNoFollow\">a</a>"
         + "<a href=\"/b\" rel=\"nofollowing\">b</a>", "http://example.com/");
