@@ -6,6 +6,7 @@ import io.sievecrawl.config.Problem;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.SettingsException;
 import io.sievecrawl.crawler.fetch.ProxyRoutes;
+import io.sievecrawl.crawler.fetch.TlsTrust;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -56,6 +57,11 @@ final class SettingsOptions {
       description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header)."
           + " Repeatable. Authorization and Cookie go to the seeds' hosts only.")
   List<String> headers = new ArrayList<>();
+
+  @Option(names = {"-k", "--insecure", "--no-check-certificate"},
+      description = "Accept any TLS certificate, self-signed or expired (fetch.insecure-tls); for test and intranet"
+          + " sites only.")
+  Boolean insecure;
 
   @Option(names = "--warc", paramLabel = "DIR",
       description = "Also write every HTTP exchange to WARC/1.1 files in DIR (warc.dir; see warc.max-size).")
@@ -109,6 +115,7 @@ final class SettingsOptions {
     flag(builder, Setting.SCOPE, scope, "--scope");
     flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
     flag(builder, Setting.WARC_DIR, warc, "--warc");
+    flag(builder, Setting.INSECURE_TLS, insecure == null ? null : insecure.toString(), "--insecure");
     for (String header : headers) {
       builder.parse(Setting.HEADER, header, "--header");
     }
@@ -127,16 +134,30 @@ final class SettingsOptions {
     }
     CrawlSettings settings;
     try {
-      settings = WarcOutput.absolute(builder.build());
+      settings = withAbsolutePaths(builder.build(), Setting.WARC_DIR, Setting.CA_FILE);
     } catch (SettingsException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
     try {
       ProxyRoutes.of(settings.proxy(), System.getenv()); // the environment's proxies are checked as settings are
+      TlsTrust.check(settings);
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
     return settings;
+  }
+
+  /** Settings with the relative paths of {@code paths} made absolute: a resume from elsewhere finds the same files. */
+  private static CrawlSettings withAbsolutePaths(CrawlSettings settings, Setting... paths) {
+    CrawlSettings.Builder absolute = null;
+    for (Setting setting : paths) {
+      String path = (String) settings.get(setting);
+      if (!path.isEmpty() && !Path.of(path).isAbsolute()) {
+        absolute = absolute != null ? absolute : settings.toBuilder();
+        absolute.parse(setting, Path.of(path).toAbsolutePath().normalize().toString(), settings.origin(setting));
+      }
+    }
+    return absolute == null ? settings : absolute.build();
   }
 
   private static void flag(CrawlSettings.Builder builder, Setting setting, String value, String flag) {

@@ -49,16 +49,6 @@ final class WarcOutput {
     }
   }
 
-  /** Settings with a relative {@code warc.dir} made absolute: a resume from elsewhere writes to the same place. */
-  static CrawlSettings absolute(CrawlSettings settings) {
-    if (settings.warcDir().isEmpty() || Path.of(settings.warcDir()).isAbsolute()) {
-      return settings;
-    }
-    return settings.toBuilder().parse(io.sievecrawl.config.Setting.WARC_DIR,
-        Path.of(settings.warcDir()).toAbsolutePath().normalize().toString(),
-        settings.origin(io.sievecrawl.config.Setting.WARC_DIR)).build();
-  }
-
   /**
    * The warcinfo fields: the software, the format, the crawl, the robots policy, the User-Agent, and every setting
    * that shapes the crawl, one field per config key (per header for fetch.header, credentials hidden).

@@ -171,6 +171,17 @@ class CrawlCommandTest {
   }
 
   @Test
+  void anUnusableCaFileStopsTheCrawlBeforeItStartsAndInsecureIsAFlag() {
+    Cmd cmd = Cmd.run("crawl", "--set", "fetch.ca-file=no-such-ca.pem", "--print-settings");
+    assertEquals(ExitCodes.CONFIG, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().contains("fetch.ca-file: " + Path.of("no-such-ca.pem").toAbsolutePath() + " does not exist"),
+        cmd.err());
+    Cmd insecure = Cmd.run("crawl", "-k", "--print-settings");
+    assertEquals(ExitCodes.OK, insecure.exitCode(), insecure.toString());
+    assertTrue(insecure.out().contains("fetch.insecure-tls = true    # --insecure"), insecure.out());
+  }
+
+  @Test
   void aRelativeWarcDirectoryIsRecordedAbsoluteSoAResumeFromElsewhereFindsIt() {
     Cmd cmd = Cmd.run("crawl", "--warc", "archive", "--print-settings");
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());

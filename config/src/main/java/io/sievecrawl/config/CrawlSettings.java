@@ -316,6 +316,16 @@ public final class CrawlSettings {
     return (String) values.get(Setting.PROXY);
   }
 
+  /** The PEM file of extra CA certificates to trust (fetch.ca-file), or the empty string. */
+  public String caFile() {
+    return (String) values.get(Setting.CA_FILE);
+  }
+
+  /** Whether any TLS certificate is accepted (fetch.insecure-tls). */
+  public boolean insecureTls() {
+    return (Boolean) values.get(Setting.INSECURE_TLS);
+  }
+
   /** Whether the crawl keeps the cookies sites set and sends them back (fetch.cookies). */
   public boolean cookies() {
     return (Boolean) values.get(Setting.COOKIES);

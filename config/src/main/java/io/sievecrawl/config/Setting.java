@@ -109,6 +109,12 @@ public enum Setting {
       "Proxy for every request, http://HOST[:PORT] (https URLs are tunnelled through it), or none. Empty: the"
           + " http_proxy and https_proxy environment variables, which may also hold USER:PASSWORD@, as curl and"
           + " wget read them. Hosts in no_proxy and loopback hosts are reached directly."),
+  CA_FILE("fetch.ca-file", Type.STRING, "", 0, 0,
+      "A PEM file of CA certificates to trust besides the JDK's, for sites signed by a private CA (curl's --cacert,"
+          + " wget's --ca-certificate). Empty: the JDK's only."),
+  INSECURE_TLS("fetch.insecure-tls", Type.BOOLEAN, "false", 0, 0,
+      "Accept any TLS certificate: self-signed, expired or for another host (curl's -k, wget's"
+          + " --no-check-certificate). For test and intranet sites only; the crawl warns when it starts."),
   COOKIES("fetch.cookies", Type.BOOLEAN, "true", 0, 0,
       "Keep the cookies sites set and send them back, as a browser does: at most 50 per domain and 16 MB in all,"
           + " the least recently used domains' dropped first. Saved in the crawl directory for a resumed crawl;"

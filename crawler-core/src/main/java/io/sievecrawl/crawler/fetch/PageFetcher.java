@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * connect/read/whole-call timeouts, cookies kept as a browser keeps them ({@link BoundedCookieJar}, unless
  * fetch.cookies is off), and the body read as a stream and cut off at the size cap, which counts the bytes received.
  * The crawler decodes gzip itself ({@link Bodies}), so a capture sees the bytes as sent. Requests go through the
- * proxies {@link ProxyRoutes} chooses, and carry the user's extra headers ({@link RequestHeaders}).
+ * proxies {@link ProxyRoutes} chooses, and carry the user's extra headers ({@link RequestHeaders}). TLS trusts the
+ * JDK's certificate authorities unless the settings say more ({@link TlsTrust}).
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
  * must end quickly).
@@ -90,6 +91,11 @@ public final class PageFetcher implements AutoCloseable {
         .writeTimeout(settings.readTimeout())
         .callTimeout(settings.callTimeout())
         .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES));
+    TlsTrust.applyTo(builder, settings);
+    if (settings.insecureTls()) {
+      log.warn("fetch.insecure-tls is on: TLS certificates are not checked, so anyone between the crawler and a"
+          + " site can pose as the site");
+    }
     this.cookies = settings.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
     if (cookies != null) {
       builder.cookieJar(cookies);
