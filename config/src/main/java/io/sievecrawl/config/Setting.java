@@ -64,9 +64,10 @@ public enum Setting {
   OBEY_ROBOTS("robots.obey", Type.BOOLEAN, "true", 0, 0,
       "Fetch and obey each host's robots.txt (RFC 9309)."),
   FOLLOW_SITEMAPS("robots.follow-sitemaps", Type.BOOLEAN, "true", 0, 0,
-      "Also fetch the sitemaps robots.txt lists (Sitemap: lines; sitemap indexes, gzip and text sitemaps too) and"
-          + " follow the URLs in them within crawl.scope. A listed sitemap and the URLs in it count as one hop from"
-          + " a seed. Needs robots.obey."),
+      "Also fetch the sitemaps robots.txt lists (Sitemap: lines, with robots.obey; sitemap indexes, gzip and text"
+          + " sitemaps too) and follow the URLs in them within crawl.scope, and those of the XML sitemaps and RSS or"
+          + " Atom feeds that pages link. A listed sitemap and the URLs in it count as one hop from a seed. A seed"
+          + " that is a sitemap is read whatever this says."),
   ROBOTS_CACHE_MEMORY("robots.cache-memory", Type.SIZE, "64MB", 1_024, Integer.MAX_VALUE,
       "Memory for parsed robots.txt rules, estimated from their size; the least recently used origins' rules are"
           + " dropped past it (and fetched again when needed)."),

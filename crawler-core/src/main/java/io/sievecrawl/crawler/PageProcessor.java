@@ -135,7 +135,8 @@ final class PageProcessor {
     if (control.isStopping() || !scheduler.owns(lease)) {
       return End.ABANDON; // a shared crawl moved this origin's share to another agent: it does the task
     }
-    FetchResponse response = fetcher.fetch(task.key(), true, task.sitemap());
+    // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
+    FetchResponse response = fetcher.fetch(task.key(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"));
     if (control.failure() != null) {
       return End.ABANDON; // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }
@@ -317,25 +318,16 @@ final class PageProcessor {
       }
     } else if (errorKind == null && task.sitemap() && response.status() / 100 == 2) {
       try {
-        SitemapReader.Listing listing = SitemapReader.read(response.body(), response.contentType(), task.key());
-        outlinks = listing.urls().size() + listing.overCap();
-        if (listing.overCap() > 0) {
-          stats.notAdmitted("links-over-page-cap", listing.overCap());
-        }
-        ReferenceResolver resolver = normalizer.resolverFor(task.key());
-        List<CrawlTask> listed = new ArrayList<>(listing.urls().size());
-        for (String entry : listing.urls()) {
-          Url url = resolver.resolveOrNull(entry);
-          if (url == null) {
-            stats.notAdmitted("invalid-url");
-          } else {
-            listed.add(task.listed(url, listing.index()));
-          }
-        }
-        offerAll(listed);
+        outlinks = offerListed(task, SitemapReader.read(response.body(), response.contentType(), task.key()));
       } catch (SitemapReader.NotASitemapException e) {
         errorKind = ErrorKind.NOT_A_SITEMAP;
         error = e.getMessage();
+      }
+    } else if (errorKind == null && response.status() / 100 == 2 && mayListPages(task, response)) {
+      try {
+        outlinks = offerListed(task, SitemapReader.read(response.body(), response.contentType(), task.key()));
+      } catch (SitemapReader.NotASitemapException e) {
+        // an XML document of another kind: a page without links, as any other non-HTML page
       }
     } else if ((errorKind == null || response.isCutOff()) && response.isHtml() && response.status() / 100 == 2) {
       // a page cut off on its last attempt still yields the links in its part received, as one cut at the size cap
@@ -358,6 +350,36 @@ final class PageProcessor {
     return new CrawlResult(task.key(), response.status(), response.contentType(), response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
         redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
+  }
+
+  /**
+   * Whether a response that was not asked for as a sitemap may still be one, or a feed, to read the pages it lists
+   * from: an XML document (or a gzip file named {@code .xml.gz}) that is a seed, or is linked with
+   * robots.follow-sitemaps on. A seed that is a sitemap makes the pages it lists seeds of the crawl.
+   */
+  private boolean mayListPages(CrawlTask task, FetchResponse response) {
+    boolean seed = task.referrer() == null;
+    return !response.isHtml() && response.body().length > 0 && (seed || settings.followSitemaps())
+        && (PageFetcher.isXml(response.contentType()) || task.url().path().endsWith(".xml.gz"));
+  }
+
+  /** Offers the URLs a sitemap or feed lists; their number, for the record's {@code outlinks}. */
+  private int offerListed(CrawlTask task, SitemapReader.Listing listing) {
+    if (listing.overCap() > 0) {
+      stats.notAdmitted("links-over-page-cap", listing.overCap());
+    }
+    ReferenceResolver resolver = normalizer.resolverFor(task.key());
+    List<CrawlTask> listed = new ArrayList<>(listing.urls().size());
+    for (String entry : listing.urls()) {
+      Url url = resolver.resolveOrNull(entry);
+      if (url == null) {
+        stats.notAdmitted("invalid-url");
+      } else {
+        listed.add(task.listed(url, listing.index()));
+      }
+    }
+    offerAll(listed);
+    return listing.urls().size() + listing.overCap();
   }
 
   /**

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Sitemaps listed by robots.txt: their URLs are crawled like links, within scope and robots.txt, each once. */
+/**
+ * Sitemaps listed by robots.txt, given as seeds or linked, and feeds: their URLs are crawled like links, within
+ * scope and robots.txt, each once.
+ */
 class SitemapTest {
   private final WireMockServer server = new WireMockServer(options().dynamicPort());
   private String root;
@@ -132,6 +135,43 @@ class SitemapTest {
         crawl(CrawlSettings.builder().set(Setting.FOLLOW_SITEMAPS, false)).fetchedUrls());
     assertEquals(List.of(root + "/"), crawl(CrawlSettings.builder().set(Setting.MAX_DEPTH, 0)).fetchedUrls());
     server.verify(0, getRequestedFor(urlEqualTo("/sitemap.xml")));
+  }
+
+  @Test
+  void aSitemapGivenAsASeedMakesThePagesItListsSeedsEvenWithSitemapsOff() throws IOException {
+    server.stubFor(get(urlEqualTo("/map.xml")).willReturn(aResponse().withHeader("Content-Type", "text/xml")
+        .withBody(urlset(root + "/orphan"))));
+    server.stubFor(get(urlEqualTo("/more.xml.gz")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/octet-stream").withBody(gzip(urlset(root + "/deep/orphan")))));
+    CollectingSink sink = new CollectingSink();
+    Crawler crawler = Crawler.create(CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
+        .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L).set(Setting.MAX_DEPTH, 0)
+        .set(Setting.FOLLOW_SITEMAPS, false).build(), sink);
+    crawler.run(List.of(root + "/map.xml", root + "/more.xml.gz"));
+    assertEquals(List.of(), crawler.workerFailures());
+    assertEquals(List.of(root + "/deep/orphan", root + "/map.xml", root + "/more.xml.gz", root + "/orphan"),
+        sink.fetchedUrls(), "the pages listed are at the seeds' depth; their links are one hop further");
+    assertEquals(1, sink.get(root + "/map.xml").outlinks());
+    assertEquals(0, sink.get(root + "/orphan").depth());
+  }
+
+  @Test
+  void aLinkedFeedIsReadForItsPagesAndOtherXmlIsAPageWithoutLinks() {
+    Html.serve(server, "/", Html.page("root", "/feed.rss", "/data.xml"));
+    server.stubFor(get(urlEqualTo("/feed.rss")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/rss+xml; charset=utf-8")
+        .withBody("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>news</title><link>" + root
+            + "/</link><item><title>story</title><link>" + root + "/from-index</link></item></channel></rss>")));
+    server.stubFor(get(urlEqualTo("/data.xml")).willReturn(aResponse().withHeader("Content-Type", "application/xml")
+        .withBody("<?xml version=\"1.0\"?><catalog><book id=\"1\"><title>x</title></book></catalog>")));
+    CollectingSink sink = crawl(CrawlSettings.builder());
+    assertEquals(List.of(root + "/", root + "/data.xml", root + "/feed.rss", root + "/from-index"),
+        sink.fetchedUrls());
+    assertEquals(null, sink.get(root + "/data.xml").errorKind(), "an XML document is no error");
+    assertEquals(0, sink.get(root + "/data.xml").outlinks());
+    assertEquals(List.of(root + "/", root + "/data.xml", root + "/feed.rss"),
+        crawl(CrawlSettings.builder().set(Setting.FOLLOW_SITEMAPS, false)).fetchedUrls(),
+        "a linked feed is only a page when sitemaps are not followed");
   }
 
   private static byte[] gzip(String text) throws IOException {

@@ -15,7 +15,8 @@ import java.time.Instant;
  * @param retryAfter the Retry-After header as a duration, or {@code null}
  * @param robotsTag the X-Robots-Tag header, or {@code null}
  * @param setsCookie whether the response had a Set-Cookie header
- * @param body the page to parse, decoded (empty for anything but a 2xx HTML page); the part received of one cut off
+ * @param body the page to parse, decoded (empty for anything but a 2xx HTML page or XML document); the part received
+ *     of one cut off
  * @param bytes body bytes received in all, as sent (compressed if the server compressed them)
  * @param truncated whether the body went on past fetch.max-body-size (received, or decoded from a compressed page)
  *     and was cut off there

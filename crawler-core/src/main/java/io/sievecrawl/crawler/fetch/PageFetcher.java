@@ -135,6 +135,12 @@ public final class PageFetcher implements AutoCloseable {
     }
   }
 
+  /** Whether {@code mediaType} is one that sitemaps and feeds come as. */
+  public static boolean isXml(String mediaType) {
+    return mediaType != null && (mediaType.equals("application/xml") || mediaType.equals("text/xml")
+        || mediaType.equals("application/rss+xml") || mediaType.equals("application/atom+xml"));
+  }
+
   /** The calls {@link #cancelAll()} cancels; other fetches of the crawl (robots.txt) track theirs here too. */
   public CallTracker calls() {
     return calls;
@@ -144,7 +150,7 @@ public final class PageFetcher implements AutoCloseable {
    * GETs {@code url}. Never throws for network or HTTP errors: they come back in the response's
    * {@link FetchResponse#errorKind()}.
    *
-   * @param keepBody whether to keep the body bytes of an HTML page (to parse) or only count them
+   * @param keepBody whether to keep the body bytes of an HTML page or an XML document (to parse) or only count them
    */
   public FetchResponse fetch(String url, boolean keepBody) {
     return fetch(url, keepBody, false);
@@ -175,7 +181,8 @@ public final class PageFetcher implements AutoCloseable {
       // a page without a usable Content-Type is kept if it starts as HTML, as a browser would show it
       boolean sniff = keepBody && !anyType && status / 100 == 2 && HtmlSniffer.typeUnknown(contentType);
       boolean parse = sniff || keepBody && status / 100 == 2
-          && (anyType || "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType));
+          && (anyType || "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType)
+              || isXml(contentType)); // a sitemap or a feed, perhaps
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
       boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;
