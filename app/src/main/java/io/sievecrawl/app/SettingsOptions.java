@@ -50,6 +50,15 @@ final class SettingsOptions {
   @Option(names = "--scope", paramLabel = "host|domain|any", description = "Hosts to follow links to (crawl.scope).")
   String scope;
 
+  @Option(names = "--include", paramLabel = "REGEX",
+      description = "Follow only URLs a regular expression matches, searched anywhere in the URL (crawl.include)."
+          + " Repeatable: any one may match.")
+  List<String> includes = new ArrayList<>();
+
+  @Option(names = "--exclude", paramLabel = "REGEX",
+      description = "Do not fetch URLs a regular expression matches (crawl.exclude). Repeatable.")
+  List<String> excludes = new ArrayList<>();
+
   @Option(names = "--user-agent", paramLabel = "TEXT", description = "User-Agent header (fetch.user-agent).")
   String userAgent;
 
@@ -115,6 +124,8 @@ final class SettingsOptions {
     flag(builder, Setting.SCOPE, scope, "--scope");
     flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
     flag(builder, Setting.WARC_DIR, warc, "--warc");
+    patterns(builder, Setting.INCLUDE, includes, "--include");
+    patterns(builder, Setting.EXCLUDE, excludes, "--exclude");
     flag(builder, Setting.INSECURE_TLS, insecure == null ? null : insecure.toString(), "--insecure");
     for (String header : headers) {
       builder.parse(Setting.HEADER, header, "--header");
@@ -158,6 +169,20 @@ final class SettingsOptions {
       }
     }
     return absolute == null ? settings : absolute.build();
+  }
+
+  /** Repeated pattern flags as one value of a pattern setting, which holds them space-separated. */
+  private static void patterns(CrawlSettings.Builder builder, Setting setting, List<String> regexes, String flag) {
+    for (String regex : regexes) {
+      if (regex.isBlank() || regex.chars().anyMatch(Character::isWhitespace)) {
+        builder.problem(new Problem(flag, setting.key(), regex,
+            "a pattern must not be empty or hold white space (write \\s or \\x20 for a space)"));
+        return;
+      }
+    }
+    if (!regexes.isEmpty()) {
+      builder.parse(setting, String.join(" ", regexes), flag);
+    }
   }
 
   private static void flag(CrawlSettings.Builder builder, Setting setting, String value, String flag) {

@@ -182,6 +182,22 @@ class CrawlCommandTest {
   }
 
   @Test
+  void includeAndExcludeFlagsAddUpToOnePatternListEach() {
+    Cmd cmd = Cmd.run("crawl", "--include", "/docs/", "--include", "\\.html$", "--exclude", "/private/",
+        "--print-settings");
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().contains("crawl.include = \"/docs/ \\.html$\"    # --include"), cmd.out());
+    assertTrue(cmd.out().contains("crawl.exclude = \"/private/\"    # --exclude"), cmd.out());
+    Cmd spaced = Cmd.run("crawl", "--exclude", "a b", "--print-settings");
+    assertEquals(ExitCodes.CONFIG, spaced.exitCode(), spaced.toString());
+    assertTrue(spaced.err().contains("--exclude: crawl.exclude = a b: a pattern must not be empty or hold white space"),
+        spaced.err());
+    Cmd broken = Cmd.run("crawl", "--exclude", "(", "--print-settings");
+    assertEquals(ExitCodes.CONFIG, broken.exitCode(), broken.toString());
+    assertTrue(broken.err().contains("--exclude: crawl.exclude = (: invalid regular expression '('"), broken.err());
+  }
+
+  @Test
   void aRelativeWarcDirectoryIsRecordedAbsoluteSoAResumeFromElsewhereFindsIt() {
     Cmd cmd = Cmd.run("crawl", "--warc", "archive", "--print-settings");
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
