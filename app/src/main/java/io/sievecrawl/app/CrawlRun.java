@@ -145,6 +145,7 @@ final class CrawlRun {
       job.runEnded(switch (summary.end()) {
         case COMPLETED -> CrawlJob.Status.COMPLETED;
         case PAGE_LIMIT -> CrawlJob.Status.PAGE_LIMIT;
+        case TIME_LIMIT -> CrawlJob.Status.TIME_LIMIT;
         case STOPPED -> CrawlJob.Status.STOPPED;
         case FAILED -> CrawlJob.Status.FAILED;
       });

@@ -44,6 +44,10 @@ final class SettingsOptions {
   @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetches; 0 = no limit (crawl.max-pages).")
   String maxPages;
 
+  @Option(names = "--max-time", paramLabel = "DURATION",
+      description = "Stop after this long, e.g. 6h, resumable as after Ctrl-C (crawl.max-time).")
+  String maxTime;
+
   @Option(names = "--max-depth", paramLabel = "N", description = "Link hops from a seed (crawl.max-depth).")
   String maxDepth;
 
@@ -120,6 +124,7 @@ final class SettingsOptions {
       builder.parse(Setting.ADAPTIVE, "false", "--delay"); // a delay given on the command line is meant exactly
     }
     flag(builder, Setting.MAX_PAGES, maxPages, "--max-pages");
+    flag(builder, Setting.MAX_TIME, maxTime, "--max-time");
     flag(builder, Setting.MAX_DEPTH, maxDepth, "--max-depth");
     flag(builder, Setting.SCOPE, scope, "--scope");
     flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");

@@ -94,8 +94,10 @@ class CrawlCommandTest {
   @Test
   void printSettingsShowsFlagsOverFileOverDefaults() throws IOException {
     Path config = Files.writeString(dir.resolve("crawl.conf"), "[politeness]\ndelay = 250ms\nhost-concurrency = 3\n");
-    Cmd cmd = Cmd.run("crawl", "-c", config.toString(), "--host-concurrency", "5", "--print-settings");
+    Cmd cmd = Cmd.run("crawl", "-c", config.toString(), "--host-concurrency", "5", "--max-time", "6h",
+        "--print-settings");
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().contains("crawl.max-time = 6h    # --max-time"), cmd.out());
     assertTrue(cmd.out().contains("politeness.delay = 250ms    # " + config + ":2"), cmd.out());
     assertTrue(cmd.out().contains("politeness.host-concurrency = 5    # --host-concurrency"), cmd.out());
     assertTrue(cmd.out().contains("crawl.concurrency = 32    # default"), cmd.out());

@@ -146,6 +146,11 @@ public final class CrawlSettings {
     return (Long) values.get(Setting.MAX_PAGES);
   }
 
+  /** The longest a run of the crawl may last; zero for no limit. */
+  public Duration maxTime() {
+    return (Duration) values.get(Setting.MAX_TIME);
+  }
+
   public int maxDepth() {
     return (Integer) values.get(Setting.MAX_DEPTH);
   }

@@ -24,6 +24,9 @@ public enum Setting {
       "Fetches in flight at once, over all hosts (each on its own virtual thread)."),
   MAX_PAGES("crawl.max-pages", Type.COUNT, "0", 0, Long.MAX_VALUE,
       "Stop after this many fetches; 0 means no limit."),
+  MAX_TIME("crawl.max-time", Type.DURATION, "0s", 0, Duration.ofDays(366).toMillis(),
+      "Stop once this run of the crawl has lasted this long, as after Ctrl-C: fetches in flight finish and"
+          + " 'sievecrawl resume' goes on, with the time counted anew; 0s means no limit."),
   MAX_DEPTH("crawl.max-depth", Type.INT, "50", 0, 1_000_000,
       "Follow links at most this many hops from a seed (0 fetches the seeds only). Also ends endless link chains"
           + " such as calendars."),

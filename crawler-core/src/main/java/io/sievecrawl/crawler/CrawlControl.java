@@ -18,6 +18,7 @@ final class CrawlControl {
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private volatile long stopRequestedAt; // System.nanoTime() of the first stop, 0 while none
   private volatile boolean pageLimitReached;
+  private volatile boolean timeLimitReached;
   private volatile boolean stopRequested;
 
   /**
@@ -41,6 +42,18 @@ final class CrawlControl {
       return false;
     }
     return true;
+  }
+
+  /** Ends the crawl as its time limit (crawl.max-time) says. */
+  void reachTimeLimit() {
+    if (!isStopping()) {
+      timeLimitReached = true;
+      halt();
+    }
+  }
+
+  boolean timeLimitReached() {
+    return timeLimitReached;
   }
 
   /** Asks the crawl to end; safe from any thread, more than once. */

@@ -60,6 +60,8 @@ public record CrawlSummary(
     COMPLETED,
     /** crawl.max-pages was reached. */
     PAGE_LIMIT,
+    /** crawl.max-time was reached. */
+    TIME_LIMIT,
     /** {@link Crawler#stop()} was called. */
     STOPPED,
     /** A failure ended the run: see {@link CrawlSummary#failure()}. */

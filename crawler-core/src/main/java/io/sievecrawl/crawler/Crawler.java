@@ -73,11 +73,13 @@ public final class Crawler {
   private final ScopeSites scopeSites;
   private final SkipLog skipLog;
   private final OriginStats origins = new OriginStats();
+  private final LongSupplier ticker; // the crawl's clock, in nanoseconds: politeness and crawl.max-time
   private volatile ScopePolicy scope;
   private volatile long startedAt;
 
   private Crawler(Builder b) {
     this.settings = b.settings;
+    this.ticker = b.ticker;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
         : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, b.capacityHint);
@@ -252,7 +254,7 @@ public final class Crawler {
         workers.execute(() -> workLoop(processor));
       }
       workers.shutdown();
-      awaitWorkers(workers);
+      awaitWorkers(workers, ticker.getAsLong());
     } finally {
       workers.shutdownNow();
       scopeRefresh.shutdownNow();
@@ -272,6 +274,7 @@ public final class Crawler {
     Throwable failure = control.failure();
     CrawlSummary.End end = failure != null ? CrawlSummary.End.FAILED
         : control.pageLimitReached() ? CrawlSummary.End.PAGE_LIMIT
+        : control.timeLimitReached() ? CrawlSummary.End.TIME_LIMIT
         : control.stopRequested() ? CrawlSummary.End.STOPPED : CrawlSummary.End.COMPLETED;
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
     CrawlSummary run = summary(end, carriedOver, atEnd.admitted() - atStart.admitted(),
@@ -301,9 +304,14 @@ public final class Crawler {
     }
   }
 
-  private void awaitWorkers(ExecutorService workers) {
+  /** Waits for the workers to end; ends the crawl at its time limit, counted from {@code startTick}. */
+  private void awaitWorkers(ExecutorService workers, long startTick) {
+    long maxTime = settings.maxTime().toNanos();
     boolean interrupted = false;
     while (true) {
+      if (maxTime > 0 && ticker.getAsLong() - startTick >= maxTime) {
+        control.reachTimeLimit();
+      }
       try {
         long poll = control.stopRequestedAt() == 0 ? 1_000 : 100; // stopping: watch the grace period closely
         if (workers.awaitTermination(poll, TimeUnit.MILLISECONDS)) {

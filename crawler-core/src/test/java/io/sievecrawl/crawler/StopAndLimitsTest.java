@@ -14,6 +14,7 @@ import io.sievecrawl.config.Setting;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,6 +75,23 @@ class StopAndLimitsTest {
     assertEquals(CrawlSummary.End.PAGE_LIMIT, summary.end());
     assertEquals(10, summary.fetched());
     assertEquals(10, sink.results().size());
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+  }
+
+  @Test
+  void maxTimeEndsTheRunOnTheCrawlsOwnClock() {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).set(Setting.HOST_CONCURRENCY, 4).set(Setting.CONCURRENCY, 4)
+        .set(Setting.MAX_TIME, Duration.ofMinutes(30)).build();
+    AtomicLong clock = new AtomicLong();
+    CollectingSink sink = new CollectingSink(r -> {
+      if (r.url().endsWith("/p3")) {
+        clock.addAndGet(Duration.ofMinutes(31).toNanos());
+      }
+    });
+    CrawlSummary summary = Crawler.builder(settings, sink).ticker(clock::get).build().run(List.of(root + "/"));
+    assertEquals(CrawlSummary.End.TIME_LIMIT, summary.end());
+    assertTrue(summary.notFetched() > 100, "most leaves were never fetched: " + summary.notFetched());
     assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
   }
 

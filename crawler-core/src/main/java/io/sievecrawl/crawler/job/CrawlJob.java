@@ -49,7 +49,7 @@ public final class CrawlJob {
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   /** Where a crawl stands; recorded in the manifest when a run ends (and {@code RUNNING} while one goes on). */
-  public enum Status { RUNNING, STOPPED, PAGE_LIMIT, FAILED, COMPLETED }
+  public enum Status { RUNNING, STOPPED, PAGE_LIMIT, TIME_LIMIT, FAILED, COMPLETED }
 
   /**
    * The manifest: what the directory is and how to continue it.
