@@ -82,8 +82,9 @@ final class SeedFile {
         try {
           seeds.add(normalizer.normalize(text));
         } catch (InvalidUrlException e) {
-          String hint = e.getMessage().startsWith("not an absolute URL") ? " (did you mean https://" + escape(text)
-              + " ?)" : "";
+          boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
+              && normalizer.normalizeOrNull("https://" + text) != null; // "not a url" is no host name either
+          String hint = schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
           problems.add(name + ":" + number + ": " + (strict ? "invalid" : "skipped") + " seed '" + escape(text)
               + "': " + e.getMessage() + hint);
         }

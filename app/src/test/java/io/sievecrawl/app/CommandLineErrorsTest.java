@@ -95,8 +95,8 @@ class CommandLineErrorsTest {
     Path seeds = file("seeds.txt", "http://127.0.0.1:9/\nnot a url\n");
     Cmd cmd = Cmd.run("crawl", seeds.toString(), "--strict-seeds", "--log-file", dir.resolve("log").toString());
     assertEquals(ExitCodes.SEEDS, cmd.exitCode());
-    assertEquals("sievecrawl: " + seeds + ":2: invalid seed 'not a url': not an absolute URL (no scheme)"
-        + " (did you mean https://not a url ?)\n", cmd.err());
+    assertEquals("sievecrawl: " + seeds + ":2: invalid seed 'not a url': not an absolute URL (no scheme)\n",
+        cmd.err(), "no hint of https://not a url, which is no URL either");
   }
 
   @Test
