@@ -35,6 +35,15 @@ public interface Frontier<T> extends AutoCloseable {
    */
   Claim<T> poll();
 
+  /**
+   * As {@link #poll}, from the part of a {@linkplain #isShared() shared} frontier that holds the tasks of
+   * {@code shardKey} (an origin): its oldest waiting task there, which may be of another key of the same part, or
+   * {@code null} when none waits there. A frontier of one queue hands out its oldest task, as {@code poll} does.
+   */
+  default Claim<T> pollFrom(String shardKey) {
+    return poll();
+  }
+
   /** Acknowledges a claimed task as done: it will not be handed out again, not even after a restart. */
   void complete(Claim<T> claim);
 

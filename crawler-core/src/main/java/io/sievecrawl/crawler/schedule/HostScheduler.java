@@ -50,7 +50,8 @@ public final class HostScheduler<T> {
   private static final long IDLE_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
   private static final int PULL_BUDGET = 4_096; // frontier records looked at per acquire, at most
   private static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(1); // parked on a shared frontier: look again
-  private static final int RESCAN_BUDGET = 1_024; // records looked at by one such look
+  private static final int RESCAN_BUDGET = 1_024; // records looked at by one such look, at most
+  private static final int MIN_RESCAN_BUDGET = 32; // ... and at least: halved after each look that placed nothing
   private static final int SWEEP_EVERY = 1_024;
 
   private final Frontier<T> frontier;
@@ -74,6 +75,8 @@ public final class HostScheduler<T> {
   private boolean parked; // a whole pass placed nothing: every task in the frontier is for a full window
   private final Map<String, Long> wanted = new HashMap<>(); // origins to look for in the frontier, by the cycle
   private int rescanLeft; // while parked on a shared frontier: records still to look at in this second's look
+  private int rescanBudget = RESCAN_BUDGET;
+  private boolean rescanPlaced; // the current look placed a task
   private long nextRescan;
   private int operations;
   private int timekeepers; // workers waiting in acquire with a timeout: see above
@@ -285,10 +288,25 @@ public final class HostScheduler<T> {
    */
   private void pull(long now) {
     if (parked && held == 0) {
-      parked = false; // every window has room, so any task in the frontier can be placed: a safety net
+      if (shared) {
+        // every window has room: look in the shards of the origins that have more, not through the whole stream
+        origins.values().stream().filter(q -> q.overflowed).forEach(q -> want(q.origin));
+      } else {
+        parked = false; // every window has room, so any task in the frontier can be placed: a safety net
+      }
+    }
+    if (parked && shared && !wanted.isEmpty()) {
+      pullWanted(now);
+      OriginQueue<T> head = ready.peek();
+      if (head != null && head.nextStart - now <= 0) {
+        return;
+      }
     }
     if (parked && shared && now - nextRescan >= 0) {
-      rescanLeft = RESCAN_BUDGET;
+      // each record looked at in vain goes round the shared stream, a round trip: look less while looks find nothing
+      rescanBudget = rescanPlaced ? RESCAN_BUDGET : Math.max(MIN_RESCAN_BUDGET, rescanBudget / 2);
+      rescanPlaced = false;
+      rescanLeft = rescanBudget;
       nextRescan = now + RESCAN_NANOS;
     }
     for (int budget = PULL_BUDGET; budget > 0 && held < maxHeld && worthPulling(); budget--) {
@@ -318,6 +336,7 @@ public final class HostScheduler<T> {
       if (parked) {
         wanted.remove(origin); // found; it may have more, which its next lease looks for, from just after this one
         q.overflowed = true;
+        rescanPlaced |= rescanLeft > 0;
       } else {
         wanted.clear(); // the pass goes on and meets every task in the frontier before it can wrap
       }
@@ -328,6 +347,44 @@ public final class HostScheduler<T> {
       OriginQueue<T> head = ready.peek();
       if (head != null && head.nextStart - now <= 0) {
         return;
+      }
+    }
+  }
+
+  /**
+   * Parked on a shared frontier: each origin that has room and may have a task waiting is looked for in its own
+   * shard ({@link Frontier#pollFrom}), so that finding it does not send every other origin's tasks round the
+   * shared stream, one round trip to Redis each. A task of another origin of the same shard is placed, or sent
+   * back when its window is full.
+   */
+  private void pullWanted(long now) {
+    int budget = PULL_BUDGET;
+    for (String origin : java.util.List.copyOf(wanted.keySet())) {
+      while (wanted.containsKey(origin) && budget-- > 0 && held < maxHeld) {
+        OriginQueue<T> wantedQueue = origins.get(origin);
+        if (wantedQueue != null && wantedQueue.tasks.size() >= window) {
+          wanted.remove(origin); // no room after all: its next lease looks again
+          break;
+        }
+        Claim<T> claim = frontier.pollFrom(origin);
+        if (claim == null) {
+          wanted.remove(origin); // nothing of its shard waits
+          if (wantedQueue != null) {
+            wantedQueue.overflowed = false;
+          }
+          break;
+        }
+        String found = originOf.apply(claim.task());
+        OriginQueue<T> q = origins.computeIfAbsent(found, o -> new OriginQueue<>(o, politeness, now));
+        q.overflowed = true; // it may have more waiting
+        if (q.tasks.size() >= window) {
+          frontier.requeue(claim);
+          continue;
+        }
+        q.tasks.addLast(claim);
+        held++;
+        requeue(q);
+        wanted.remove(found); // the origin looked for, or another of its shard, found too
       }
     }
   }

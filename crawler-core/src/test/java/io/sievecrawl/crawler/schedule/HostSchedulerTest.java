@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -506,6 +507,112 @@ class HostSchedulerTest {
     }
   }
 
+
+  @Test
+  void parkedOnASharedFrontierTheSchedulerTakesAnOriginsNextTaskFromItsOwnShard() {
+    Map<Boolean, Integer> requeues = new HashMap<>();
+    for (boolean byShard : List.of(true, false)) {
+      ShardedFrontier shared = new ShardedFrontier(byShard);
+      HostScheduler<String> s = new HostScheduler<>(shared, HostSchedulerTest::originOf,
+          Politeness.fixed(1, Duration.ZERO, 4, 1_000), now::get, HostScheduler.LeaseObserver.NONE);
+      for (String origin : List.of("a", "b", "c", "d", "e")) {
+        for (int i = 0; i < 100; i++) { // a page's links: many of its own origin together
+          s.offer("https://" + origin + ".example/" + i);
+        }
+      }
+      java.util.ArrayDeque<HostScheduler.Lease<String>> inFlight = new java.util.ArrayDeque<>();
+      while (inFlight.size() < 5) {
+        inFlight.add(pollUpTo(10, s));
+      }
+      assertNull(s.poll(), "every origin busy and every window full: a pass over the frontier parks");
+      int beforeSteadyState = shared.requeues;
+      for (int i = 0; i < 400; i++) {
+        s.complete(inFlight.poll());
+        HostScheduler.Lease<String> lease = pollUpTo(10, s);
+        assertNotNull(lease, "lease " + i);
+        inFlight.add(lease);
+      }
+      requeues.put(byShard, shared.requeues - beforeSteadyState);
+    }
+    // Looking in the origin's own shard sends nothing round; a look through the one stream sends round the other
+    // origins' tasks that come before the origin's next one.
+    assertEquals(0, requeues.get(true), "by shard: " + requeues);
+    assertTrue(requeues.get(false) > 400, "through the one stream: " + requeues);
+  }
+
+  /**
+   * A shared frontier that keeps every origin's tasks apart, as Redis keeps a stream per shard: {@link #poll} hands
+   * out the oldest task, {@link #pollFrom} the oldest of the origin (or the oldest, when {@code byShard} is off).
+   * Counts the tasks sent back to the tail.
+   */
+  private static final class ShardedFrontier implements Frontier<String> {
+    private final boolean byShard;
+    private final Map<Long, Claim<String>> waiting = new LinkedHashMap<>(); // in id order: oldest first
+    private final BloomFilter filter = BloomFilter.create(1_000, 0.01);
+    private long nextId;
+    private int inFlight;
+    int requeues;
+
+    ShardedFrontier(boolean byShard) {
+      this.byShard = byShard;
+    }
+
+    @Override
+    public boolean offer(String task) {
+      waiting.put(nextId, new Claim<>(task, nextId++));
+      return true;
+    }
+
+    @Override
+    public Claim<String> poll() {
+      return take(waiting.values().stream().findFirst().orElse(null));
+    }
+
+    @Override
+    public Claim<String> pollFrom(String origin) {
+      return byShard ? take(waiting.values().stream().filter(c -> originOf(c.task()).equals(origin)).findFirst()
+          .orElse(null)) : poll();
+    }
+
+    private Claim<String> take(Claim<String> claim) {
+      if (claim != null) {
+        waiting.remove(claim.id());
+        inFlight++;
+      }
+      return claim;
+    }
+
+    @Override
+    public void complete(Claim<String> claim) {
+      inFlight--;
+    }
+
+    @Override
+    public long requeue(Claim<String> claim) {
+      inFlight--;
+      requeues++;
+      offer(claim.task());
+      return nextId - 1;
+    }
+
+    @Override
+    public boolean isFinished() {
+      return waiting.isEmpty() && inFlight == 0;
+    }
+
+    @Override
+    public void stop() {}
+
+    @Override
+    public SieveStats stats() {
+      return SieveStats.of(nextId, 0, waiting.size(), inFlight, filter, 0);
+    }
+
+    @Override
+    public boolean isShared() {
+      return true;
+    }
+  }
 
   /** Counts polls, to see when the scheduler reads the frontier. */
   private static final class CountingFrontier implements Frontier<String> {

@@ -125,7 +125,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
   }
 
   int shardOf(T task) {
-    return Math.floorMod(shardKey.apply(task).hashCode() * 0x9E3779B9, crawl.shards());
+    return shardOf(shardKey.apply(task));
+  }
+
+  private int shardOf(String key) {
+    return Math.floorMod(key.hashCode() * 0x9E3779B9, crawl.shards());
   }
 
   @Override
@@ -206,15 +210,53 @@ public final class RedisFrontier<T> implements Frontier<T> {
         if (!leases.owns(next.shard())) {
           continue; // the shard went to another agent, which claims this entry from us
         }
-        long id = (Long.parseLong(next.entryId().substring(0, next.entryId().indexOf('-'))) << 20)
-            | (counter++ & 0xFFFFF);
-        inFlight.put(id, new InFlight(next.shard(), next.entryId()));
-        inFlightPerShard.merge(next.shard(), 1, Integer::sum);
-        return new Claim<>(codec.decode(next.task(), 0, next.task().length), id);
+        return claim(next);
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The next task of the key's shard: the first one read already, else the shard's stream is read (that shard
+   * alone), so that a scheduler looking for an origin's next task does not send every other origin's back first.
+   */
+  @Override
+  public Claim<T> pollFrom(String key) {
+    checkUsable();
+    int shard = shardOf(key);
+    lock.lock();
+    try {
+      if (stopped || !leases.owns(shard)) {
+        return null;
+      }
+      Buffered next = takeBuffered(shard);
+      if (next == null && read(List.of(shard)) > 0) {
+        next = takeBuffered(shard);
+      }
+      return next == null ? null : claim(next);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Buffered takeBuffered(int shard) { // caller holds lock
+    for (java.util.Iterator<Buffered> it = buffer.iterator(); it.hasNext(); ) {
+      Buffered b = it.next();
+      if (b.shard() == shard) {
+        it.remove();
+        return b;
+      }
+    }
+    return null;
+  }
+
+  private Claim<T> claim(Buffered next) { // caller holds lock
+    long id = (Long.parseLong(next.entryId().substring(0, next.entryId().indexOf('-'))) << 20)
+        | (counter++ & 0xFFFFF);
+    inFlight.put(id, new InFlight(next.shard(), next.entryId()));
+    inFlightPerShard.merge(next.shard(), 1, Integer::sum);
+    return new Claim<>(codec.decode(next.task(), 0, next.task().length), id);
   }
 
   /** Reads new entries of the shards this agent owns; returns whether any came. */
@@ -224,10 +266,15 @@ public final class RedisFrontier<T> implements Frontier<T> {
       return false;
     }
     List<Integer> shards = leases.readable();
-    if (shards.isEmpty()) {
+    if (shards.isEmpty() || read(shards) == 0) {
       lastEmptyRead = now;
       return false;
     }
+    return true;
+  }
+
+  /** Reads the next new entries of {@code shards} into the buffer; returns how many came. */
+  private int read(List<Integer> shards) { // caller holds lock
     @SuppressWarnings("unchecked")
     XReadArgs.StreamOffset<String>[] offsets = new XReadArgs.StreamOffset[shards.size()];
     Map<String, Integer> shardOfKey = new HashMap<>();
@@ -246,10 +293,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     for (StreamMessage<String, byte[]> m : messages) {
       buffer.addLast(new Buffered(shardOfKey.get(m.getStream()), m.getId(), m.getBody().get("t")));
     }
-    if (messages.isEmpty()) {
-      lastEmptyRead = now;
-    }
-    return !messages.isEmpty();
+    return messages.size();
   }
 
   /** Claims the entries the shard's previous owner left unacknowledged, to hand them out first. */
@@ -304,7 +348,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
     InFlight old = release(claim);
     String stream = crawl.key("q:" + old.shard());
     byte[] newId = crawl.eval(Scripts.REQUEUE, ScriptOutputType.VALUE, new String[] {stream, stream},
-        RedisCrawl.bytes(RedisCrawl.GROUP), RedisCrawl.bytes(old.entryId()), codec.encode(claim.task()));
+        RedisCrawl.bytes(RedisCrawl.GROUP), RedisCrawl.bytes(old.entryId()), codec.encode(claim.task()),
+        RedisCrawl.bytes(crawl.agentId()));
+    if (newId == null) { // another agent has the task now: nothing goes round, and ids keep growing with time
+      return System.currentTimeMillis() << 20;
+    }
     String id = new String(newId, StandardCharsets.US_ASCII);
     return Long.parseLong(id.substring(0, id.indexOf('-'))) << 20;
   }

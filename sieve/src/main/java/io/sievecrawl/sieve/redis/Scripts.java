@@ -75,9 +75,12 @@ final class Scripts {
 
   /**
    * Moves a claimed task to the tail of a stream, still admitted: KEYS old stream, new stream; ARGV group, entry id,
-   * encoded task. Returns the new entry's id.
+   * encoded task, consumer. Returns the new entry's id, or nil when the entry is no longer pending for this
+   * consumer: another agent took its shard over (this one's lease ran out unnoticed) and does the task, which a
+   * second copy would have done twice.
    */
   static final String REQUEUE = """
+      if #redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1, ARGV[4]) == 0 then return false end
       redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
       redis.call('XDEL', KEYS[1], ARGV[2])
       return redis.call('XADD', KEYS[2], '*', 't', ARGV[3])

@@ -2,6 +2,7 @@ package io.sievecrawl.sieve.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -157,6 +158,47 @@ class RedisFrontierTest {
     }
     assertEquals(Set.copyOf(urls), redone, "every unacknowledged task is done again by the heir");
     assertFalse(heir.offer("https://a.example/1"), "and the filter still knows them");
+  }
+
+  @Test
+  void pollFromHandsOutTheOldestTaskOfTheOriginsShardAlone() throws Exception {
+    RedisFrontier<String> agent = agent(Duration.ofSeconds(10));
+    String near = "https://a.example";
+    String far = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "https://h" + i + ".example")
+        .filter(o -> agent.shardOf(o + "/") != agent.shardOf(near + "/")).findFirst().orElseThrow();
+    for (int i = 0; i < 50; i++) {
+      agent.offer(near + "/" + i);
+    }
+    agent.offer(far + "/only");
+    Claim<String> found = agent.pollFrom(far);
+    assertEquals(far + "/only", found.task(), "not behind the 50 tasks of another shard");
+    agent.complete(found);
+    assertNull(agent.pollFrom(far), "nothing more waits in its shard");
+    assertEquals(near + "/0", agent.poll().task(), "the others wait in their order");
+  }
+
+  @Test
+  void aTaskRequeuedByAnAgentWhoseShardWasTakenOverIsNotQueuedTwice() throws Exception {
+    RedisFrontier<String> stale = agent(Duration.ofMillis(600));
+    assertTrue(stale.offer("https://a.example/1"));
+    Claim<String> claimed = stale.poll();
+    assertEquals("https://a.example/1", claimed.task());
+    stale.stopRenewingForTest(); // its lease runs out while it still holds the claim
+
+    RedisFrontier<String> heir = agent(Duration.ofMillis(600));
+    Claim<String> taken = null;
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (taken == null && System.nanoTime() < deadline) {
+      taken = heir.poll();
+      if (taken == null) {
+        Thread.sleep(50); // the stale agent's lease expires after 600 ms; the heir's heartbeat then takes it
+      }
+    }
+    assertEquals("https://a.example/1", taken.task(), "the heir claimed the stale agent's task");
+    stale.requeue(claimed); // the stale agent, unaware, sends its window's task round
+    heir.complete(taken);
+    assertNull(heir.poll(), "no second copy to do");
+    assertTrue(heir.isFinished(), "nothing open");
   }
 
   @Test
