@@ -30,9 +30,10 @@ import java.util.function.LongSupplier;
  * everything in the frontier then belongs to origins whose windows are full, so it reads the frontier again only to
  * find a task for an origin that has room and may have one there (after a lease from a window that overflowed, or
  * an offer), and stops when it has. A polite crawl of one site therefore reads about one task from the frontier per
- * page, not the whole frontier. A shared frontier also gets tasks from other processes, so a parked scheduler looks
- * at a bounded part of it every second. Origins with nothing waiting, nothing in flight and no delay pending are
- * forgotten.
+ * page, not the whole frontier. On a shared frontier, where sending a task round costs a round trip, a parked
+ * scheduler takes an origin's next task from the origin's own shard ({@link Frontier#pollFrom}); it also gets tasks
+ * from other processes unannounced, so it looks at a bounded part of it every second (less while looks find none).
+ * Origins with nothing waiting, nothing in flight and no delay pending are forgotten.
  */
 public final class HostScheduler<T> {
   /*
