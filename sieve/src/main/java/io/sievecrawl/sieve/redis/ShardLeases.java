@@ -119,7 +119,9 @@ final class ShardLeases implements AutoCloseable {
       int live = 0;
       for (Map.Entry<String, byte[]> agent : redis.hgetall(crawl.key("agents")).entrySet()) {
         long seen = Long.parseLong(new String(agent.getValue(), StandardCharsets.US_ASCII));
-        if (now - seen < 3 * ttlMillis) {
+        // live while its leases would be: a dead agent counted any longer keeps the others' shares small, and its
+        // expired shards waited (three lease times, 30 s by default) before anyone took them
+        if (now - seen < ttlMillis) {
           live++;
         } else {
           redis.hdel(crawl.key("agents"), agent.getKey());
