@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 final class CrawlRun {
   static final String CAPACITY_HINT = "filter.n in the config file, or -n/--expected-urls";
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
-  private static final long STATE_EVERY_MILLIS = 10_000;
+  /** The totals, the per-origin counts and the cookies are saved this often: a kill loses at most this much of them. */
+  private static final long STATE_EVERY_MILLIS = 1_000;
 
   private CrawlRun() {}
 

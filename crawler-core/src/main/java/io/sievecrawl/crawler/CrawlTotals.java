@@ -35,6 +35,15 @@ public record CrawlTotals(int runs, long fetched, long bytes, long retries, Map<
   public static final CrawlTotals NONE = new CrawlTotals(0, 0, 0, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
       Duration.ZERO);
 
+  /**
+   * These totals, counting at least {@code earlierRuns} runs: a run killed before it first saved the totals is still
+   * a run (the crawl directory's manifest counts every start).
+   */
+  public CrawlTotals withRunsAtLeast(int earlierRuns) {
+    return runs >= earlierRuns ? this : new CrawlTotals(earlierRuns, fetched, bytes, retries, byStatusClass, errors,
+        skipped, notAdmitted, pagesStarted, elapsed);
+  }
+
   /** These totals plus one more run's counters. */
   CrawlTotals plus(CrawlSummary run, long pagesStartedNow) {
     Map<String, Long> errorNames = new TreeMap<>();

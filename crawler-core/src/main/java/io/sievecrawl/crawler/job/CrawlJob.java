@@ -224,7 +224,8 @@ public final class CrawlJob {
   }
 
   /**
-   * What earlier runs left: totals, hosts in scope, per-origin counts.
+   * What earlier runs left: totals, hosts in scope, per-origin counts. Called once this run has started
+   * ({@link #runStarts}): the totals count every earlier run, saved or not.
    *
    * @throws CrawlJobException if a state file is damaged
    */
@@ -239,8 +240,8 @@ public final class CrawlJob {
       // a crawl directory of an earlier release has no cookie file: it resumes without cookies
       List<Cookie> cookies = Files.exists(cookieFile)
           ? CookiesTxt.read(new String(Files.readAllBytes(cookieFile), StandardCharsets.UTF_8)) : List.of();
-      return new CrawlState(state.totals(), state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch,
-          cookies);
+      CrawlTotals totals = state.totals().withRunsAtLeast(manifest.runs() - 1); // this run has started already
+      return new CrawlState(totals, state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch, cookies);
     } catch (JacksonException | NullPointerException e) {
       throw new CrawlJobException(stateFile + ": damaged (" + e.getMessage() + ")");
     } catch (IllegalArgumentException e) {

@@ -40,6 +40,19 @@ class CrawlJobStateTest {
         "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
   }
 
+  @Test
+  void runsKilledBeforeTheyFirstSavedTheirTotalsAreStillCountedAsRuns() throws IOException {
+    CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-");
+    for (int killed = 0; killed < 3; killed++) {
+      CrawlJob.open(dir.resolve("job")).runStarts(); // and dies before its first save
+    }
+    CrawlJob resumed = CrawlJob.open(dir.resolve("job"));
+    resumed.runStarts();
+    assertEquals(3, resumed.loadState().totals().runs(), "the three runs before this one");
+    assertEquals(4, resumed.runs());
+  }
+
   /** The file's identity (its inode): an atomic replacement makes a new one. */
   private Object fileKey(String name) throws IOException {
     return Files.readAttributes(dir.resolve("job").resolve(name), BasicFileAttributes.class).fileKey();
