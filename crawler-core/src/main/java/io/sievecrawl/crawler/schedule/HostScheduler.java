@@ -5,6 +5,7 @@ import io.sievecrawl.sieve.Frontier;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
@@ -360,7 +361,7 @@ public final class HostScheduler<T> {
    */
   private void pullWanted(long now) {
     int budget = PULL_BUDGET;
-    for (String origin : java.util.List.copyOf(wanted.keySet())) {
+    for (String origin : List.copyOf(wanted.keySet())) {
       while (wanted.containsKey(origin) && budget-- > 0 && held < maxHeld) {
         OriginQueue<T> wantedQueue = origins.get(origin);
         if (wantedQueue != null && wantedQueue.tasks.size() >= window) {

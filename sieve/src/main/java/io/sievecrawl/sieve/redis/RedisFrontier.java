@@ -22,6 +22,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -241,7 +242,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   }
 
   private Buffered takeBuffered(int shard) { // caller holds lock
-    for (java.util.Iterator<Buffered> it = buffer.iterator(); it.hasNext(); ) {
+    for (Iterator<Buffered> it = buffer.iterator(); it.hasNext(); ) {
       Buffered b = it.next();
       if (b.shard() == shard) {
         it.remove();
