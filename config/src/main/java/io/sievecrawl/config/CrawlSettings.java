@@ -63,18 +63,18 @@ public final class CrawlSettings {
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
     for (Setting s : Setting.values()) {
-      if (s == Setting.HEADER && !headers().isEmpty()) {
-        for (RequestHeader h : headers()) {
-          String from = headerOrigins.getOrDefault(lowerName(h), origin(s));
-          lines.add(s.key() + " = \"" + h.shown() + "\"    # " + from);
-        }
-        continue;
-      }
-      for (String value : configValues(s, true)) {
-        lines.add(s.key() + " = " + value + "    # " + origin(s));
+      List<String> values = configValues(s, true);
+      for (int i = 0; i < values.size(); i++) {
+        lines.add(s.key() + " = " + values.get(i) + "    # " + originOf(s, i));
       }
     }
     return lines;
+  }
+
+  /** Where the {@code i}th value of {@code s} came from: each header of fetch.header has its own origin. */
+  private String originOf(Setting s, int i) {
+    return s == Setting.HEADER && i < headers().size()
+        ? headerOrigins.getOrDefault(lowerName(headers().get(i)), origin(s)) : origin(s);
   }
 
   /**
