@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.jmh;
 
+import io.sievecrawl.crawler.html.HtmlElementsForBenchmarks;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
@@ -21,9 +22,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Which correct jsoup parse of an HTML page is cheapest: the DOM parse, or the {@link StreamParser} (the same tree
- * builder, elements handed out as they complete), keeping the tree or removing each element once seen. Over the
- * 1,000 javadoc pages of {@link LinkExtractorBenchmark}, decoded beforehand; the score is per page.
+ * Which jsoup parse of an HTML page is cheapest: the HTML5 DOM parse, the {@link StreamParser} (the same tree
+ * builder, elements handed out as they complete) keeping the tree or removing each element once seen, or the
+ * crawler's ({@code HtmlElements}: jsoup's tokenizer with its plain tree builder, which finds the same links). Over
+ * the 1,000 javadoc pages of {@link LinkExtractorBenchmark}, decoded beforehand; the score is per page.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="JsoupParseModesBenchmark"}
  */
@@ -48,6 +50,16 @@ public class JsoupParseModesBenchmark {
     int n = 0;
     for (String page : pages) {
       n += Parser.htmlParser().parseInput(page, JavadocCorpus.SITE).childNodeSize();
+    }
+    return n;
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(LinkExtractorBenchmark.PAGES)
+  public int crawlerParse() {
+    int n = 0;
+    for (String page : pages) {
+      n += HtmlElementsForBenchmarks.parse(page, JavadocCorpus.SITE).childNodeSize();
     }
     return n;
   }

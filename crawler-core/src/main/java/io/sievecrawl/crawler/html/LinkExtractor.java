@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
-import org.jsoup.parser.Parser;
 
 /**
  * Finds the links of an HTML page with jsoup.
@@ -32,21 +31,28 @@ import org.jsoup.parser.Parser;
  */
 public final class LinkExtractor {
   /*
-   * Cost, measured on the OpenJDK javadoc (LinkExtractorBenchmark): jsoup's HTML5 tree builder is most of it and
-   * stays, as the only correct parse jsoup offers (its StreamParser builds the same tree and, pruned as it goes,
-   * costs more). Around it: the charset is decided by a byte prescan, so jsoup parses once instead of parsing the
-   * first 5 KB to look for a meta charset and starting again; one walk over the tree instead of a CSS query; rel
-   * and robots tokens compared in place instead of split by a regex; and each distinct href resolved once per page,
-   * mostly on the ReferenceResolver's fast path.
+   * Cost, measured on the OpenJDK javadoc (LinkExtractorBenchmark): jsoup's parse is most of it, run by its
+   * tokenizer with its plain tree builder (HtmlElements; its StreamParser runs the HTML5 tree builder and, pruned as
+   * it goes, costs more). Around it: the charset is decided by a byte prescan, so jsoup parses once instead of
+   * parsing the first 5 KB to look for a meta charset and starting again; one walk over the tree instead of a CSS
+   * query; rel and robots tokens compared in place instead of split by a regex; and each distinct href resolved once
+   * per page, mostly on the ReferenceResolver's fast path.
    */
   private static final List<String> FOLLOWED_LINK_RELS = List.of("next", "prev", "previous", "alternate", "canonical");
   private static final String WHITESPACE = " \t\n\u000B\f\r";
   private static final String COMMA_OR_WHITESPACE = "," + WHITESPACE;
 
+  /** Turns a page's text into its elements: {@link HtmlElements} in a crawl, jsoup's HTML5 parse in tests. */
+  @FunctionalInterface
+  interface ElementParser {
+    Document parse(String html, String pageUrl);
+  }
+
   private final UrlNormalizer normalizer;
   private final boolean honorNofollow;
   private final String robotName;
   private final int maxLinks;
+  private final ElementParser parser;
 
   /**
    * @param robotName the crawler's name, lower case, matched against {@code <meta name="...">} robots tags
@@ -60,10 +66,16 @@ public final class LinkExtractor {
    *     and are counted in {@link PageLinks#overCap()}
    */
   public LinkExtractor(UrlNormalizer normalizer, boolean honorNofollow, String robotName, int maxLinks) {
+    this(normalizer, honorNofollow, robotName, maxLinks, HtmlElements::parse);
+  }
+
+  LinkExtractor(UrlNormalizer normalizer, boolean honorNofollow, String robotName, int maxLinks,
+      ElementParser parser) {
     this.normalizer = normalizer;
     this.honorNofollow = honorNofollow;
     this.robotName = robotName.toLowerCase(Locale.ROOT);
     this.maxLinks = maxLinks;
+    this.parser = parser;
   }
 
   /**
@@ -74,16 +86,14 @@ public final class LinkExtractor {
    */
   public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
-    Document doc = Parser.htmlParser().parseInput(page.text(), pageUrl);
-
-    // One pass over the document: meta robots may come anywhere, so links are resolved after it.
+    // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
-    finder.walk(doc);
+    finder.walk(parser.parse(page.text(), pageUrl), false, false);
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
     if (!finder.nofollow) {
-      String base = doc.baseUri().isEmpty() ? pageUrl : doc.baseUri();
+      String base = finder.base == null ? pageUrl : finder.base;
       ReferenceResolver resolver = normalizer.resolverFor(base, page.charset());
       if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
         resolver = normalizer.resolverFor(pageUrl, page.charset());
@@ -105,36 +115,51 @@ public final class LinkExtractor {
     return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong));
   }
 
-  /** Collects the raw links in document order ({@code null} for a nofollow link) and the page's nofollow. */
+  /**
+   * Collects the raw links in document order ({@code null} for a nofollow link), the page's nofollow and its first
+   * {@code <base href>}.
+   */
   private final class Finder {
     final List<String> raw = new ArrayList<>();
     boolean nofollow;
+    String base; // absolute, as the HTML standard takes it: resolved against the page's URL
 
     Finder(boolean nofollow) {
       this.nofollow = nofollow;
     }
 
     /**
-     * Visits the elements under {@code parent} in document order. Cheaper than jsoup's NodeTraversor, which guards
-     * against the tree changing under it; the depth is bounded by jsoup's maximum parse depth.
+     * Visits the elements under {@code parent} in document order, knowing whether they are inside an SVG image and
+     * inside a frameset. Cheaper than jsoup's NodeTraversor, which guards against the tree changing under it; the
+     * depth is bounded by jsoup's maximum parse depth.
      */
-    void walk(Element parent) {
+    void walk(Element parent, boolean inSvg, boolean inFrameset) {
       for (int i = 0, n = parent.childNodeSize(); i < n; i++) {
         if (parent.childNode(i) instanceof Element e) {
-          visit(e);
+          String name = e.normalName();
+          visit(e, name, inSvg, inFrameset);
           if (e.childNodeSize() > 0) {
-            walk(e);
+            walk(e, name.equals("svg") || inSvg && !name.equals("foreignobject"),
+                inFrameset || name.equals("frameset"));
           }
         }
       }
     }
 
-    private void visit(Element e) {
+    private void visit(Element e, String name, boolean inSvg, boolean inFrameset) {
       String link;
-      switch (e.normalName()) {
-        case "a" -> link = e.hasAttr("href") ? e.attr("href") : svgXlinkHref(e);
+      switch (name) {
+        case "a" -> link = e.hasAttr("href") ? e.attr("href") : svgXlinkHref(e, inSvg);
         case "area" -> link = e.hasAttr("href") ? e.attr("href") : null;
-        case "frame", "iframe" -> link = e.hasAttr("src") ? e.attr("src") : null;
+        case "iframe" -> link = e.hasAttr("src") ? e.attr("src") : null;
+        case "frame" -> link = inFrameset && e.hasAttr("src") ? e.attr("src") : null; // HTML drops one elsewhere
+        case "base" -> {
+          if (base == null && e.hasAttr("href")) {
+            String href = e.absUrl("href");
+            base = href.isEmpty() ? null : href;
+          }
+          return;
+        }
         case "link" -> link = e.hasAttr("href") && followsRel(e.attr("rel")) ? e.attr("href") : null;
         case "meta" -> {
           if (!e.hasAttr("content")) {
@@ -174,8 +199,8 @@ public final class LinkExtractor {
   }
 
   /** The {@code xlink:href} of an SVG {@code <a>} (SVG 2: a plain {@code href} wins where both are given). */
-  private static String svgXlinkHref(Element a) {
-    return a.hasAttr("xlink:href") && Parser.NamespaceSvg.equals(a.tag().namespace()) ? a.attr("xlink:href") : null;
+  private static String svgXlinkHref(Element a, boolean inSvg) {
+    return inSvg && a.hasAttr("xlink:href") ? a.attr("xlink:href") : null;
   }
 
   private boolean isRobotsMeta(Element meta) {
