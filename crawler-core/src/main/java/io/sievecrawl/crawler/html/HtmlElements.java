@@ -17,7 +17,7 @@ final class HtmlElements {
    * Why not jsoup's HTML parser. Which links a page holds is decided by its tokens: which text is markup and what
    * each start tag's attributes say. The HTML5 tree builder then moves elements about (foster parenting, the adoption
    * agency, implied and closed elements), which changes where an element sits but not whether it exists, and costs
-   * about a tenth of a crawl's CPU per page (issue 9, see crawler-core/README.md).
+   * 6 to 11% of a crawl's CPU per page (issue 9, see crawler-core/README.md).
    *
    * What the tree builder decides for the tokenizer is kept: the content of script, style, iframe, noembed,
    * noframes, xmp and plaintext is raw text and that of title and textarea is escapable text, so markup inside
