@@ -49,15 +49,15 @@ public final class LinkParseDifferences {
         files = walk.filter(LinkParseDifferences::isInput).sorted().toList();
       }
       for (Path file : files) {
-        List<String> docs = file.toString().endsWith(".dat") ? datDocuments(file) : List.of(Files.readString(file,
-            StandardCharsets.ISO_8859_1)); // bytes as they are; LinkExtractor decides the charset itself
+        // bytes as they are: LinkExtractor decides the charset itself
+        List<byte[]> docs = file.toString().endsWith(".dat") ? datDocuments(file) : List.of(Files.readAllBytes(file));
         for (int i = 0; i < docs.size(); i++) {
           documents++;
-          byte[] body = docs.get(i).getBytes(StandardCharsets.ISO_8859_1);
+          byte[] body = docs.get(i);
           String where = docs.size() > 1 ? file + " #" + (i + 1) : file.toString();
           PageLinks expected = html5.extract(body, null, PAGE_URL, null);
           PageLinks actual = crawler.extract(body, null, PAGE_URL, null);
-          String input = docs.size() > 1 ? docs.get(i).replace("\n", "\\n") : "";
+          String input = docs.size() > 1 ? new String(body, StandardCharsets.UTF_8).replace("\n", "\\n") : "";
           if (!expected.links().equals(actual.links()) || expected.nofollow() != actual.nofollow()) {
             differentLinks++;
             System.out.printf(Locale.ROOT, "LINKS DIFFER %s%n  html5:   %s nofollow=%s%n  crawler: %s nofollow=%s%n"
@@ -104,21 +104,19 @@ public final class LinkParseDifferences {
   }
 
   /** The {@code #data} sections of an html5lib tree-construction test file, each up to its {@code #errors}. */
-  private static List<String> datDocuments(Path file) throws IOException {
-    List<String> docs = new ArrayList<>();
+  private static List<byte[]> datDocuments(Path file) throws IOException {
+    List<byte[]> docs = new ArrayList<>();
     StringBuilder doc = null;
     for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
       if (line.equals("#data")) {
         doc = new StringBuilder();
       } else if (doc != null && line.startsWith("#")) {
-        docs.add(doc.length() > 0 ? doc.substring(0, doc.length() - 1) : "");
+        docs.add((doc.length() > 0 ? doc.substring(0, doc.length() - 1) : "").getBytes(StandardCharsets.UTF_8));
         doc = null;
       } else if (doc != null) {
         doc.append(line).append('\n');
       }
     }
-    // as ISO-8859-1 "bytes" of the UTF-8 text, so that every document goes through the same byte path
-    return docs.stream().map(d -> new String(d.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1))
-        .toList();
+    return docs;
   }
 }
