@@ -68,7 +68,7 @@ final class SettingsOptions {
 
   @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
       description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header)."
-          + " Repeatable. Authorization and Cookie go to the seeds' hosts only.")
+          + " Repeatable. Authorization and Cookie go only to the seeds' origins.")
   List<String> headers = new ArrayList<>();
 
   @Option(names = {"-k", "--insecure", "--no-check-certificate"},

@@ -89,8 +89,8 @@ public enum Setting {
           + " (+CONTACT). Empty: a warning at the start of a crawl of other people's sites."),
   HEADER("fetch.header", Type.HEADER, "", 0, 0,
       "An extra header sent with every request (robots.txt and sitemaps too), NAME: VALUE; repeat the key for more"
-          + " headers (a header named again replaces the earlier one). Authorization and Cookie go to the seeds'"
-          + " hosts only, a Cookie joined with the cookies sites set; their values are hidden in the log and the"
+          + " headers (a header named again replaces the earlier one). Authorization and Cookie go only to the"
+          + " seeds' origins (scheme, host, port) and over https to the seeds' sites, a Cookie joined with the cookies sites set; their values are hidden in the log and the"
           + " WARC files' warcinfo, but not in the crawl directory. Empty: none."),
   CONNECT_TIMEOUT("fetch.connect-timeout", Type.DURATION, "10s", 1, Duration.ofMinutes(10).toMillis(),
       "Time allowed to open a connection."),

@@ -95,7 +95,8 @@ public final class Crawler {
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
     CaptureInterceptor capture = b.recorder == null ? null
         : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
-    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::isSeedHost, capture);
+    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::takesCredentials,
+        capture);
     fetcher.restoreCookies(before.cookies());
   }
 
@@ -103,6 +104,12 @@ public final class Crawler {
   private boolean isSeedHost(String host) {
     ScopePolicy current = scope;
     return current != null && current.isSeedHost(host);
+  }
+
+  /** Whether requests to {@code origin} may carry the user's credentials (see {@link ScopePolicy#takesCredentials}). */
+  private boolean takesCredentials(String origin) {
+    ScopePolicy current = scope;
+    return current != null && current.takesCredentials(origin);
   }
 
   /** A crawler over an in-memory frontier sized from the settings' {@code filter.n} and {@code filter.p}. */

@@ -27,9 +27,12 @@ final class ScopePolicy {
   /** Why a URL is out of scope; the summary counts them by reason. */
   enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
 
+  private static final String HTTPS = "https://";
+
   private final Scope scope;
   private final Set<String> seedSites = ConcurrentHashMap.newKeySet();
   private final Set<String> seedHosts = ConcurrentHashMap.newKeySet();
+  private final Set<String> seedOrigins;
   private final Set<String> seedDomains = ConcurrentHashMap.newKeySet();
   private final Set<String> seedPorts = ConcurrentHashMap.newKeySet();
   private final List<Pattern> include;
@@ -52,6 +55,7 @@ final class ScopePolicy {
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
     this.allowLocal = settings.allowPrivateAddresses();
+    this.seedOrigins = Set.copyOf(seedUrls.stream().map(Url::origin).toList());
     seedUrls.forEach(url -> addSeedSite(siteOf(url)));
     moreSeedSites.forEach(this::addSeedSite);
   }
@@ -73,6 +77,17 @@ final class ScopePolicy {
   /** Whether {@code host} is a seed's host (which may resolve to a local address when others may not). */
   boolean isSeedHost(String host) {
     return seedHosts.contains(host);
+  }
+
+  /**
+   * Whether requests to {@code origin} ({@code scheme://host[:port]}, default ports left out) may carry the user's
+   * credentials: to a seed's own origin, and over https to any site of the seeds (a seed's host and port, or one a
+   * seed redirect brought in). Never over http to a site whose seed was https, and never to another port of a seed's
+   * host: that is another server (curl's rule, CVE-2022-27776).
+   */
+  boolean takesCredentials(String origin) {
+    return seedOrigins.contains(origin)
+        || (origin.startsWith(HTTPS) && seedSites.contains(origin.substring(HTTPS.length())));
   }
 
   /** The sites that count as the seeds' now, for a resumed crawl. */

@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
@@ -21,28 +22,33 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The user's extra headers (fetch.header) go with every request, robots.txt included; Authorization and Cookie only
- * to the seed's host, a user's Cookie joined with the one the site set.
+ * to the seed's origin, a user's Cookie joined with the one the site set.
  */
 class RequestHeadersTest {
   private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private final WireMockServer otherPort = new WireMockServer(options().dynamicPort());
   private String seedHost;
   private String otherHost;
 
   @BeforeEach
   void serve() {
     server.start();
+    otherPort.start();
     seedHost = "localhost:" + server.port();
     otherHost = "127.0.0.1:" + server.port(); // another host name on the same server
     server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withHeader("Set-Cookie", "session=abc; Path=/")
-        .withBody(Html.page("home", "/next", "http://" + otherHost + "/elsewhere"))));
+        .withBody(Html.page("home", "/next", "http://" + otherHost + "/elsewhere",
+            "http://localhost:" + otherPort.port() + "/port"))));
     Html.serve(server, "/next", Html.page("next"));
     Html.serve(server, "/elsewhere", Html.page("elsewhere"));
+    Html.serve(otherPort, "/port", Html.page("another server of the seed's host"));
   }
 
   @AfterEach
   void stop() {
     server.stop();
+    otherPort.stop();
   }
 
   @Test
@@ -58,6 +64,7 @@ class RequestHeadersTest {
     crawler.run(List.of("http://" + seedHost + "/"));
     assertEquals(List.of(), crawler.workerFailures());
     assertEquals(200, sink.get("http://" + otherHost + "/elsewhere").status());
+    assertEquals(200, sink.get("http://localhost:" + otherPort.port() + "/port").status());
 
     for (String path : List.of("/robots.txt", "/", "/next")) {
       LoggedRequest request = only(seedHost, path);
@@ -74,6 +81,13 @@ class RequestHeadersTest {
       assertNull(request.getHeader("Authorization"), path + ": another host");
       assertNull(request.getHeader("Cookie"), path + ": another host");
     }
+    for (LoggedRequest request : otherPort.getAllServeEvents().stream().map(e -> e.getRequest()).toList()) {
+      assertEquals("fr", request.getHeader("Accept-Language"), request.getUrl());
+      assertNull(request.getHeader("Authorization"), request.getUrl() + ": another port of the seed's host");
+      String cookie = request.getHeader("Cookie"); // the site's own cookie may go (cookies ignore ports), not the user's
+      assertTrue(cookie == null || !cookie.contains("pref=1"), request.getUrl() + ": another port of the seed's host");
+    }
+    assertEquals(2, otherPort.getAllServeEvents().size(), "robots.txt and the page");
   }
 
   private LoggedRequest only(String host, String path) {

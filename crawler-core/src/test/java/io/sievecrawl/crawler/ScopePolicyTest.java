@@ -1,7 +1,9 @@
 package io.sievecrawl.crawler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
@@ -37,6 +39,22 @@ class ScopePolicyTest {
     assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://127.0.0.1/"), 1));
     assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://blog.example.co.uk/"), 1));
     assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://example.com/"), 1));
+  }
+
+  @Test
+  void credentialsGoToTheSeedsOriginsAndOverHttpsToTheirSites() {
+    ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY).build(),
+        List.of(url("https://secure.example/"), url("http://plain.example/"), url("http://127.0.0.1:8080/")));
+    assertTrue(any.takesCredentials("https://secure.example"));
+    assertFalse(any.takesCredentials("http://secure.example"), "in clear, where the seed was https");
+    assertFalse(any.takesCredentials("https://secure.example:8443"), "another port is another server");
+    assertTrue(any.takesCredentials("http://plain.example"), "the seed's own origin, as the user gave it");
+    assertTrue(any.takesCredentials("https://plain.example"), "an upgrade keeps them encrypted");
+    assertTrue(any.takesCredentials("http://127.0.0.1:8080"));
+    assertFalse(any.takesCredentials("http://127.0.0.1:8081"));
+    assertFalse(any.takesCredentials("http://127.0.0.1"));
+    assertFalse(any.takesCredentials("https://elsewhere.example"));
+    assertFalse(any.takesCredentials("https://www.secure.example"));
   }
 
   @Test

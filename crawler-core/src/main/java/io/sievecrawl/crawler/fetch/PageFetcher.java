@@ -74,7 +74,8 @@ public final class PageFetcher implements AutoCloseable {
 
   /**
    * As {@link #PageFetcher(CrawlSettings, java.util.function.Predicate, Interceptor)}, sending the credentials among
-   * the extra headers ({@code fetch.header}: Authorization, Cookie) only to hosts {@code takesCredentials} accepts.
+   * the extra headers ({@code fetch.header}: Authorization, Cookie) only to origins ({@code scheme://host[:port]})
+   * {@code takesCredentials} accepts.
    */
   public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal,
       java.util.function.Predicate<String> takesCredentials, Interceptor capture) {

@@ -4,6 +4,7 @@ import io.sievecrawl.config.RequestHeader;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Predicate;
+import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -12,8 +13,8 @@ import okhttp3.Response;
  * Puts the user's extra headers ({@code fetch.header}) on every request as it goes on the wire, after OkHttp has set
  * its own and the cookie jar's: a user's header replaces the crawler's of the same name ({@code Accept}), a user's
  * {@code Cookie} comes first, joined with the jar's cookies, and credentials ({@code Authorization},
- * {@code Cookie}) go only to the hosts {@code takesCredentials} accepts (the seeds'), so that a link or a redirect to
- * another site cannot carry them there.
+ * {@code Cookie}) go only to the origins {@code takesCredentials} accepts (the seeds'), so that a link or a redirect
+ * to another site, another port or plain http cannot carry them there.
  *
  * <p>A network interceptor: added before a {@link CaptureInterceptor}, it lets the WARC record the headers sent.
  */
@@ -30,7 +31,7 @@ final class RequestHeaders implements Interceptor {
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
     Request.Builder sent = request.newBuilder();
-    boolean credentialsAllowed = takesCredentials.test(request.url().host());
+    boolean credentialsAllowed = takesCredentials.test(originOf(request.url()));
     for (RequestHeader header : headers) {
       if (header.isCredential() && !credentialsAllowed) {
         continue;
@@ -40,5 +41,12 @@ final class RequestHeaders implements Interceptor {
       sent.header(header.name(), jarCookies == null ? value : value + "; " + jarCookies);
     }
     return chain.proceed(sent.build());
+  }
+
+  /** {@code scheme://host[:port]} as {@link io.sievecrawl.crawler.url.Url#origin} writes it: default ports left out. */
+  static String originOf(HttpUrl url) {
+    String host = url.host().indexOf(':') >= 0 ? "[" + url.host() + "]" : url.host();
+    boolean defaultPort = url.port() == HttpUrl.defaultPort(url.scheme());
+    return url.scheme() + "://" + host + (defaultPort ? "" : ":" + url.port());
   }
 }
