@@ -145,11 +145,19 @@ class ResumeTest {
   void aManifestOfAnotherVersionIsRefused() throws Exception {
     Path job = stoppedCrawl();
     Path manifest = job.resolve("manifest.json");
-    Files.writeString(manifest, Files.readString(manifest).replace("\"version\" : 1", "\"version\" : 2"));
+    String written = Files.readString(manifest);
+    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 3"));
     Cmd cmd = Cmd.run("resume", job.toString());
     assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
-    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 2, but this build reads version 1\n",
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 3, but this build reads version 2\n",
         cmd.err());
+
+    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 1")); // before queues per origin
+    Cmd old = Cmd.run("resume", job.toString());
+    assertEquals(ExitCodes.JOB, old.exitCode(), old.toString());
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 1, but this build reads version 2; it"
+        + " was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a new"
+        + " directory\n", old.err());
   }
 
   @Test

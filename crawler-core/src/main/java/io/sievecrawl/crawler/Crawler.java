@@ -82,14 +82,14 @@ public final class Crawler {
     this.ticker = b.ticker;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
-        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, b.capacityHint);
+        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, CrawlTask::origin,
+            b.capacityHint);
     this.before = b.state;
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
-    this.scheduler = new HostScheduler<>(frontier, CrawlTask::origin,
-        Politeness.of(settings.hostConcurrency(), settings.delay(), settings.adaptiveDelay(),
-            settings.responseTimeFactor(), settings.maxDelay(), settings.concurrency()), b.ticker, b.leaseObserver);
+    this.scheduler = new HostScheduler<>(frontier, Politeness.of(settings.hostConcurrency(), settings.delay(),
+        settings.adaptiveDelay(), settings.responseTimeFactor(), settings.maxDelay()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
@@ -371,9 +371,9 @@ public final class Crawler {
   /** A live snapshot for a progress line. */
   public CrawlProgress progress() {
     SieveStats s = frontier.stats();
-    HostScheduler.Snapshot held = scheduler.snapshot();
-    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued() + held.held(),
-        stats.inFlight.sum(), stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), held.paused());
+    HostScheduler.Snapshot origins = scheduler.snapshot();
+    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued(), stats.inFlight.sum(),
+        stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), origins.heldBack());
   }
 
   /**

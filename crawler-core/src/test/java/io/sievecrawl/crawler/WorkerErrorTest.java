@@ -57,7 +57,7 @@ class WorkerErrorTest {
     });
     CrawlSummary summary;
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        options)) {
+        CrawlTask::origin, options)) {
       summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
     }
     assertEquals(CrawlSummary.End.FAILED, summary.end());
@@ -67,9 +67,11 @@ class WorkerErrorTest {
 
     List<String> left = new ArrayList<>();
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        options)) {
-      for (Claim<CrawlTask> c = frontier.poll(); c != null; c = frontier.poll()) {
-        left.add(c.task().key());
+        CrawlTask::origin, options)) {
+      for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
+        for (Claim<CrawlTask> c = frontier.poll(queue); c != null; c = frontier.poll(queue)) {
+          left.add(c.task().key());
+        }
       }
     }
     assertTrue(left.contains(root + "/b"), "the failed page is done again on resume: " + left);

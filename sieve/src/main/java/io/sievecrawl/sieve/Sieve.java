@@ -1,18 +1,18 @@
 package io.sievecrawl.sieve;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * An in-memory {@link Frontier}: a FIFO queue gated by a {@link BloomFilter}. A URL is admitted at most once, and
- * an admitted task is handed to exactly one taker.
+ * An in-memory {@link Frontier}: a FIFO queue per key gated by a {@link BloomFilter}. A URL is admitted at most once,
+ * and an admitted task is handed to exactly one taker.
  *
- * <p>The queue lives on the heap and is lost with the process: use it for tests and small crawls, and
+ * <p>The queues live on the heap and are lost with the process: use it for tests and small crawls, and
  * {@link io.sievecrawl.sieve.disk.DiskFrontier} for crawls that must outgrow the heap or survive a crash.
  *
  * <p>A URL the filter wrongly believes seen (a false positive, probability about p per new URL while the filter
@@ -25,12 +25,8 @@ public final class Sieve<T> implements Frontier<T> {
    *
    * 1. Admission is the filter's atomic add(): of racing offers of one new URL exactly one wins and enqueues
    *    it. The filter's lock is released before the queue lock is taken, so the two never nest.
-   * 2. One ReentrantLock guards the queue and the in-flight count; poll() moves a task from the queue to
-   *    "in flight" under that lock, so "queue empty and nothing in flight" can be read atomically and no task
-   *    is ever between the two states. ReentrantLock rather than a monitor so that virtual threads waiting
-   *    in take() unmount from their carrier.
-   * 3. Waiters in take() are woken by offer and requeue (a task is ready) and by complete() and stop() (the crawl
-   *    may be over).
+   * 2. One ReentrantLock guards the queues, the line and the counters; poll() moves a task from its queue to
+   *    "in flight" under that lock, so "nothing waits and nothing is in flight" can be read atomically.
    */
 
   /** The setting named by the capacity warning when the caller does not name one. */
@@ -38,34 +34,53 @@ public final class Sieve<T> implements Frontier<T> {
 
   private final BloomFilter filter;
   private final Function<? super T, ? extends CharSequence> key;
+  private final Function<? super T, String> queueKey;
   private final CapacityMonitor capacity;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
-  private final ArrayDeque<Claim<T>> queue = new ArrayDeque<>(); // guarded by lock
+  private final Map<String, Queue<T>> queues = new HashMap<>(); // guarded by lock; those holding tasks or checked out
+  private final ArrayDeque<Queue<T>> line = new ArrayDeque<>(); // guarded by lock
   private long nextId; // guarded by lock
-  private int inFlight; // guarded by lock
+  private long waiting; // guarded by lock
+  private long inFlight; // guarded by lock
   private boolean stopped; // guarded by lock
   private final LongAdder admitted = new LongAdder();
   private final LongAdder dropped = new LongAdder();
 
-  private Sieve(BloomFilter filter, Function<? super T, ? extends CharSequence> key, String capacityKey) {
+  private static final class Queue<T> {
+    final String key;
+    final ArrayDeque<Claim<T>> tasks = new ArrayDeque<>();
+    boolean checkedOut;
+    boolean inLine;
+
+    Queue(String key) {
+      this.key = key;
+    }
+  }
+
+  private Sieve(BloomFilter filter, Function<? super T, ? extends CharSequence> key,
+      Function<? super T, String> queueKey, String capacityKey) {
     this.filter = Objects.requireNonNull(filter, "filter");
     this.key = Objects.requireNonNull(key, "key");
+    this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
     this.capacity = new CapacityMonitor(filter, Objects.requireNonNull(capacityKey, "capacityKey"));
   }
 
-  /** A sieve of URL strings whose filter holds {@code expectedUrls} at false-positive rate {@code fpp}. */
+  /**
+   * A sieve of URL strings whose filter holds {@code expectedUrls} at false-positive rate {@code fpp}, all in one
+   * queue (key {@code ""}).
+   */
   public static Sieve<String> forUrls(long expectedUrls, double fpp) {
-    return over(BloomFilter.create(expectedUrls, fpp), url -> url, DEFAULT_CAPACITY_KEY);
+    return over(BloomFilter.create(expectedUrls, fpp), url -> url, url -> "", DEFAULT_CAPACITY_KEY);
   }
 
   /**
    * A sieve of tasks over {@code filter}, which may already hold URLs (say, restored from a checkpoint). A task
-   * is admitted when {@code url} of it is new; the capacity warning tells the user to raise {@code capacityKey}.
+   * is admitted when {@code url} of it is new, into the queue {@code queueKey} names; the capacity warning tells the
+   * user to raise {@code capacityKey}.
    */
-  public static <T> Sieve<T> over(
-      BloomFilter filter, Function<? super T, ? extends CharSequence> url, String capacityKey) {
-    return new Sieve<>(filter, url, capacityKey);
+  public static <T> Sieve<T> over(BloomFilter filter, Function<? super T, ? extends CharSequence> url,
+      Function<? super T, String> queueKey, String capacityKey) {
+    return new Sieve<>(filter, url, queueKey, capacityKey);
   }
 
   @Override
@@ -76,10 +91,16 @@ public final class Sieve<T> implements Frontier<T> {
       return false;
     }
     admitted.increment();
+    String k = queueKey.apply(task);
     lock.lock();
     try {
-      queue.addLast(new Claim<>(task, nextId++));
-      changed.signal();
+      Queue<T> q = queues.computeIfAbsent(k, Queue::new);
+      q.tasks.addLast(new Claim<>(task, nextId++));
+      waiting++;
+      if (!q.checkedOut && !q.inLine) {
+        q.inLine = true;
+        line.addLast(q);
+      }
     } finally {
       lock.unlock();
     }
@@ -87,72 +108,71 @@ public final class Sieve<T> implements Frontier<T> {
     return true;
   }
 
-  /**
-   * The oldest queued task, waiting up to {@code timeout} for one; {@code null} if none came in time, the sieve is
-   * {@linkplain #isFinished() finished}, or it was {@linkplain #stop() stopped}.
-   */
-  public Claim<T> take(long timeout, TimeUnit unit) throws InterruptedException {
-    long nanos = unit.toNanos(timeout);
-    lock.lockInterruptibly();
+  @Override
+  public String nextQueue() {
+    lock.lock();
     try {
-      while (queue.isEmpty() || stopped) {
-        if (stopped || inFlight == 0 || nanos <= 0) {
-          return null;
-        }
-        nanos = changed.awaitNanos(nanos);
+      if (stopped) {
+        return null;
       }
-      return takeLocked();
+      Queue<T> q = line.pollFirst();
+      if (q == null) {
+        return null;
+      }
+      q.inLine = false;
+      q.checkedOut = true;
+      return q.key;
     } finally {
       lock.unlock();
     }
   }
 
   @Override
-  public Claim<T> poll() {
+  public Claim<T> poll(String queue) {
     lock.lock();
     try {
-      return queue.isEmpty() || stopped ? null : takeLocked();
+      Queue<T> q = queues.get(queue);
+      if (stopped || q == null || !q.checkedOut || q.tasks.isEmpty()) {
+        return null;
+      }
+      waiting--;
+      inFlight++;
+      return q.tasks.pollFirst();
     } finally {
       lock.unlock();
     }
   }
 
-  private Claim<T> takeLocked() {
-    inFlight++;
-    return queue.pollFirst();
+  @Override
+  public void releaseQueue(String queue) {
+    lock.lock();
+    try {
+      Queue<T> q = queues.get(queue);
+      if (q == null || !q.checkedOut) {
+        throw new IllegalStateException("queue '" + queue + "' is not checked out");
+      }
+      q.checkedOut = false;
+      if (q.tasks.isEmpty()) {
+        queues.remove(queue);
+      } else {
+        q.inLine = true;
+        line.addLast(q);
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
   public void complete(Claim<T> claim) {
     lock.lock();
     try {
-      releaseLocked();
+      if (inFlight == 0) {
+        throw new IllegalStateException("more claims completed than handed out");
+      }
+      inFlight--;
     } finally {
       lock.unlock();
-    }
-  }
-
-  @Override
-  public long requeue(Claim<T> claim) {
-    lock.lock();
-    try {
-      releaseLocked();
-      long id = nextId++;
-      queue.addLast(new Claim<>(claim.task(), id));
-      changed.signal();
-      return id;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void releaseLocked() {
-    if (inFlight == 0) {
-      throw new IllegalStateException("more claims completed or requeued than handed out");
-    }
-    inFlight--;
-    if (inFlight == 0) {
-      changed.signalAll();
     }
   }
 
@@ -160,7 +180,7 @@ public final class Sieve<T> implements Frontier<T> {
   public boolean isFinished() {
     lock.lock();
     try {
-      return stopped || (queue.isEmpty() && inFlight == 0);
+      return stopped || (waiting == 0 && inFlight == 0);
     } finally {
       lock.unlock();
     }
@@ -171,7 +191,6 @@ public final class Sieve<T> implements Frontier<T> {
     lock.lock();
     try {
       stopped = true;
-      changed.signalAll();
     } finally {
       lock.unlock();
     }
@@ -186,13 +205,17 @@ public final class Sieve<T> implements Frontier<T> {
   public SieveStats stats() {
     long queued;
     long working;
+    long holding = 0;
     lock.lock();
     try {
-      queued = queue.size();
+      queued = waiting;
       working = inFlight;
+      for (Queue<T> q : queues.values()) {
+        holding += q.tasks.isEmpty() ? 0 : 1;
+      }
     } finally {
       lock.unlock();
     }
-    return SieveStats.of(admitted.sum(), dropped.sum(), queued, working, filter, capacity.warnings());
+    return SieveStats.of(admitted.sum(), dropped.sum(), queued, working, holding, filter, capacity.warnings());
   }
 }

@@ -7,6 +7,7 @@ package io.sievecrawl.sieve;
  * @param duplicatesDropped pushes refused because the filter had seen the URL, or believed so (false positives)
  * @param queued tasks waiting to be handed out
  * @param inFlight tasks handed out and not yet completed
+ * @param queues queues (origins) holding waiting tasks, checked out or in line
  * @param capacity n, the number of distinct URLs the filter was sized for
  * @param targetFpp p, the false-positive rate wanted at n
  * @param filterBits m, bits allocated
@@ -22,6 +23,7 @@ public record SieveStats(
     long duplicatesDropped,
     long queued,
     long inFlight,
+    long queues,
     long capacity,
     double targetFpp,
     long filterBits,
@@ -32,19 +34,20 @@ public record SieveStats(
     double estimatedFalsePositiveDrops) {
 
   /** The counters of a frontier over {@code filter}, with the filter's state read now. */
-  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomFilter filter,
-      int capacityWarnings) {
-    return of(admitted, duplicatesDropped, queued, inFlight, filter.sizing(), filter.bitCount(), capacityWarnings);
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
+      BloomFilter filter, int capacityWarnings) {
+    return of(admitted, duplicatesDropped, queued, inFlight, queues, filter.sizing(), filter.bitCount(),
+        capacityWarnings);
   }
 
   /** The counters of a frontier over a filter of {@code sizing} with {@code setBits} bits set. */
-  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, BloomSizing sizing,
-      long setBits, int capacityWarnings) {
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
+      BloomSizing sizing, long setBits, int capacityWarnings) {
     double estimate = sizing.estimateElements(setBits);
     // A false positive is a dropped duplicate that was new: the estimate cannot exceed the drops it is part of.
     double falsePositives = Math.min(duplicatesDropped,
         Double.isInfinite(estimate) ? duplicatesDropped : sizing.expectedFalsePositives(estimate));
-    return new SieveStats(admitted, duplicatesDropped, queued, inFlight, sizing.expectedInsertions(),
+    return new SieveStats(admitted, duplicatesDropped, queued, inFlight, queues, sizing.expectedInsertions(),
         sizing.targetFpp(), sizing.bits(), setBits, Double.isInfinite(estimate) ? Long.MAX_VALUE : Math.round(estimate),
         sizing.fppAtSetBits(setBits), capacityWarnings, falsePositives);
   }

@@ -32,7 +32,7 @@ class CapacityWarningTest {
 
   @Test
   void warnsOnceWhenTheEstimateFirstExceedsNThenAtTwoNAndFourNNeverPerPush() {
-    Sieve<String> sieve = Sieve.over(BloomFilter.create(N, 0.01), url -> url, "filter.n");
+    Sieve<String> sieve = Sieve.over(BloomFilter.create(N, 0.01), url -> url, url -> "", "filter.n");
     UrlCorpus corpus = new UrlCorpus(21);
     List<Long> warnedAtEstimate = new ArrayList<>();
     long[] levels = {N, 2L * N, 4L * N, 8L * N};

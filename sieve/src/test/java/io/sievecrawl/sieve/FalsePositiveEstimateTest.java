@@ -40,7 +40,7 @@ class FalsePositiveEstimateTest {
     assertTrue(lost > 1_000, "enough losses to measure: " + lost);
     assertEquals(lost, estimate, 0.1 * lost);
     // Among other duplicates (URLs truly seen again), the summary reports the same estimate.
-    SieveStats stats = SieveStats.of(offered - lost, lost + 50_000, 0, 0, filter, 1);
+    SieveStats stats = SieveStats.of(offered - lost, lost + 50_000, 0, 0, 0, filter, 1);
     assertEquals(estimate, stats.estimatedFalsePositiveDrops(), 1e-9);
   }
 
@@ -50,8 +50,8 @@ class FalsePositiveEstimateTest {
     for (int i = 0; i < 20_000; i++) {
       filter.add("https://example.com/" + i); // far over capacity: the filter's rate is near 1
     }
-    SieveStats stats = SieveStats.of(20_000, 5, 0, 0, filter, 1); // a crawl that met few duplicates
+    SieveStats stats = SieveStats.of(20_000, 5, 0, 0, 0, filter, 1); // a crawl that met few duplicates
     assertEquals(5, stats.estimatedFalsePositiveDrops(), 1e-9);
-    assertEquals(0, SieveStats.of(0, 0, 0, 0, BloomFilter.create(1_000, 0.01), 0).estimatedFalsePositiveDrops());
+    assertEquals(0, SieveStats.of(0, 0, 0, 0, 0, BloomFilter.create(1_000, 0.01), 0).estimatedFalsePositiveDrops());
   }
 }

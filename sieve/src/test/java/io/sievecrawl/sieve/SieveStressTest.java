@@ -3,17 +3,23 @@ package io.sievecrawl.sieve;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Four producers push overlapping URL sets while two consumers take: nothing is taken twice, every admitted URL is
- * taken exactly once, and admissions equal the distinct URLs less false-positive drops.
+ * Four producers push overlapping URL sets over 200 hosts, a queue each, while two consumers check queues out, take
+ * from them and release them: nothing is taken twice, every admitted URL is taken exactly once, each queue hands its
+ * tasks out in the order they were admitted (checked per producer, whose own admissions are ordered), and admissions
+ * equal the distinct URLs less false-positive drops.
  */
 class SieveStressTest {
   private static final int PRODUCERS = 4;
@@ -25,36 +31,54 @@ class SieveStressTest {
   @Test
   void everyAdmittedUrlIsTakenExactlyOnce() throws InterruptedException {
     int distinct = (PRODUCERS - 1) * OVERLAP_STRIDE + PER_PRODUCER;
-    Sieve<String> sieve = Sieve.forUrls(distinct, P);
+    Sieve<String> sieve = Sieve.over(BloomFilter.create(distinct, P), url -> url, SieveStressTest::host, "n");
     UrlCorpus corpus = new UrlCorpus(9, 200);
     ConcurrentHashMap<String, Integer> takes = new ConcurrentHashMap<>();
+    ConcurrentHashMap<String, Long> admissionOrder = new ConcurrentHashMap<>(); // producer << 32 | its admission
+    ConcurrentLinkedQueue<String> outOfOrder = new ConcurrentLinkedQueue<>();
     AtomicLong admittedByPush = new AtomicLong();
     AtomicInteger producersLeft = new AtomicInteger(PRODUCERS);
     AtomicInteger nextProducer = new AtomicInteger();
 
     new ConcurrentRun()
         .add(PRODUCERS, () -> {
-          int first = nextProducer.getAndIncrement() * OVERLAP_STRIDE;
-          for (int i = first; i < first + PER_PRODUCER; i++) {
-            if (sieve.offer(corpus.url(i))) {
+          long producer = nextProducer.getAndIncrement();
+          long first = producer * OVERLAP_STRIDE;
+          long admittedHere = 0;
+          for (long i = first; i < first + PER_PRODUCER; i++) {
+            String url = corpus.url(i);
+            if (sieve.offer(url)) {
+              admissionOrder.put(url, producer << 32 | admittedHere++);
               admittedByPush.incrementAndGet();
             }
           }
           producersLeft.decrementAndGet();
         })
         .add(CONSUMERS, () -> {
-          try {
-            while (true) {
-              Claim<String> claim = sieve.take(10, TimeUnit.MILLISECONDS);
-              if (claim != null) {
-                takes.merge(claim.task(), 1, Integer::sum);
-                sieve.complete(claim);
-              } else if (producersLeft.get() == 0 && sieve.isFinished()) {
+          Map<String, Long> lastTaken = new HashMap<>();
+          while (true) {
+            String queue = sieve.nextQueue();
+            if (queue == null) {
+              if (producersLeft.get() == 0 && sieve.isFinished()) {
                 return;
               }
+              Thread.onSpinWait();
+              continue;
             }
-          } catch (InterruptedException e) {
-            throw new AssertionError(e);
+            for (Claim<String> claim = sieve.poll(queue); claim != null; claim = sieve.poll(queue)) {
+              takes.merge(claim.task(), 1, Integer::sum);
+              Long order;
+              while ((order = admissionOrder.get(claim.task())) == null) {
+                Thread.onSpinWait(); // taken before its producer wrote the number down
+              }
+              String byProducer = queue + " " + (order >>> 32);
+              if (order < lastTaken.getOrDefault(byProducer, -1L)) {
+                outOfOrder.add(claim.task());
+              }
+              lastTaken.put(byProducer, order);
+              sieve.complete(claim);
+            }
+            sieve.releaseQueue(queue);
           }
         })
         .run(2, TimeUnit.MINUTES);
@@ -67,6 +91,7 @@ class SieveStressTest {
       }
     });
     assertEquals(Set.of(), takenTwice, "URLs taken more than once");
+    assertEquals(List.of(), List.copyOf(outOfOrder), "URLs taken before one admitted earlier to their queue");
     assertEquals(admittedByPush.get(), takes.size(), "every admitted URL taken");
     assertEquals(admittedByPush.get(), stats.admitted());
     assertEquals(0, stats.queued());
@@ -89,5 +114,9 @@ class SieveStressTest {
     System.out.printf("distinct %d, admitted %d, false-positive drops %d (bound %.0f)%n",
         distinct, stats.admitted(), falsePositiveDrops, bound);
     assertTrue(falsePositiveDrops >= 0 && falsePositiveDrops <= bound, "drops " + falsePositiveDrops);
+  }
+
+  private static String host(String url) {
+    return url.substring(0, url.indexOf('/', url.indexOf("//") + 2));
   }
 }

@@ -7,23 +7,27 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SieveTest {
   private final Sieve<String> sieve = Sieve.forUrls(1000, 0.001);
+  /** Queues by host: what a crawl's frontier does with origins. */
+  private final Sieve<String> byHost = Sieve.over(BloomFilter.create(1000, 0.001), url -> url,
+      url -> url.substring(0, url.indexOf('/', 8)), "n");
 
   @Test
-  void admitsEachUrlOnceAndHandsThemOutInArrivalOrder() throws InterruptedException {
+  void admitsEachUrlOnceAndHandsThemOutInArrivalOrder() {
     assertTrue(sieve.offer("https://a.example/1"));
     assertTrue(sieve.offer("https://a.example/2"));
     assertFalse(sieve.offer("https://a.example/1"), "a duplicate is dropped");
     assertTrue(sieve.offer("https://a.example/3"));
 
-    assertEquals("https://a.example/1", sieve.take(1, TimeUnit.SECONDS).task());
-    assertEquals("https://a.example/2", sieve.poll().task());
-    assertEquals("https://a.example/3", sieve.take(0, TimeUnit.SECONDS).task());
+    String queue = sieve.nextQueue();
+    assertEquals("https://a.example/1", sieve.poll(queue).task());
+    assertEquals("https://a.example/2", sieve.poll(queue).task());
+    assertEquals("https://a.example/3", sieve.poll(queue).task());
+    assertNull(sieve.poll(queue));
     SieveStats stats = sieve.stats();
     assertEquals(3, stats.admitted());
     assertEquals(1, stats.duplicatesDropped());
@@ -32,94 +36,88 @@ class SieveTest {
   }
 
   @Test
-  void isFinishedOnlyWhenNothingIsQueuedAndNothingIsInFlight() throws InterruptedException {
+  void queuesComeOutOfLineRoundRobinAndEachKeepsItsOrder() {
+    for (int i = 0; i < 3; i++) {
+      byHost.offer("https://big.example/" + i);
+    }
+    byHost.offer("https://small.example/0");
+    assertEquals("https://big.example", byHost.nextQueue());
+    assertEquals("https://big.example/0", byHost.poll("https://big.example").task());
+    byHost.releaseQueue("https://big.example"); // tasks wait in it: back to the end of the line
+    assertEquals("https://small.example", byHost.nextQueue());
+    assertEquals("https://big.example", byHost.nextQueue());
+    assertNull(byHost.nextQueue(), "both are checked out");
+    assertEquals(3, byHost.stats().queued(), "two of big, one of small");
+    assertEquals(2, byHost.stats().queues());
+  }
+
+  @Test
+  void anOfferToACheckedOutQueueWaitsForItsPollAndAnEmptyReleasedQueueLeavesTheLine() {
+    byHost.offer("https://a.example/0");
+    String queue = byHost.nextQueue();
+    byHost.poll(queue);
+    assertNull(byHost.poll(queue));
+    byHost.offer("https://a.example/1");
+    assertNull(byHost.nextQueue(), "a checked-out queue does not come into line");
+    assertEquals("https://a.example/1", byHost.poll(queue).task());
+    byHost.releaseQueue(queue);
+    assertNull(byHost.nextQueue(), "released empty: out of line");
+    byHost.offer("https://a.example/2");
+    assertEquals(queue, byHost.nextQueue(), "an offer brings it back");
+  }
+
+  @Test
+  void aQueueThatIsNotCheckedOutYieldsNothing() {
+    byHost.offer("https://a.example/0");
+    assertNull(byHost.poll("https://a.example"));
+    assertThrows(IllegalStateException.class, () -> byHost.releaseQueue("https://a.example"));
+  }
+
+  @Test
+  void isFinishedOnlyWhenNothingIsQueuedAndNothingIsInFlight() {
     assertTrue(sieve.isFinished(), "an empty sieve with nothing taken is finished");
     sieve.offer("https://a.example/");
     assertFalse(sieve.isFinished());
-    Claim<String> parent = sieve.take(1, TimeUnit.SECONDS);
+    Claim<String> parent = Frontiers.takeOne(sieve);
     assertFalse(sieve.isFinished(), "the taken URL may still yield links");
     sieve.offer("https://a.example/child");
     sieve.complete(parent);
     assertFalse(sieve.isFinished());
-    sieve.complete(sieve.take(1, TimeUnit.SECONDS));
+    sieve.complete(Frontiers.takeOne(sieve));
     assertTrue(sieve.isFinished());
   }
 
   @Test
-  void takeReturnsNullAtOnceWhenFinished() throws InterruptedException {
-    long start = System.nanoTime();
-    assertNull(sieve.take(1, TimeUnit.HOURS));
-    assertTrue(System.nanoTime() - start < TimeUnit.MINUTES.toNanos(1));
-  }
-
-  @Test
-  void takeReturnsNullAfterItsTimeoutWhileAnotherUrlIsInFlight() throws InterruptedException {
-    sieve.offer("https://a.example/");
-    sieve.poll();
-    assertNull(sieve.take(10, TimeUnit.MILLISECONDS));
-    assertFalse(sieve.isFinished());
-  }
-
-  @Test
-  void aWaitingTakerGetsAUrlPushedByTheWorkerInFlight() throws Exception {
-    sieve.offer("https://a.example/");
-    sieve.poll();
-    CompletableFuture<Claim<String>> waiting = CompletableFuture.supplyAsync(() -> {
-      try {
-        return sieve.take(1, TimeUnit.MINUTES);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    sieve.offer("https://a.example/next");
-    assertEquals("https://a.example/next", waiting.get(1, TimeUnit.MINUTES).task());
-  }
-
-  @Test
-  void aWaitingTakerIsReleasedWhenTheLastUrlInFlightIsDone() throws Exception {
-    sieve.offer("https://a.example/");
-    Claim<String> only = sieve.poll();
-    CompletableFuture<Claim<String>> waiting = CompletableFuture.supplyAsync(() -> {
-      try {
-        return sieve.take(1, TimeUnit.HOURS);
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    sieve.complete(only);
-    assertNull(waiting.get(1, TimeUnit.MINUTES));
-    assertTrue(sieve.isFinished());
-  }
-
-  @Test
-  void stopReleasesTakersAndKeepsQueuedUrlsCounted() throws InterruptedException {
+  void stopHandsOutNothingMoreAndKeepsQueuedUrlsCounted() {
     sieve.offer("https://a.example/1");
+    String queue = sieve.nextQueue();
     sieve.offer("https://a.example/2");
     sieve.stop();
-    assertNull(sieve.take(1, TimeUnit.HOURS));
-    assertNull(sieve.poll());
+    assertNull(sieve.poll(queue));
+    assertNull(sieve.nextQueue());
     assertTrue(sieve.isFinished());
     assertEquals(2, sieve.stats().queued());
-  }
-
-  @Test
-  void aRequeuedTaskGoesToTheTailWithoutPassingTheFilterAgain() {
-    sieve.offer("https://a.example/1");
-    sieve.offer("https://a.example/2");
-    Claim<String> first = sieve.poll();
-    long id = sieve.requeue(first);
-    assertEquals("https://a.example/2", sieve.poll().task());
-    Claim<String> again = sieve.poll();
-    assertEquals(new Claim<>("https://a.example/1", id), again);
-    assertEquals(2, sieve.stats().admitted(), "a requeue is not an admission");
-    assertEquals(0, sieve.stats().duplicatesDropped());
+    assertTrue(sieve.offer("https://a.example/3"), "offers are still admitted");
   }
 
   @Test
   void completingMoreThanWasHandedOutIsAnError() {
     IllegalStateException e = assertThrows(IllegalStateException.class,
         () -> sieve.complete(new Claim<>("https://a.example/", 0)));
-    assertEquals("more claims completed or requeued than handed out", e.getMessage());
+    assertEquals("more claims completed than handed out", e.getMessage());
+  }
+
+  @Test
+  void everyTaskComesOutOnceThroughTheLine() {
+    for (int i = 0; i < 30; i++) {
+      byHost.offer("https://h" + (i % 4) + ".example/" + i);
+    }
+    Map<String, List<String>> byQueue = Frontiers.drainByQueue(byHost);
+    assertEquals(4, byQueue.size());
+    assertEquals(List.of("https://h1.example/1", "https://h1.example/5", "https://h1.example/9",
+        "https://h1.example/13", "https://h1.example/17", "https://h1.example/21", "https://h1.example/25",
+        "https://h1.example/29"), byQueue.get("https://h1.example"));
+    assertEquals(30, byQueue.values().stream().mapToInt(List::size).sum());
   }
 
   @Test

@@ -37,7 +37,7 @@ import okhttp3.Cookie;
  */
 public final class CrawlJob {
   static final String FORMAT = "sievecrawl-crawl";
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: the frontier keeps a queue per origin
   private static final String MANIFEST = "manifest.json";
   private static final String SETTINGS = "settings.conf";
   private static final String SEEDS = "seeds.txt";
@@ -153,7 +153,8 @@ public final class CrawlJob {
     }
     if (manifest.version() != VERSION) {
       throw new CrawlJobException(file + ": crawl directory format version " + manifest.version()
-          + ", but this build reads version " + VERSION);
+          + ", but this build reads version " + VERSION + (manifest.version() < VERSION ? "; it was written by an"
+          + " earlier sievecrawl: finish it with that build, or start the crawl again in a new directory" : ""));
     }
     try {
       Status.valueOf(manifest.status());
@@ -217,7 +218,7 @@ public final class CrawlJob {
         .withCheckpointInterval(settings.frontierCheckpointInterval());
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
-          options);
+          CrawlTask::origin, options);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);
     }

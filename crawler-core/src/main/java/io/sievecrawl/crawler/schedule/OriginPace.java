@@ -93,6 +93,11 @@ final class OriginPace {
     }
   }
 
+  /** Whether a pause (Retry-After, robots.txt awaited or unreachable) or a back-off holds the origin at {@code now}. */
+  boolean isHeldBack(long now) {
+    return (hasPause && pausedUntil - now > 0) || backoff > 1;
+  }
+
   /** Whether nothing about this origin needs remembering at {@code now}: no pending delay, pause or back-off. */
   boolean isIdle(long now) {
     return nextStart(now) - now <= 0 && backoff == 1;

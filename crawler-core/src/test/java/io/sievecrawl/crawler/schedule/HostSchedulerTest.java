@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,38 +31,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The scheduler on a clock the test moves: politeness, bounded windows, requeues and forgetting idle origins. */
+/** The scheduler on a clock the test moves: politeness, origins taking turns, a bounded set of origins at hand. */
 class HostSchedulerTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final CountingFrontier frontier = new CountingFrontier(Sieve.over(BloomFilter.create(100_000, 0.001),
-      url -> url, "n"));
+      url -> url, HostSchedulerTest::originOf, "n"));
 
-  private HostScheduler<String> scheduler(int hostConcurrency, Duration delay, int window, int maxHeld) {
-    return new HostScheduler<>(frontier, HostSchedulerTest::originOf,
-        Politeness.fixed(hostConcurrency, delay, window, maxHeld), now::get,
+  private HostScheduler<String> scheduler(int hostConcurrency, Duration delay) {
+    return scheduler(hostConcurrency, delay, Politeness.DEFAULT_MAX_ACTIVE);
+  }
+
+  private HostScheduler<String> scheduler(int hostConcurrency, Duration delay, int maxActive) {
+    return new HostScheduler<>(frontier, Politeness.fixed(hostConcurrency, delay, maxActive), now::get,
         HostScheduler.LeaseObserver.NONE);
   }
 
   private static String originOf(String url) {
     return url.substring(0, url.indexOf('/', 8));
-  }
-
-  /** Offers {@code count} tasks of one origin, leases the first, and lets the pass over the rest park. */
-  private static void parkBehindABacklog(HostScheduler<String> s, int count) {
-    for (int i = 0; i < count; i++) {
-      s.offer("https://big.example/" + i);
-    }
-    assertEquals("https://big.example/0", s.poll().task());
-    assertNull(s.poll(), "parked");
-  }
-
-  /** Polls until a lease comes, at most {@code times}: one poll reads at most 4,096 tasks, and workers ask again. */
-  private static HostScheduler.Lease<String> pollUpTo(int times, HostScheduler<String> s) {
-    HostScheduler.Lease<String> lease = null;
-    for (int i = 0; i < times && lease == null; i++) {
-      lease = s.poll();
-    }
-    return lease;
   }
 
   private void advance(Duration d) {
@@ -72,7 +56,7 @@ class HostSchedulerTest {
 
   @Test
   void startsOnOneOriginAreAtLeastTheDelayApart() {
-    HostScheduler<String> s = scheduler(2, Duration.ofMillis(100), 64, 1_000);
+    HostScheduler<String> s = scheduler(2, Duration.ofMillis(100));
     s.offer("https://a.example/1");
     s.offer("https://a.example/2");
     assertEquals("https://a.example/1", s.poll().task());
@@ -85,7 +69,7 @@ class HostSchedulerTest {
 
   @Test
   void aTaskEndedWithoutARequestDoesNotSpendTheDelay() {
-    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1), 64, 1_000);
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1));
     for (int i = 1; i <= 4; i++) {
       s.offer("https://a.example/" + i);
     }
@@ -106,7 +90,7 @@ class HostSchedulerTest {
 
   @Test
   void anUnfetchedTaskLeavesTheStartOfOneLeasedAfterItInPlace() {
-    HostScheduler<String> s = scheduler(2, Duration.ofSeconds(1), 64, 1_000);
+    HostScheduler<String> s = scheduler(2, Duration.ofSeconds(1));
     for (int i = 1; i <= 3; i++) {
       s.offer("https://a.example/" + i);
     }
@@ -122,7 +106,7 @@ class HostSchedulerTest {
 
   @Test
   void hostConcurrencyCapsTheLeasesInFlightPerOrigin() {
-    HostScheduler<String> s = scheduler(1, Duration.ZERO, 64, 1_000);
+    HostScheduler<String> s = scheduler(1, Duration.ZERO);
     s.offer("https://a.example/1");
     s.offer("https://a.example/2");
     HostScheduler.Lease<String> first = s.poll();
@@ -132,148 +116,113 @@ class HostSchedulerTest {
   }
 
   @Test
-  void aPausedOriginDoesNotHoldUpAnother() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 64, 1_000);
-    for (int i = 0; i < 10; i++) {
+  void aSlowOriginsBacklogDoesNotHoldUpAnotherAndCostsOneFrontierReadPerLease() {
+    HostScheduler<String> s = scheduler(1, Duration.ofHours(1));
+    for (int i = 0; i < 10_000; i++) {
       s.offer("https://slow.example/" + i);
     }
     s.offer("https://fast.example/1");
+    long reads = frontier.polls.get();
     assertEquals("https://slow.example/0", s.poll().task());
-    assertEquals("https://fast.example/1", s.poll().task(), "found behind the slow origin's backlog");
+    assertEquals("https://fast.example/1", s.poll().task(), "found without reading the slow origin's backlog");
+    assertNull(s.poll());
+    assertEquals(2, frontier.polls.get() - reads, "one read of each origin's queue");
   }
 
   @Test
-  void aFullWindowSendsTasksBackToTheFrontierAndAPassThatPlacesNothingParks() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
-    for (int i = 0; i < 100; i++) {
-      s.offer("https://big.example/" + i);
+  void dueOriginsTakeTurnsInTheOrderTheyBecameDue() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(4));
+    for (String origin : List.of("a", "b", "c")) {
+      for (int i = 0; i < 3; i++) {
+        s.offer("https://" + origin + ".example/" + i);
+      }
     }
-    s.offer("https://other.example/1");
-    HostScheduler.Lease<String> first = s.poll();
-    assertEquals("https://big.example/0", first.task());
-    assertEquals("https://other.example/1", s.poll().task());
-    assertEquals(4, s.snapshot().held(), "at most the window waits in memory");
-    long polls = frontier.polls.get();
-    assertNull(s.poll());
-    long pass = frontier.polls.get() - polls;
-    assertTrue(pass <= 96 + 1, "one pass over the 95 tasks left, then it parks: " + pass);
-    assertNull(s.poll());
-    assertEquals(frontier.polls.get(), polls + pass, "parked: no pass again until a window has room");
-
-    s.complete(first);
-    advance(Duration.ofHours(1));
-    assertEquals("https://big.example/1", s.poll().task(), "the window's oldest task");
-    SieveStats stats = frontier.stats();
-    assertEquals(100, stats.queued() + stats.inFlight(), "nothing lost: 101 offered, one completed");
+    List<String> order = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      for (HostScheduler.Lease<String> l = s.poll(); l != null; l = s.poll()) {
+        order.add(l.task());
+        s.complete(l);
+        advance(Duration.ofMillis(1));
+      }
+      advance(Duration.ofSeconds(4));
+    }
+    assertEquals(List.of("https://a.example/0", "https://b.example/0", "https://c.example/0",
+        "https://a.example/1", "https://b.example/1", "https://c.example/1",
+        "https://a.example/2", "https://b.example/2", "https://c.example/2"), order);
   }
 
   @Test
-  void aParkedSchedulerReadsOneTaskFromTheFrontierPerLeaseOfAPoliteSite() {
-    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1), 4, 1_000);
-    for (int i = 0; i < 1_000; i++) {
-      s.offer("https://site.example/" + i);
-    }
+  void anOriginWhoseQueueRanDryGoesBackToTheFrontierOnceItsDelayIsOver() {
+    HostScheduler<String> s = scheduler(1, Duration.ofMillis(10));
+    s.offer("https://a.example/1");
     HostScheduler.Lease<String> lease = s.poll();
-    assertNull(s.poll(), "the delay holds; the pass over the backlog parks");
-    for (int page = 1; page <= 50; page++) {
-      s.complete(lease);
-      s.offer("https://site.example/new-" + page); // the page's link: its origin's window is full
-      advance(Duration.ofSeconds(1));
-      long polls = frontier.polls.get();
-      lease = s.poll();
-      assertTrue(lease.task().startsWith("https://site.example/"), lease.task());
-      assertNull(s.poll());
-      assertTrue(frontier.polls.get() - polls <= 2,
-          "a lease refills its window with one read, not a pass over the frontier: " + (frontier.polls.get() - polls));
-    }
-  }
-
-  @Test
-  void aParkedSchedulerFindsANewOriginBehindABacklogAndLooksForMoreOfItOnce() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
-    parkBehindABacklog(s, 500);
-    s.offer("https://new.example/1");
-    assertEquals("https://new.example/1", s.poll().task(), "an offer to an origin with room is looked for");
-    long polls = frontier.polls.get();
+    assertEquals(1, s.snapshot().active());
+    s.complete(lease);
+    assertEquals(1, s.snapshot().active(), "its delay is still to keep");
+    advance(Duration.ofMillis(10));
     assertNull(s.poll());
-    assertTrue(frontier.polls.get() - polls <= 500, "one pass for more of it: " + (frontier.polls.get() - polls));
-    polls = frontier.polls.get();
+    assertEquals(0, s.snapshot().active(), "nothing waits, nothing in flight, no delay pending");
+    assertTrue(frontier.isFinished());
+    s.offer("https://a.example/2");
+    assertEquals("https://a.example/2", s.poll().task(), "an offer brings it back");
+  }
+
+  @Test
+  void anOfferToAnOriginWaitingOutItsDelayIsLeasedWhenTheDelayEnds() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1));
+    s.offer("https://a.example/1");
+    s.complete(s.poll());
+    s.offer("https://a.example/2");
     assertNull(s.poll());
-    assertEquals(polls, frontier.polls.get(), "and then it is parked again");
-  }
-
-  @Test
-  void anOfferMadeWhileAPassIsUnderWayIsNotLostWhenThePassParks() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 1, 1_000);
-    List<String> backlog = new ArrayList<>();
-    for (int i = 0; i < 5_000; i++) { // more than one poll reads: the pass spans two
-      backlog.add("https://big.example/" + i);
-    }
-    s.offerAll(backlog);
-    assertEquals("https://big.example/0", s.poll().task());
-    assertNull(s.poll(), "half way through the first pass");
-    s.offer("https://new.example/1"); // behind the point where that pass will wrap
-    assertEquals("https://new.example/1", pollUpTo(3, s).task(), "still looked for after the pass parks");
-  }
-
-  @Test
-  void moreNewOriginsThanMaxHeldAreAllFoundByAParkedScheduler() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 2, 10);
-    parkBehindABacklog(s, 100);
-    Set<String> leased = new HashSet<>();
-    for (int i = 0; i < 12; i++) { // more than maxHeld: the scheduler stops noting them and reads in full passes
-      s.offer("https://n" + i + ".example/1");
-    }
-    for (int i = 0; i < 12; i++) {
-      HostScheduler.Lease<String> lease = pollUpTo(2, s);
-      assertNotNull(lease, "new origin " + i);
-      leased.add(lease.task());
-    }
-    assertEquals(12, leased.size());
-    assertTrue(s.snapshot().held() <= 10);
-  }
-
-  @Test
-  void aParkedSchedulerLooksAtASharedFrontierEverySecondForTasksOthersAdded() {
-    frontier.shared = true;
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 1_000);
-    parkBehindABacklog(s, 100);
-    frontier.offer("https://elsewhere.example/1"); // another agent's offer: the scheduler does not see it
-    long polls = frontier.polls.get();
-    assertNull(s.poll(), "not looked for within the second");
-    assertEquals(polls, frontier.polls.get());
     advance(Duration.ofSeconds(1));
-    assertEquals("https://elsewhere.example/1", s.poll().task(), "found by the look a second later");
+    assertEquals("https://a.example/2", s.poll().task());
+  }
+
+  @Test
+  void originsBeyondMaxActiveTakeTurnsAndTheSetAtHandStaysBounded() {
+    HostScheduler<String> s = scheduler(1, Duration.ZERO, 3);
+    int origins = 10;
+    int perOrigin = 2 * HostScheduler.TURN_LEASES;
+    for (int i = 0; i < perOrigin; i++) {
+      for (int o = 0; o < origins; o++) {
+        s.offer("https://o" + o + ".example/" + i);
+      }
+    }
+    Map<String, Integer> firstLease = new HashMap<>();
+    int leased = 0;
+    for (HostScheduler.Lease<String> l = s.poll(); l != null; l = s.poll()) {
+      firstLease.putIfAbsent(l.origin(), leased++);
+      assertTrue(s.snapshot().active() <= 3, "at most maxActive origins at hand");
+      s.complete(l);
+    }
+    assertEquals(origins * perOrigin, leased, "every task");
+    assertEquals(origins, firstLease.size());
+    int lastStarted = firstLease.values().stream().max(Integer::compare).orElseThrow();
+    assertTrue(lastStarted < origins * perOrigin / 2, "the last origin got its first turn after " + lastStarted
+        + " leases: origins beyond the set at hand take turns, they do not wait for the others to finish");
   }
 
   /**
    * Random offers, leases, completions and clock steps against a model of what may start: whenever a poll finds
-   * nothing, no origin that may start now has a task left, wherever that task waits. A task lost behind a parked
-   * scheduler fails this, as does one handed out twice. Odd seeds start behind a backlog longer than one pull reads,
-   * so that passes span several pulls and leases and offers come in the middle of them.
+   * nothing, no origin that may start now has a task left, wherever that task waits; no task is handed out twice;
+   * each origin's tasks go in the order they were offered.
    */
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
   void aPollFindsNothingOnlyWhenNoOriginThatMayStartHasATask(long seed) {
     Random random = new Random(seed);
     Duration delay = Duration.ofMillis(100);
-    HostScheduler<String> s = scheduler(1, delay, 2, 1_000);
+    HostScheduler<String> s = scheduler(1, delay);
     int origins = 6;
     int[] waiting = new int[origins];
+    int[] lastIndex = new int[origins];
+    java.util.Arrays.fill(lastIndex, -1);
     boolean[] inFlight = new boolean[origins];
     long[] lastStart = new long[origins];
     java.util.Arrays.fill(lastStart, Long.MIN_VALUE);
     List<HostScheduler.Lease<String>> leases = new ArrayList<>();
     Set<String> handedOut = new HashSet<>();
     int offered = 0;
-    if (seed % 2 == 1) {
-      List<String> backlog = new ArrayList<>();
-      for (int i = 0; i < 5_000; i++) {
-        backlog.add("https://o0.example/" + offered++);
-      }
-      s.offerAll(backlog);
-      waiting[0] = backlog.size();
-    }
     for (int step = 0; step < 3_000; step++) {
       switch (random.nextInt(4)) {
         case 0 -> {
@@ -286,7 +235,7 @@ class HostSchedulerTest {
           assertEquals(batch.size(), s.offerAll(batch).cardinality());
         }
         case 1 -> {
-          HostScheduler.Lease<String> lease = pollUpTo(4, s);
+          HostScheduler.Lease<String> lease = s.poll();
           if (lease == null) {
             for (int o = 0; o < origins; o++) {
               boolean mayStart = !inFlight[o]
@@ -296,8 +245,13 @@ class HostSchedulerTest {
             }
           } else {
             int o = lease.task().charAt(9) - '0';
+            int index = Integer.parseInt(lease.task().substring(lease.task().lastIndexOf('/') + 1));
             assertTrue(handedOut.add(lease.task()), "handed out twice: " + lease.task());
             assertTrue(!inFlight[o] && waiting[o] > 0);
+            assertTrue(now.get() - lastStart[o] >= delay.toNanos() || lastStart[o] == Long.MIN_VALUE,
+                "started within the delay: " + lease.task());
+            assertTrue(index > lastIndex[o], "out of order: " + lease.task());
+            lastIndex[o] = index;
             inFlight[o] = true;
             waiting[o]--;
             lastStart[o] = now.get();
@@ -318,55 +272,44 @@ class HostSchedulerTest {
   }
 
   @Test
-  void noMoreThanMaxHeldTasksWaitInMemory() {
-    HostScheduler<String> s = scheduler(1, Duration.ofHours(1), 4, 10);
-    for (int i = 0; i < 50; i++) {
-      s.offer("https://host" + i + ".example/");
-    }
-    for (int i = 0; i < 50; i++) {
-      assertNotNull(s.poll(), "every origin is ready once");
-    }
-    HostScheduler<String> bounded = scheduler(1, Duration.ofHours(1), 4, 10);
-    for (int i = 0; i < 50; i++) {
-      bounded.offer("https://b" + i + ".example/1");
-      bounded.offer("https://b" + i + ".example/2");
-    }
-    for (int i = 0; i < 20; i++) {
-      bounded.poll();
-    }
-    assertTrue(bounded.snapshot().held() <= 10, "held " + bounded.snapshot().held());
-  }
-
-  @Test
-  void anIdleOriginIsForgotten() {
-    HostScheduler<String> s = scheduler(1, Duration.ofMillis(10), 64, 1_000);
-    s.offer("https://a.example/1");
-    HostScheduler.Lease<String> lease = s.poll();
-    assertEquals(1, s.snapshot().origins());
-    advance(Duration.ofMillis(10));
-    s.complete(lease);
-    assertEquals(0, s.snapshot().origins(), "nothing waits, nothing in flight, no delay pending");
-    assertTrue(frontier.isFinished());
-  }
-
-  @Test
   void aRetryWaitsAndKeepsItsPlaceAtTheFront() {
-    HostScheduler<String> s = scheduler(1, Duration.ZERO, 64, 1_000);
+    HostScheduler<String> s = scheduler(1, Duration.ZERO);
     s.offer("https://a.example/1");
     s.offer("https://a.example/2");
     HostScheduler.Lease<String> lease = s.poll();
     s.retryLater(lease, "https://a.example/1#retry", Duration.ofSeconds(2));
     assertNull(s.poll());
+    assertEquals(1, s.snapshot().heldBack());
+    assertEquals(1, s.snapshot().retries());
     advance(Duration.ofSeconds(2));
     HostScheduler.Lease<String> retry = s.poll();
     assertEquals("https://a.example/1#retry", retry.task());
     assertEquals(lease.claim().id(), retry.claim().id(), "the same frontier claim");
   }
+
+  @Test
+  void theSnapshotTellsDueOriginsFromOnesWaitingOutTheirDelayOrHeldBack() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1));
+    for (String origin : List.of("a", "b", "c")) {
+      s.offer("https://" + origin + ".example/1");
+      s.offer("https://" + origin + ".example/2");
+    }
+    s.complete(s.poll());
+    HostScheduler.Lease<String> b = s.poll();
+    s.pause("https://b.example", Duration.ofMinutes(1));
+    s.complete(b);
+    HostScheduler.Snapshot snapshot = s.snapshot();
+    assertEquals(2, snapshot.active(), "c waits in the frontier's line");
+    assertEquals(1, snapshot.waitingOnDelay());
+    assertEquals(1, snapshot.heldBack());
+    assertEquals(0, snapshot.due());
+  }
+
   @Test
   void whileTheOnlyOriginWaitsOutItsDelayOneWaitingWorkerWatchesTheClock() throws InterruptedException {
     WatchedClock clock = new WatchedClock();
-    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
-        Politeness.fixed(1, Duration.ofMillis(1), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    HostScheduler<String> s = new HostScheduler<>(frontier, Politeness.fixed(1, Duration.ofMillis(1), 1_000), clock,
+        HostScheduler.LeaseObserver.NONE);
     s.offer("https://a.example/1");
     s.offer("https://a.example/2");
     s.complete(s.poll()); // a.example/2 may start 1 ms later on the clock, which stands still for now
@@ -399,8 +342,8 @@ class HostSchedulerTest {
   @Test
   void aWorkerThatTakesTheNextStartLeavesTheClockToAnother() throws InterruptedException {
     WatchedClock clock = new WatchedClock();
-    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
-        Politeness.fixed(1, Duration.ofMillis(2), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    HostScheduler<String> s = new HostScheduler<>(frontier, Politeness.fixed(1, Duration.ofMillis(2), 1_000), clock,
+        HostScheduler.LeaseObserver.NONE);
     for (String url : List.of("https://a.example/1", "https://b.example/1", "https://a.example/2",
         "https://b.example/2")) {
       s.offer(url);
@@ -429,11 +372,12 @@ class HostSchedulerTest {
   }
 
   @Test
-  void aTaskThatReachesASharedFrontierUnannouncedIsFoundWhileTheNextStartIsFarOff() throws InterruptedException {
+  void anOriginThatComesIntoASharedFrontiersLineUnannouncedIsFoundWhileTheNextStartIsFarOff()
+      throws InterruptedException {
     frontier.shared = true;
     WatchedClock clock = new WatchedClock();
-    HostScheduler<String> s = new HostScheduler<>(frontier, HostSchedulerTest::originOf,
-        Politeness.fixed(1, Duration.ofMinutes(30), 64, 1_000), clock, HostScheduler.LeaseObserver.NONE);
+    HostScheduler<String> s = new HostScheduler<>(frontier, Politeness.fixed(1, Duration.ofMinutes(30), 1_000), clock,
+        HostScheduler.LeaseObserver.NONE);
     s.offer("https://a.example/1");
     s.offer("https://a.example/2");
     s.complete(s.poll()); // a.example/2 may start in 30 minutes
@@ -507,117 +451,10 @@ class HostSchedulerTest {
     }
   }
 
-
-  @Test
-  void parkedOnASharedFrontierTheSchedulerTakesAnOriginsNextTaskFromItsOwnShard() {
-    Map<Boolean, Integer> requeues = new HashMap<>();
-    for (boolean byShard : List.of(true, false)) {
-      ShardedFrontier shared = new ShardedFrontier(byShard);
-      HostScheduler<String> s = new HostScheduler<>(shared, HostSchedulerTest::originOf,
-          Politeness.fixed(1, Duration.ZERO, 4, 1_000), now::get, HostScheduler.LeaseObserver.NONE);
-      for (String origin : List.of("a", "b", "c", "d", "e")) {
-        for (int i = 0; i < 100; i++) { // a page's links: many of its own origin together
-          s.offer("https://" + origin + ".example/" + i);
-        }
-      }
-      java.util.ArrayDeque<HostScheduler.Lease<String>> inFlight = new java.util.ArrayDeque<>();
-      while (inFlight.size() < 5) {
-        inFlight.add(pollUpTo(10, s));
-      }
-      assertNull(s.poll(), "every origin busy and every window full: a pass over the frontier parks");
-      int beforeSteadyState = shared.requeues;
-      for (int i = 0; i < 400; i++) {
-        s.complete(inFlight.poll());
-        HostScheduler.Lease<String> lease = pollUpTo(10, s);
-        assertNotNull(lease, "lease " + i);
-        inFlight.add(lease);
-      }
-      requeues.put(byShard, shared.requeues - beforeSteadyState);
-    }
-    // Looking in the origin's own shard sends nothing round; a look through the one stream sends round the other
-    // origins' tasks that come before the origin's next one.
-    assertEquals(0, requeues.get(true), "by shard: " + requeues);
-    assertTrue(requeues.get(false) > 400, "through the one stream: " + requeues);
-  }
-
-  /**
-   * A shared frontier that keeps every origin's tasks apart, as Redis keeps a stream per shard: {@link #poll} hands
-   * out the oldest task, {@link #pollFrom} the oldest of the origin (or the oldest, when {@code byShard} is off).
-   * Counts the tasks sent back to the tail.
-   */
-  private static final class ShardedFrontier implements Frontier<String> {
-    private final boolean byShard;
-    private final Map<Long, Claim<String>> waiting = new LinkedHashMap<>(); // in id order: oldest first
-    private final BloomFilter filter = BloomFilter.create(1_000, 0.01);
-    private long nextId;
-    private int inFlight;
-    int requeues;
-
-    ShardedFrontier(boolean byShard) {
-      this.byShard = byShard;
-    }
-
-    @Override
-    public boolean offer(String task) {
-      waiting.put(nextId, new Claim<>(task, nextId++));
-      return true;
-    }
-
-    @Override
-    public Claim<String> poll() {
-      return take(waiting.values().stream().findFirst().orElse(null));
-    }
-
-    @Override
-    public Claim<String> pollFrom(String origin) {
-      return byShard ? take(waiting.values().stream().filter(c -> originOf(c.task()).equals(origin)).findFirst()
-          .orElse(null)) : poll();
-    }
-
-    private Claim<String> take(Claim<String> claim) {
-      if (claim != null) {
-        waiting.remove(claim.id());
-        inFlight++;
-      }
-      return claim;
-    }
-
-    @Override
-    public void complete(Claim<String> claim) {
-      inFlight--;
-    }
-
-    @Override
-    public long requeue(Claim<String> claim) {
-      inFlight--;
-      requeues++;
-      offer(claim.task());
-      return nextId - 1;
-    }
-
-    @Override
-    public boolean isFinished() {
-      return waiting.isEmpty() && inFlight == 0;
-    }
-
-    @Override
-    public void stop() {}
-
-    @Override
-    public SieveStats stats() {
-      return SieveStats.of(nextId, 0, waiting.size(), inFlight, filter, 0);
-    }
-
-    @Override
-    public boolean isShared() {
-      return true;
-    }
-  }
-
-  /** Counts polls, to see when the scheduler reads the frontier. */
+  /** Counts reads of queues, to see when the scheduler reads the frontier; plays a shared one when asked. */
   private static final class CountingFrontier implements Frontier<String> {
     final AtomicLong polls = new AtomicLong();
-    boolean shared;
+    volatile boolean shared;
     private final Frontier<String> inner;
 
     CountingFrontier(Frontier<String> inner) {
@@ -630,19 +467,24 @@ class HostSchedulerTest {
     }
 
     @Override
-    public Claim<String> poll() {
+    public String nextQueue() {
+      return inner.nextQueue();
+    }
+
+    @Override
+    public Claim<String> poll(String queue) {
       polls.incrementAndGet();
-      return inner.poll();
+      return inner.poll(queue);
+    }
+
+    @Override
+    public void releaseQueue(String queue) {
+      inner.releaseQueue(queue);
     }
 
     @Override
     public void complete(Claim<String> claim) {
       inner.complete(claim);
-    }
-
-    @Override
-    public long requeue(Claim<String> claim) {
-      return inner.requeue(claim);
     }
 
     @Override
@@ -664,6 +506,5 @@ class HostSchedulerTest {
     public boolean isShared() {
       return shared;
     }
-
   }
 }

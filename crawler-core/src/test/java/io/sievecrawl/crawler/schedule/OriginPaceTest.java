@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class OriginPaceTest {
   private static final long MS = 1_000_000L;
-  private final Politeness adaptive = new Politeness(1, Duration.ofSeconds(1), true, 5, Duration.ofSeconds(30), 64,
+  private final Politeness adaptive = new Politeness(1, Duration.ofSeconds(1), true, 5, Duration.ofSeconds(30),
       1_000);
 
   @Test
@@ -50,7 +50,7 @@ class OriginPaceTest {
 
   @Test
   void aFixedDelayDoesNotAdapt() {
-    OriginPace pace = new OriginPace(Politeness.fixed(1, Duration.ofMillis(250), 64, 1_000));
+    OriginPace pace = new OriginPace(Politeness.fixed(1, Duration.ofMillis(250), 1_000));
     pace.responded(5_000 * MS, 200);
     assertEquals(250 * MS, pace.effectiveDelay());
   }

@@ -34,7 +34,9 @@ final class LogReader implements Closeable {
   // The current record, after next() returned RECORD.
   byte type;
   long seq;
-  long replacedSeq;
+  int queue;
+  /** TASK: the next-field's value; ACK: the queue's resume position. */
+  long link;
   int taskOffset;
   int taskLength;
   LogPosition recordStart;
@@ -152,7 +154,7 @@ final class LogReader implements Closeable {
       ByteBuffer view = ByteBuffer.wrap(buffer);
       int length = view.getInt(at);
       int crc = view.getInt(at + 4);
-      if (length < 1 + Long.BYTES || length > LogFormat.MAX_BODY_BYTES) {
+      if (length < LogFormat.FIXED_BODY_BYTES || length > LogFormat.MAX_BODY_BYTES) {
         return damaged("a record claims " + length + " bytes", zerosFrom(offset, end));
       }
       if (end - offset < LogFormat.RECORD_HEADER_BYTES + (long) length) {
@@ -168,26 +170,45 @@ final class LogReader implements Closeable {
       view = ByteBuffer.wrap(buffer);
       type = buffer[body];
       seq = view.getLong(body + 1);
-      int fixed = 1 + Long.BYTES;
+      queue = view.getInt(body + 1 + Long.BYTES);
+      int size = LogFormat.RECORD_HEADER_BYTES + length;
       switch (type) {
-        case LogFormat.TASK, LogFormat.ACK -> replacedSeq = 0;
-        case LogFormat.REQUEUE -> {
-          if (length < fixed + Long.BYTES) {
-            return damaged("a requeue record is too short", false);
+        case LogFormat.TASK -> {
+          if (end - offset < size + LogFormat.NEXT_BYTES) {
+            return damaged("a task record's next-field is cut off", true);
           }
-          replacedSeq = view.getLong(body + fixed);
-          fixed += Long.BYTES;
+          fill(size + LogFormat.NEXT_BYTES, end);
+          at = (int) (offset - bufferStart);
+          body = at + LogFormat.RECORD_HEADER_BYTES;
+          link = ByteBuffer.wrap(buffer).getLong(body + length);
+          size += LogFormat.NEXT_BYTES;
+        }
+        case LogFormat.ACK -> {
+          if (length != LogFormat.FIXED_BODY_BYTES + Long.BYTES) {
+            return damaged("an acknowledgement record of " + length + " bytes", false);
+          }
+          link = view.getLong(body + LogFormat.FIXED_BODY_BYTES);
         }
         default -> {
           return damaged("a record of unknown type " + type, false);
         }
       }
-      taskOffset = body + fixed;
-      taskLength = length - fixed;
+      taskOffset = body + LogFormat.FIXED_BODY_BYTES;
+      taskLength = length - LogFormat.FIXED_BODY_BYTES;
       recordStart = new LogPosition(segment, offset);
-      offset += LogFormat.RECORD_HEADER_BYTES + length;
+      offset += size;
       return Step.RECORD;
     }
+  }
+
+  /** The packed position of the current record's next-field (TASK records). */
+  long nextField() {
+    return LogFormat.position(segment, offset - LogFormat.NEXT_BYTES);
+  }
+
+  /** The packed position of the current record. */
+  long recordPosition() {
+    return LogFormat.position(recordStart.segment(), recordStart.offset());
   }
 
   private Step damaged(String why, boolean atTail) {

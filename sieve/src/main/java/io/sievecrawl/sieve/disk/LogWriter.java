@@ -24,27 +24,31 @@ final class LogWriter implements Closeable {
 
   private final Path dir;
   private final long segmentBytes;
+  private final SegmentFiles files;
   private ByteBuffer buffer = ByteBuffer.allocate(BUFFER_BYTES);
   private RandomAccessFile file;
   private long segment;
   private long firstSeq; // of the current segment
   private long written; // bytes of the current segment handed to the operating system
 
-  private LogWriter(Path dir, long segmentBytes) {
+  private LogWriter(Path dir, long segmentBytes, SegmentFiles files) {
     this.dir = dir;
     this.segmentBytes = segmentBytes;
+    this.files = files;
   }
 
   /** A writer that starts segment {@code segment}, whose first task will have sequence number {@code firstSeq}. */
-  static LogWriter startSegment(Path dir, long segmentBytes, long segment, long firstSeq) throws IOException {
-    LogWriter writer = new LogWriter(dir, segmentBytes);
+  static LogWriter startSegment(Path dir, long segmentBytes, SegmentFiles files, long segment, long firstSeq)
+      throws IOException {
+    LogWriter writer = new LogWriter(dir, segmentBytes, files);
     writer.create(segment, firstSeq);
     return writer;
   }
 
   /** A writer that appends to the existing segment {@code segment} from byte {@code end}, cutting anything after. */
-  static LogWriter append(Path dir, long segmentBytes, long segment, long firstSeq, long end) throws IOException {
-    LogWriter writer = new LogWriter(dir, segmentBytes);
+  static LogWriter append(Path dir, long segmentBytes, SegmentFiles files, long segment, long firstSeq, long end)
+      throws IOException {
+    LogWriter writer = new LogWriter(dir, segmentBytes, files);
     writer.firstSeq = firstSeq;
     writer.file = new RandomAccessFile(dir.resolve(LogFormat.segmentName(segment)).toFile(), "rw");
     writer.file.setLength(end);
@@ -68,14 +72,34 @@ final class LogWriter implements Closeable {
   }
 
   /**
-   * Buffers one record; {@code nextSeq} is the sequence number the next task will get, written into the header of a
-   * new segment if this record starts one.
+   * Buffers a TASK record and returns the position of its next-field; {@code seq} goes into the header of a new
+   * segment if this record starts one.
    */
-  void append(byte type, long seq, long replacedSeq, byte[] task, long nextSeq) throws IOException {
-    int size = LogFormat.RECORD_HEADER_BYTES + LogFormat.bodyLength(type, task == null ? 0 : task.length);
+  long appendTask(long seq, int queue, byte[] task) throws IOException {
+    int size = LogFormat.recordBytes(LogFormat.TASK, task.length);
+    makeRoom(size, seq);
+    long start = written + buffer.position();
+    LogFormat.putTask(buffer, seq, queue, task);
+    long nextField = LogFormat.position(segment, start + size - LogFormat.NEXT_BYTES);
+    shrinkBuffer();
+    return nextField;
+  }
+
+  /** Buffers an ACK record; {@code nextSeq} (the next task's number) heads a new segment if this record starts one. */
+  void appendAck(long seq, int queue, long resume, long nextSeq) throws IOException {
+    makeRoom(LogFormat.recordBytes(LogFormat.ACK, 0), nextSeq);
+    LogFormat.putAck(buffer, seq, queue, resume);
+  }
+
+  /** The position the next record will start at, were it written now without starting a segment. */
+  long end() {
+    return LogFormat.position(segment, written + buffer.position());
+  }
+
+  private void makeRoom(int size, long firstSeqOfNext) throws IOException {
     long end = written + buffer.position();
     if (end + size > segmentBytes && end > LogFormat.HEADER_BYTES) {
-      rotate(type == LogFormat.ACK ? nextSeq : seq);
+      rotate(firstSeqOfNext);
     }
     if (size > buffer.remaining()) {
       flush();
@@ -83,10 +107,32 @@ final class LogWriter implements Closeable {
         buffer = ByteBuffer.allocate(size); // a record larger than the buffer: rare; it shrinks back below
       }
     }
-    LogFormat.putRecord(buffer, type, seq, replacedSeq, task);
+  }
+
+  private void shrinkBuffer() throws IOException {
     if (buffer.capacity() > BUFFER_BYTES) {
       flush();
       buffer = ByteBuffer.allocate(BUFFER_BYTES);
+    }
+  }
+
+  /**
+   * Sets the next-field at {@code nextField} (a position {@link #appendTask} returned) to {@code value}: in the
+   * buffer while the record is there, in its segment file after.
+   */
+  void patchNext(long nextField, long value) throws IOException {
+    long offset = LogFormat.offsetOf(nextField);
+    if (LogFormat.segmentOf(nextField) == segment && offset >= written) {
+      buffer.putLong((int) (offset - written), value);
+    } else {
+      files.writeLong(nextField, value);
+    }
+  }
+
+  /** Flushes the buffer if the record at {@code position} is still in it, so that it can be read from its file. */
+  void flushThrough(long position) throws IOException {
+    if (LogFormat.segmentOf(position) == segment && LogFormat.offsetOf(position) >= written) {
+      flush();
     }
   }
 
@@ -119,11 +165,6 @@ final class LogWriter implements Closeable {
   /** The lowest sequence number a task in the current segment can have. */
   long firstSeq() {
     return firstSeq;
-  }
-
-  /** Whether records wait in the buffer. */
-  boolean hasBuffered() {
-    return buffer.position() > 0;
   }
 
   /** The current segment's file, to {@linkplain #force force} outside the frontier's lock. */

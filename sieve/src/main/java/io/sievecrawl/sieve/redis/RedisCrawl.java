@@ -8,8 +8,6 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.XGroupCreateArgs;
-import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -41,8 +39,7 @@ import java.util.regex.Pattern;
  */
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
-  static final int VERSION = 1;
-  static final String GROUP = "agents";
+  static final int VERSION = 2;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   /** Connections tried when a handshake ends without the server's answer. */
@@ -98,25 +95,13 @@ public final class RedisCrawl implements AutoCloseable {
       });
       RedisCommands<String, byte[]> redis = link.connection().sync();
       String metaKey = key(name, "meta");
-      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
+      redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
           args.toArray(byte[][]::new));
       Map<String, String> meta = readMeta(redis, uri, name);
       if (Long.parseLong(meta.get("n")) != n || Double.compare(Double.parseDouble(meta.get("p")), p) != 0) {
         throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' in "
             + uri + " exists with n = " + meta.get("n") + " and p = " + meta.get("p") + "; join it with the same n and"
             + " p (or with 'sievecrawl join'), or choose another --crawl-name");
-      }
-      if (created == 1) {
-        for (int s = 0; s < shards; s++) {
-          try {
-            redis.xgroupCreate(XReadArgs.StreamOffset.from(key(name, "q:" + s), "0-0"), GROUP,
-                XGroupCreateArgs.Builder.mkstream());
-          } catch (RedisCommandExecutionException e) {
-            if (!String.valueOf(e.getMessage()).startsWith("BUSYGROUP")) {
-              throw e;
-            }
-          }
-        }
       }
       return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
     } catch (RedisException e) {

@@ -1,13 +1,8 @@
 package io.sievecrawl.sieve.redis;
 
-import io.lettuce.core.Consumer;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.StreamMessage;
-import io.lettuce.core.XAutoClaimArgs;
-import io.lettuce.core.XReadArgs;
-import io.lettuce.core.models.stream.ClaimedMessages;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.CapacityMonitor;
@@ -22,84 +17,91 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
- * The frontier of a crawl shared by agents through Redis: one URL filter and one queue per shard, in Redis; this
- * agent works the shards it holds a lease on.
+ * The frontier of a crawl shared by agents through Redis: one URL filter, a list per origin and a line of origins
+ * per shard, in Redis; this agent works the shards it holds a lease on.
  *
  * <p>An offer runs one script per batch (a page's links: one round trip) that tests and sets each URL's bits in the
- * filter and appends the new ones to their shard's stream, atomically: of any number of agents offering a new URL
- * at once, exactly one admits it, and no URL is admitted without being queued. A task's shard comes from its origin
- * ({@code shardKey}), so one origin is worked by one agent at a time and politeness holds across machines. Tasks are
- * read through the stream's consumer group and stay pending until acknowledged: when an agent dies, the agent that
- * takes its shards over claims them and does them again.
+ * filter and appends the new ones to their origin's list, atomically: of any number of agents offering a new URL
+ * at once, exactly one admits it, and no URL is admitted without being queued. An origin whose list was empty joins
+ * the back of its shard's line. A task's shard comes from its origin, so one origin is worked by one agent at a time
+ * and politeness holds across machines. Claimed tasks stay in their shard's flight hash until acknowledged: when an
+ * agent dies, the agent that takes its shards over puts them back at the head of their lists and does them again.
  */
 public final class RedisFrontier<T> implements Frontier<T> {
   /**
    * Tasks per admission script at most: a script blocks every other agent's commands while it runs, and a call
-   * carries about 5 + k arguments a task, so a sitemap's 50,000 URLs go in parts.
+   * carries about 8 + k arguments a task, so a sitemap's 50,000 URLs go in parts.
    */
   private static final int MAX_BATCH = 1_000;
 
   /*
    * Design notes.
    *
-   * 1. Claim ids: (entry time in ms << 20) | a local counter, so that ids of entries appended later are larger (the
-   *    scheduler's requeue pass relies on it) and ids are unique within this agent's run.
-   * 2. One lock guards the read buffer and the claims in flight; Redis calls for offers and acknowledgements do not
-   *    take it (the connection is thread-safe), reading streams does (it fills the buffer).
-   * 3. Reading streams that hold nothing is rate-limited (EMPTY_READ_PAUSE_NANOS) and so is the global "finished"
-   *    check, so idle workers do not hammer Redis.
+   * 1. An origin checked out here is read a few tasks at a time (CLAIM_AHEAD): the claimed tasks wait in this
+   *    agent's memory, already in the flight hash, so most polls cost no round trip. Releasing the origin puts those
+   *    not handed out back at the head of its list (UNCLAIM).
+   * 2. An origin may come into line while it is checked out here (an offer found its list empty): nextQueue skips
+   *    it, and its release lines it up again if its list holds tasks. Duplicates in a line are harmless for that
+   *    reason; a missing entry is not, so the owner of a new shard lines up every origin of the shard that holds
+   *    tasks.
+   * 3. One lock guards the local state (checked-out origins, claimed tasks, claims in flight); Redis calls for
+   *    offers and acknowledgements do not take it (the connection is thread-safe), claiming and releasing do.
+   * 4. Asking the lines for an origin when none was found is rate-limited (EMPTY_READ_PAUSE_NANOS) until this agent
+   *    admits a task or releases an origin, and so is the global "finished" check, so idle workers do not hammer
+   *    Redis.
    */
-  private static final int CHUNK_BLOCKS = 1024; // 64 KB of filter per Redis key
-  private static final int READ_PER_SHARD = 32;
-  private static final int MAX_BUFFERED = 2_048;
+  private static final int CLAIM_AHEAD = 8;
   private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
   private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final RedisCrawl crawl;
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> url;
-  private final Function<? super T, String> shardKey;
+  private final Function<? super T, String> queueKey;
   private final BloomSizing sizing;
   private final long seed;
   private final ShardLeases leases;
   private final CapacityMonitor capacity;
   private final ReentrantLock lock = new ReentrantLock();
-  private final ArrayDeque<Buffered> buffer = new ArrayDeque<>(); // guarded by lock
+  private final Map<String, ArrayDeque<Claimed>> checkedOut = new HashMap<>(); // guarded by lock
   private final Map<Long, InFlight> inFlight = new HashMap<>(); // guarded by lock
   private final Map<Integer, Integer> inFlightPerShard = new HashMap<>(); // guarded by lock
   private long counter; // guarded by lock
-  private long lastEmptyRead; // guarded by lock
+  private volatile long lastEmptyRead; // when the lines were last found empty; 0 once this agent lined one up
+  private int nextLine; // guarded by lock
   private volatile boolean stopped;
   private volatile long bits;
   private volatile long finishedCheckedAt;
   private volatile boolean finished;
 
-  private record Buffered(int shard, String entryId, byte[] task) {}
+  /** A task claimed in Redis (in the flight hash under {@code field}), not handed out yet. */
+  private record Claimed(String field, byte[] task) {}
 
-  private record InFlight(int shard, String entryId) {}
+  private record InFlight(int shard, String field) {}
 
   private RedisFrontier(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
-      Function<? super T, String> shardKey, Duration leaseTtl, String capacityKey) {
+      Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
     this.crawl = crawl;
     this.codec = codec;
     this.url = url;
-    this.shardKey = shardKey;
+    this.queueKey = queueKey;
     this.sizing = crawl.sizing();
     this.seed = crawl.seed();
     this.leases = new ShardLeases(crawl, leaseTtl, new ShardLeases.Listener() {
       @Override
       public void acquired(int shard) {
-        claimLeftovers(shard);
+        takeOver(shard);
       }
 
       @Override
@@ -113,24 +115,42 @@ public final class RedisFrontier<T> implements Frontier<T> {
   /**
    * The frontier of {@code crawl}, taking this agent's share of the shards now.
    *
-   * @param shardKey what decides a task's shard: its origin, so that an origin is worked by one agent at a time
+   * @param queueKey what decides a task's queue and shard: its origin, so that an origin is worked by one agent at a
+   *     time
    * @param leaseTtl how long a shard stays with an agent that stopped renewing its lease (a dead one)
    */
   public static <T> RedisFrontier<T> open(RedisCrawl crawl, TaskCodec<T> codec,
-      Function<? super T, ? extends CharSequence> url, Function<? super T, String> shardKey, Duration leaseTtl,
+      Function<? super T, ? extends CharSequence> url, Function<? super T, String> queueKey, Duration leaseTtl,
       String capacityKey) {
-    RedisFrontier<T> frontier = new RedisFrontier<>(Objects.requireNonNull(crawl), codec, url, shardKey, leaseTtl,
+    RedisFrontier<T> frontier = new RedisFrontier<>(Objects.requireNonNull(crawl), codec, url, queueKey, leaseTtl,
         capacityKey);
     frontier.leases.start();
     return frontier;
   }
 
-  int shardOf(T task) {
-    return shardOf(shardKey.apply(task));
+  int shardOf(String origin) {
+    return Math.floorMod(origin.hashCode() * 0x9E3779B9, crawl.shards());
   }
 
-  private int shardOf(String key) {
-    return Math.floorMod(key.hashCode() * 0x9E3779B9, crawl.shards());
+  private String listKey(String origin) {
+    return crawl.key("o:" + origin);
+  }
+
+  private String lineKey(int shard) {
+    return crawl.key("line:" + shard);
+  }
+
+  private String originsKey(int shard) {
+    return crawl.key("origins:" + shard);
+  }
+
+  private String flightKey(int shard) {
+    return crawl.key("flight:" + shard);
+  }
+
+  /** The field of the counters hash that counts the shard's open tasks (waiting or claimed). */
+  static String openField(int shard) {
+    return "open:" + shard;
   }
 
   @Override
@@ -164,14 +184,20 @@ public final class RedisFrontier<T> implements Frontier<T> {
       BloomFilter.Probe probe = BloomFilter.probe(url.apply(task), sizing, seed);
       int chunk = probe.block() / CHUNK_BLOCKS;
       int blockOffset = (probe.block() % CHUNK_BLOCKS) * (BloomSizing.BLOCK_BITS / Byte.SIZE);
+      String origin = queueKey.apply(task);
+      int shard = shardOf(origin);
       args.add(index(keys, crawl.key("f:" + chunk)));
-      args.add(index(keys, crawl.key("q:" + shardOf(task))));
+      args.add(index(keys, listKey(origin)));
+      args.add(index(keys, lineKey(shard)));
+      args.add(index(keys, originsKey(shard)));
       args.add(RedisCrawl.bytes(Integer.toString(blockOffset)));
       args.add(RedisCrawl.bytes(Integer.toString(probe.bits().length)));
       for (int bit : probe.bits()) {
         args.add(RedisCrawl.bytes(Integer.toString(bit)));
       }
       args.add(codec.encode(task));
+      args.add(RedisCrawl.bytes(origin));
+      args.add(RedisCrawl.bytes(openField(shard)));
     }
     List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, keys.keySet().toArray(String[]::new),
         args.toArray(byte[][]::new));
@@ -183,154 +209,183 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
     if (!admitted.isEmpty()) {
       finished = false;
+      lastEmptyRead = 0; // an admission may have lined its origin up
       capacity.check();
     }
     return admitted;
   }
 
+  private static final int CHUNK_BLOCKS = 1024; // 64 KB of filter per Redis key
+
   private static byte[] index(Map<String, Integer> keys, String key) {
     return RedisCrawl.bytes(Integer.toString(keys.computeIfAbsent(key, k -> keys.size() + 1)));
   }
 
+  /**
+   * Checks out the first origin in line among the shards this agent owns, shards taking turns; {@code null} when none
+   * is in line (asked again no sooner than {@link #EMPTY_READ_PAUSE_NANOS} after an empty answer).
+   */
   @Override
-  public Claim<T> poll() {
+  public String nextQueue() {
     checkUsable();
     lock.lock();
     try {
-      if (stopped) {
+      long now = System.nanoTime();
+      if (stopped || now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
         return null;
       }
       while (true) {
-        Buffered next = buffer.pollFirst();
-        if (next == null) {
-          if (!refill()) {
-            return null;
-          }
-          continue;
+        List<Integer> shards = leases.readable();
+        if (shards.isEmpty()) {
+          lastEmptyRead = now;
+          return null;
         }
-        if (!leases.owns(next.shard())) {
-          continue; // the shard went to another agent, which claims this entry from us
+        String[] keys = shards.stream().map(this::lineKey).toArray(String[]::new);
+        List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, keys,
+            RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine++, keys.length))));
+        if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
+          lastEmptyRead = now;
+          return null;
         }
-        return claim(next);
+        String origin = new String((byte[]) found.get(1), StandardCharsets.UTF_8);
+        if (checkedOut.containsKey(origin)) {
+          continue; // came into line while checked out here (note 2)
+        }
+        checkedOut.put(origin, new ArrayDeque<>());
+        return origin;
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public Claim<T> poll(String origin) {
+    checkUsable();
+    int shard = shardOf(origin);
+    lock.lock();
+    try {
+      ArrayDeque<Claimed> claimed = checkedOut.get(origin);
+      if (stopped || claimed == null || !leases.owns(shard)) {
+        return null;
+      }
+      if (claimed.isEmpty()) {
+        claimAhead(origin, shard, claimed);
+      }
+      Claimed next = claimed.pollFirst();
+      if (next == null) {
+        return null;
+      }
+      long id = ++counter;
+      inFlight.put(id, new InFlight(shard, next.field()));
+      inFlightPerShard.merge(shard, 1, Integer::sum);
+      return new Claim<>(codec.decode(next.task(), 0, next.task().length), id);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void claimAhead(String origin, int shard, ArrayDeque<Claimed> into) { // caller holds lock
+    List<byte[]> args = new ArrayList<>();
+    args.add(RedisCrawl.bytes(Integer.toString(CLAIM_AHEAD)));
+    args.add(RedisCrawl.bytes(origin));
+    String[] fields = new String[CLAIM_AHEAD];
+    for (int i = 0; i < CLAIM_AHEAD; i++) {
+      fields[i] = crawl.agentId() + ":" + (++counter);
+      args.add(RedisCrawl.bytes(fields[i]));
+    }
+    List<byte[]> tasks = crawl.eval(Scripts.CLAIM, ScriptOutputType.MULTI,
+        new String[] {listKey(origin), flightKey(shard), originsKey(shard)}, args.toArray(byte[][]::new));
+    for (int i = 0; i < tasks.size(); i++) {
+      into.addLast(new Claimed(fields[i], tasks.get(i)));
+    }
+  }
+
+  @Override
+  public void releaseQueue(String origin) {
+    lock.lock();
+    try {
+      ArrayDeque<Claimed> claimed = checkedOut.remove(origin);
+      if (claimed == null) {
+        throw new IllegalStateException("queue '" + origin + "' is not checked out");
+      }
+      int shard = shardOf(origin);
+      if (leases.owns(shard)) {
+        unclaim(origin, shard, claimed);
+        lastEmptyRead = 0; // it may be in line again
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Puts the claimed tasks back at the head of the origin's list, and the origin in line if it holds tasks. */
+  private void unclaim(String origin, int shard, ArrayDeque<Claimed> claimed) {
+    List<byte[]> args = new ArrayList<>();
+    args.add(RedisCrawl.bytes(origin));
+    for (Claimed c : claimed) {
+      args.add(RedisCrawl.bytes(c.field()));
+      args.add(c.task());
+    }
+    crawl.eval(Scripts.UNCLAIM, ScriptOutputType.INTEGER,
+        new String[] {listKey(origin), flightKey(shard), lineKey(shard), originsKey(shard)},
+        args.toArray(byte[][]::new));
   }
 
   /**
-   * The next task of the key's shard: the first one read already, else the shard's stream is read (that shard
-   * alone), so that a scheduler looking for an origin's next task does not send every other origin's back first.
+   * The shard is ours now: the tasks its previous owner claimed and did not finish go back to the head of their
+   * origins' lists, and every origin of the shard that holds tasks is lined up (it may have been checked out by
+   * the previous owner, and so out of line).
    */
-  @Override
-  public Claim<T> pollFrom(String key) {
-    checkUsable();
-    int shard = shardOf(key);
-    lock.lock();
+  private void takeOver(int shard) {
     try {
-      if (stopped || !leases.owns(shard)) {
-        return null;
+      var redis = crawl.redis();
+      Map<String, byte[]> left = redis.hgetall(flightKey(shard));
+      Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>();
+      left.entrySet().stream()
+          .sorted(Map.Entry.comparingByKey(RedisFrontier::compareFields))
+          .forEach(e -> {
+            T task = codec.decode(e.getValue(), 0, e.getValue().length);
+            byOrigin.computeIfAbsent(queueKey.apply(task), o -> new ArrayList<>())
+                .add(new Claimed(e.getKey(), e.getValue()));
+          });
+      Set<String> origins = new HashSet<>(redis.smembers(originsKey(shard)).stream()
+          .map(b -> new String(b, StandardCharsets.UTF_8)).toList());
+      origins.addAll(byOrigin.keySet());
+      for (String origin : origins) {
+        unclaim(origin, shard, new ArrayDeque<>(byOrigin.getOrDefault(origin, List.of())));
       }
-      Buffered next = takeBuffered(shard);
-      if (next == null && read(List.of(shard)) > 0) {
-        next = takeBuffered(shard);
-      }
-      return next == null ? null : claim(next);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private Buffered takeBuffered(int shard) { // caller holds lock
-    for (Iterator<Buffered> it = buffer.iterator(); it.hasNext(); ) {
-      Buffered b = it.next();
-      if (b.shard() == shard) {
-        it.remove();
-        return b;
-      }
-    }
-    return null;
-  }
-
-  private Claim<T> claim(Buffered next) { // caller holds lock
-    long id = (Long.parseLong(next.entryId().substring(0, next.entryId().indexOf('-'))) << 20)
-        | (counter++ & 0xFFFFF);
-    inFlight.put(id, new InFlight(next.shard(), next.entryId()));
-    inFlightPerShard.merge(next.shard(), 1, Integer::sum);
-    return new Claim<>(codec.decode(next.task(), 0, next.task().length), id);
-  }
-
-  /** Reads new entries of the shards this agent owns; returns whether any came. */
-  private boolean refill() { // caller holds lock
-    long now = System.nanoTime();
-    if (now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
-      return false;
-    }
-    List<Integer> shards = leases.readable();
-    if (shards.isEmpty() || read(shards) == 0) {
-      lastEmptyRead = now;
-      return false;
-    }
-    return true;
-  }
-
-  /** Reads the next new entries of {@code shards} into the buffer; returns how many came. */
-  private int read(List<Integer> shards) { // caller holds lock
-    @SuppressWarnings("unchecked")
-    XReadArgs.StreamOffset<String>[] offsets = new XReadArgs.StreamOffset[shards.size()];
-    Map<String, Integer> shardOfKey = new HashMap<>();
-    for (int i = 0; i < shards.size(); i++) {
-      String key = crawl.key("q:" + shards.get(i));
-      offsets[i] = XReadArgs.StreamOffset.lastConsumed(key);
-      shardOfKey.put(key, shards.get(i));
-    }
-    List<StreamMessage<String, byte[]>> messages;
-    try {
-      messages = crawl.redis().xreadgroup(Consumer.from(RedisCrawl.GROUP, crawl.agentId()),
-          XReadArgs.Builder.count(READ_PER_SHARD), offsets);
     } catch (RedisException e) {
       throw crawl.asFailure(e);
     }
-    for (StreamMessage<String, byte[]> m : messages) {
-      buffer.addLast(new Buffered(shardOfKey.get(m.getStream()), m.getId(), m.getBody().get("t")));
-    }
-    return messages.size();
   }
 
-  /** Claims the entries the shard's previous owner left unacknowledged, to hand them out first. */
-  private void claimLeftovers(int shard) {
-    String key = crawl.key("q:" + shard);
-    String cursor = "0-0";
-    List<Buffered> claimed = new ArrayList<>();
-    try {
-      do {
-        ClaimedMessages<String, byte[]> batch = crawl.redis().xautoclaim(key, XAutoClaimArgs.Builder
-            .xautoclaim(Consumer.from(RedisCrawl.GROUP, crawl.agentId()), Duration.ZERO, cursor).count(500));
-        for (StreamMessage<String, byte[]> m : batch.getMessages()) {
-          if (m.getBody() != null && m.getBody().get("t") != null) {
-            claimed.add(new Buffered(shard, m.getId(), m.getBody().get("t")));
-          }
-        }
-        cursor = batch.getId();
-      } while (!"0-0".equals(cursor));
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
-    }
-    lock.lock();
-    try {
-      for (int i = claimed.size() - 1; i >= 0; i--) {
-        buffer.addFirst(claimed.get(i)); // the oldest work first
-      }
-    } finally {
-      lock.unlock();
-    }
+  /** Orders flight fields ({@code agent:counter}) by agent, then by counter: the order the tasks were claimed in. */
+  private static int compareFields(String a, String b) {
+    int ca = a.lastIndexOf(':');
+    int cb = b.lastIndexOf(':');
+    int byAgent = a.substring(0, ca).compareTo(b.substring(0, cb));
+    return byAgent != 0 ? byAgent
+        : Long.compare(Long.parseLong(a.substring(ca + 1)), Long.parseLong(b.substring(cb + 1)));
   }
 
+  /**
+   * Whether the shard can be handed back: nothing of it is in flight here. Tasks claimed ahead for its origins go
+   * back to their lists first; the origins stay checked out here until released, but yield nothing more.
+   */
   private boolean idleShard(int shard) {
     lock.lock();
     try {
-      buffer.removeIf(b -> b.shard() == shard); // left pending for us: the next owner claims them
-      return inFlightPerShard.getOrDefault(shard, 0) == 0;
+      if (inFlightPerShard.getOrDefault(shard, 0) != 0) {
+        return false;
+      }
+      for (Map.Entry<String, ArrayDeque<Claimed>> e : checkedOut.entrySet()) {
+        if (shardOf(e.getKey()) == shard && !e.getValue().isEmpty()) {
+          unclaim(e.getKey(), shard, e.getValue());
+          e.getValue().clear();
+        }
+      }
+      return true;
     } finally {
       lock.unlock();
     }
@@ -339,23 +394,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
   @Override
   public void complete(Claim<T> claim) {
     InFlight done = release(claim);
-    crawl.eval(Scripts.ACK, ScriptOutputType.INTEGER,
-        new String[] {crawl.key("q:" + done.shard()), crawl.key("counters")},
-        RedisCrawl.bytes(RedisCrawl.GROUP), RedisCrawl.bytes(done.entryId()));
-  }
-
-  @Override
-  public long requeue(Claim<T> claim) {
-    InFlight old = release(claim);
-    String stream = crawl.key("q:" + old.shard());
-    byte[] newId = crawl.eval(Scripts.REQUEUE, ScriptOutputType.VALUE, new String[] {stream, stream},
-        RedisCrawl.bytes(RedisCrawl.GROUP), RedisCrawl.bytes(old.entryId()), codec.encode(claim.task()),
-        RedisCrawl.bytes(crawl.agentId()));
-    if (newId == null) { // another agent has the task now: nothing goes round, and ids keep growing with time
-      return System.currentTimeMillis() << 20;
-    }
-    String id = new String(newId, StandardCharsets.US_ASCII);
-    return Long.parseLong(id.substring(0, id.indexOf('-'))) << 20;
+    crawl.eval(Scripts.ACK, ScriptOutputType.INTEGER, new String[] {flightKey(done.shard()), crawl.key("counters")},
+        RedisCrawl.bytes(done.field()), RedisCrawl.bytes(openField(done.shard())));
   }
 
   @Override
@@ -365,7 +405,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
 
   @Override
   public void abandon(Claim<T> claim) {
-    release(claim); // stays pending in Redis: whoever owns the shard next claims it
+    release(claim); // stays in the flight hash: whoever owns the shard next hands it out again
   }
 
   private InFlight release(Claim<T> claim) {
@@ -424,14 +464,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
     long setBits = number(values.get(0));
     long open = number(values.get(3));
     int local;
+    int origins;
     lock.lock();
     try {
       local = inFlight.size();
+      origins = checkedOut.size();
     } finally {
       lock.unlock();
     }
-    return SieveStats.of(number(values.get(1)), number(values.get(2)), Math.max(0, open - local), local, sizing,
-        setBits, capacity.warnings());
+    return SieveStats.of(number(values.get(1)), number(values.get(2)), Math.max(0, open - local), local, origins,
+        sizing, setBits, capacity.warnings());
   }
 
   /** Stops renewing this agent's leases without handing them back, as a killed agent would; for tests. */
@@ -469,9 +511,26 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
   }
 
-  /** Hands the shard leases back (others take over at once); the unacknowledged claims stay pending for them. */
+  /**
+   * Puts the tasks claimed ahead back in their lists and hands the shard leases back (others take over at once);
+   * the claims in flight stay in the flight hashes for them.
+   */
   @Override
   public void close() {
+    lock.lock();
+    try {
+      for (Map.Entry<String, ArrayDeque<Claimed>> e : checkedOut.entrySet()) {
+        int shard = shardOf(e.getKey());
+        if (!e.getValue().isEmpty() && leases.owns(shard)) {
+          unclaim(e.getKey(), shard, e.getValue());
+        }
+      }
+      checkedOut.clear();
+    } catch (FrontierFailure e) {
+      // Redis is gone: the claims stay in the flight hashes, and the next owner of their shards does them
+    } finally {
+      lock.unlock();
+    }
     leases.close();
   }
 }

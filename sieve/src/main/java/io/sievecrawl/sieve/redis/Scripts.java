@@ -11,11 +11,13 @@ final class Scripts {
 
   /**
    * Admits a batch of tasks: for each, read its 64-byte block of the filter, and if one of its bits is clear, set
-   * them, write the block back and append the task to its shard's stream. KEYS: meta, counters, then the chunk and
-   * stream keys the entries name. ARGV: count, then per task: chunk key index, stream key index, the block's byte
-   * offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded task. Returns the set-bit total, then
-   * 1 (admitted) or 0 (seen) per task. Exactly one of any number of concurrent admissions of a URL sees a clear bit:
-   * the script runs alone. The block is read and written whole (two calls) rather than bit by bit (2k calls).
+   * them, write the block back and append the task to its origin's list; an origin whose list was empty joins the
+   * back of its shard's line and its shard's set of origins. KEYS: meta, counters, then the keys the entries name.
+   * ARGV: count, then per task: chunk key index, origin list key index, line key index, origin set key index, the
+   * block's byte offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded task, the origin, the
+   * shard's counter field. Returns the set-bit total, then 1 (admitted) or 0 (seen) per task. Exactly one of any
+   * number of concurrent admissions of a URL sees a clear bit: the script runs alone. The block is read and written
+   * whole (two calls) rather than bit by bit (2k calls).
    */
   static final String ADMIT = """
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
@@ -25,10 +27,12 @@ final class Scripts {
       local flippedTotal, admitted, dropped = 0, 0, 0
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
-        local stream = KEYS[tonumber(ARGV[pos + 1])]
-        local offset = tonumber(ARGV[pos + 2])
-        local k = tonumber(ARGV[pos + 3])
-        pos = pos + 4
+        local list = KEYS[tonumber(ARGV[pos + 1])]
+        local line = KEYS[tonumber(ARGV[pos + 2])]
+        local origins = KEYS[tonumber(ARGV[pos + 3])]
+        local offset = tonumber(ARGV[pos + 4])
+        local k = tonumber(ARGV[pos + 5])
+        pos = pos + 6
         local block = redis.call('GETRANGE', chunk, offset, offset + 63)
         local bytes = {string.byte(block, 1, -1)}
         for b = #bytes + 1, 64 do bytes[b] = 0 end
@@ -43,15 +47,19 @@ final class Scripts {
           end
         end
         pos = pos + k
-        local task = ARGV[pos]
-        pos = pos + 1
+        local task, origin, shardField = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2]
+        pos = pos + 3
         if flipped == 0 then
           result[i + 1] = 0
           dropped = dropped + 1
         else
           redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
           flippedTotal = flippedTotal + flipped
-          redis.call('XADD', stream, '*', 't', task)
+          if redis.call('RPUSH', list, task) == 1 then
+            redis.call('RPUSH', line, origin)
+            redis.call('SADD', origins, origin)
+          end
+          redis.call('HINCRBY', KEYS[2], shardField, 1)
           result[i + 1] = 1
           admitted = admitted + 1
         end
@@ -65,25 +73,64 @@ final class Scripts {
       return result
       """.formatted(LOST);
 
-  /** Acknowledges a task: KEYS stream, counters; ARGV group, entry id. Deletes the entry; returns 1 if it was open. */
-  static final String ACK = """
-      local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-      if acked == 1 then redis.call('HINCRBY', KEYS[2], 'open', -1) end
-      redis.call('XDEL', KEYS[1], ARGV[2])
-      return acked
+  /**
+   * Checks out the first origin in line among several shards' lines: KEYS the line keys; ARGV the index to start at
+   * (so that shards take turns). Returns {index, origin}, or nil when every line is empty.
+   */
+  static final String NEXT_QUEUE = """
+      local n = #KEYS
+      local start = tonumber(ARGV[1])
+      for i = 0, n - 1 do
+        local at = ((start + i) %% n) + 1
+        local origin = redis.call('LPOP', KEYS[at])
+        if origin then return {at - 1, origin} end
+      end
+      return false
+      """.formatted();
+
+  /**
+   * Claims up to ARGV[1] tasks from the head of an origin's list: KEYS list, flight hash, origin set; ARGV count,
+   * origin, then one flight field per task to claim. Each claimed task is kept in the flight hash under its field
+   * until acknowledged, so that the shard's next owner can hand it out again. An origin left empty leaves the set.
+   * Returns the tasks claimed, oldest first.
+   */
+  static final String CLAIM = """
+      local tasks = redis.call('LPOP', KEYS[1], tonumber(ARGV[1]))
+      if not tasks then return {} end
+      for i = 1, #tasks do redis.call('HSET', KEYS[2], ARGV[2 + i], tasks[i]) end
+      if redis.call('LLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[3], ARGV[2]) end
+      return tasks
       """;
 
   /**
-   * Moves a claimed task to the tail of a stream, still admitted: KEYS old stream, new stream; ARGV group, entry id,
-   * encoded task, consumer. Returns the new entry's id, or nil when the entry is no longer pending for this
-   * consumer: another agent took its shard over (this one's lease ran out unnoticed) and does the task, which a
-   * second copy would have done twice.
+   * Puts claimed tasks back at the head of their origin's list, in their order, and the origin back in line if its
+   * list holds tasks: KEYS list, flight hash, line, origin set; ARGV origin, then field and task pairs, oldest
+   * first. A field no longer in the flight hash (another agent has its task now) is skipped. Returns the tasks put
+   * back.
    */
-  static final String REQUEUE = """
-      if #redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1, ARGV[4]) == 0 then return false end
-      redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-      redis.call('XDEL', KEYS[1], ARGV[2])
-      return redis.call('XADD', KEYS[2], '*', 't', ARGV[3])
+  static final String UNCLAIM = """
+      local back = 0
+      for i = #ARGV - 1, 2, -2 do
+        if redis.call('HDEL', KEYS[2], ARGV[i]) == 1 then
+          redis.call('LPUSH', KEYS[1], ARGV[i + 1])
+          back = back + 1
+        end
+      end
+      if redis.call('LLEN', KEYS[1]) > 0 then
+        redis.call('RPUSH', KEYS[3], ARGV[1])
+        redis.call('SADD', KEYS[4], ARGV[1])
+      end
+      return back
+      """;
+
+  /** Acknowledges a task: KEYS flight hash, counters; ARGV field, the shard's counter field. Returns 1 if it was open. */
+  static final String ACK = """
+      local acked = redis.call('HDEL', KEYS[1], ARGV[1])
+      if acked == 1 then
+        redis.call('HINCRBY', KEYS[2], 'open', -1)
+        redis.call('HINCRBY', KEYS[2], ARGV[2], -1)
+      end
+      return acked
       """;
 
   /** Renews a lease if this agent still holds it: KEYS lease; ARGV agent, ttl ms. Returns 1 if renewed. */

@@ -151,24 +151,15 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
-  /** The shards whose streams hold tasks (waiting or unacknowledged), in one pipelined round of XLEN. */
+  /** The shards that hold tasks (waiting or claimed), from their counters in one read. */
   private Set<Integer> busyShards() {
-    var async = crawl.connection().async();
-    List<io.lettuce.core.RedisFuture<Long>> lengths = new ArrayList<>();
-    for (int s = 0; s < shards; s++) {
-      lengths.add(async.xlen(crawl.key("q:" + s)));
-    }
+    Map<String, byte[]> counters = crawl.redis().hgetall(crawl.key("counters"));
     Set<Integer> busy = new java.util.HashSet<>();
-    try {
-      for (int s = 0; s < shards; s++) {
-        if (lengths.get(s).get() > 0) {
-          busy.add(s);
-        }
+    for (int s = 0; s < shards; s++) {
+      byte[] open = counters.get(RedisFrontier.openField(s));
+      if (open != null && Long.parseLong(new String(open, StandardCharsets.US_ASCII)) > 0) {
+        busy.add(s);
       }
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw crawl.asFailure(new RedisException(e.getCause()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
     return busy;
   }

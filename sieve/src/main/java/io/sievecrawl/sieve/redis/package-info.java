@@ -8,9 +8,13 @@
  *
  * <pre>
  * sievecrawl:{NAME}:meta        hash: format, version, n, p, seed, blocks, k, shards, settings, created
- * sievecrawl:{NAME}:counters    hash: bits (set in the filter), admitted, dropped, open (admitted, not done), warned
+ * sievecrawl:{NAME}:counters    hash: bits (set in the filter), admitted, dropped, open (admitted, not done), open:S
+ *                               (the same for shard S), warned
  * sievecrawl:{NAME}:f:C         string: filter chunk C, 1,024 blocks of 512 bits (the local filter's layout)
- * sievecrawl:{NAME}:q:S         stream of shard S's tasks, consumer group "agents"
+ * sievecrawl:{NAME}:o:ORIGIN    list: the origin's waiting tasks, oldest first
+ * sievecrawl:{NAME}:line:S      list: shard S's origins waiting to be checked out (duplicates are harmless)
+ * sievecrawl:{NAME}:origins:S   set: shard S's origins whose lists may hold tasks
+ * sievecrawl:{NAME}:flight:S    hash: AGENT:N -> a task of shard S claimed and not yet acknowledged
  * sievecrawl:{NAME}:lease:S     the agent that owns shard S, with an expiry renewed by its heartbeat
  * sievecrawl:{NAME}:agents      hash: agent id -> last heartbeat (ms)
  * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in)

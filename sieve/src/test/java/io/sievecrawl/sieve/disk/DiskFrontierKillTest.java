@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Frontiers;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kills a process that works a frontier with SIGKILL at random moments, reopens the frontier each time and checks
- * that nothing admitted was lost, nothing completed comes back, and the filter still knows every admitted URL.
+ * that nothing admitted was lost, nothing completed comes back, each queue keeps the order its tasks were admitted
+ * in, and the filter still knows every admitted URL.
  *
  * <p>"Admitted" here means admitted before a later completion returned: offers wait in a buffer that complete()
  * writes out, because in a crawl a URL is offered by the page that links to it and is safe while that page is not
@@ -38,16 +41,21 @@ class DiskFrontierKillTest {
     Set<Integer> unsettled = new HashSet<>(); // admitted after the child's last completion
     Set<String> completed = new HashSet<>();
     Set<String> claimed = new HashSet<>();
+    Map<String, Long> admissionOrder = new HashMap<>();
     int nextIndex = 0;
     for (int round = 0; round < ROUNDS; round++) {
       int linesBeforeKill = 2_000 + random.nextInt(20_000);
-      int maxIndex = runAndKill(dir, nextIndex, linesBeforeKill, admitted, unsettled, claimed, completed);
+      int maxIndex = runAndKill(dir, nextIndex, linesBeforeKill, admitted, unsettled, claimed, completed,
+          admissionOrder);
       nextIndex = maxIndex + 1;
 
-      try (DiskFrontier<String> frontier = Strings.open(dir, 16 * 1024)) {
+      try (DiskFrontier<String> frontier = Strings.openByHost(dir, 16 * 1024)) {
         List<String> waiting = new ArrayList<>();
-        for (Claim<String> c = frontier.poll(); c != null; c = frontier.poll()) {
-          waiting.add(c.task());
+        for (Map.Entry<String, List<String>> queue : Frontiers.drainByQueue(frontier).entrySet()) {
+          List<Long> order = queue.getValue().stream().map(admissionOrder::get).toList();
+          assertEquals(order.stream().sorted().toList(), order, "round " + round + ": " + queue.getKey()
+              + " hands its tasks out in another order than they were admitted in");
+          waiting.addAll(queue.getValue());
         }
         Set<String> waitingSet = new HashSet<>(waiting);
         assertEquals(waiting.size(), waitingSet.size(), "round " + round + ": a task is waiting twice");
@@ -91,7 +99,7 @@ class DiskFrontierKillTest {
 
   /** Runs a child until it printed {@code lines} lines, SIGKILLs it, and returns the largest index it admitted. */
   private static int runAndKill(Path dir, int from, int lines, Set<Integer> admitted, Set<Integer> unsettled,
-      Set<String> claimed, Set<String> completed)
+      Set<String> claimed, Set<String> completed, Map<String, Long> admissionOrder)
       throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
         FrontierKillChild.class.getName(), dir.toString(), Integer.toString(from));
@@ -107,6 +115,7 @@ class DiskFrontierKillTest {
         if (line.startsWith("A ")) {
           int index = Integer.parseInt(line.substring(2));
           unsettled.add(index);
+          admissionOrder.put(Strings.url(index), (long) admissionOrder.size());
           max = Math.max(max, index);
         } else if (line.startsWith("P ")) {
           claimed.add(line.substring(2));

@@ -1,6 +1,9 @@
 package io.sievecrawl.sieve.disk;
 
+import static io.sievecrawl.sieve.Frontiers.drain;
+import static io.sievecrawl.sieve.Frontiers.takeOne;
 import static io.sievecrawl.sieve.disk.Strings.open;
+import static io.sievecrawl.sieve.disk.Strings.openByHost;
 import static io.sievecrawl.sieve.disk.Strings.url;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -17,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -32,11 +37,12 @@ class DiskFrontierTest {
       assertTrue(frontier.offer("https://a.example/1"));
       assertTrue(frontier.offer("https://a.example/2"));
       assertFalse(frontier.offer("https://a.example/1"), "a duplicate is dropped");
-      assertEquals("https://a.example/1", frontier.poll().task());
+      String queue = frontier.nextQueue();
+      assertEquals("https://a.example/1", frontier.poll(queue).task());
       assertTrue(frontier.offer("https://a.example/3"));
-      assertEquals("https://a.example/2", frontier.poll().task());
-      assertEquals("https://a.example/3", frontier.poll().task());
-      assertNull(frontier.poll());
+      assertEquals("https://a.example/2", frontier.poll(queue).task());
+      assertEquals("https://a.example/3", frontier.poll(queue).task());
+      assertNull(frontier.poll(queue));
       SieveStats stats = frontier.stats();
       assertEquals(3, stats.admitted());
       assertEquals(1, stats.duplicatesDropped());
@@ -51,11 +57,11 @@ class DiskFrontierTest {
     try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
       assertTrue(frontier.isFinished());
       frontier.offer("https://a.example/");
-      Claim<String> parent = frontier.poll();
+      Claim<String> parent = takeOne(frontier);
       frontier.offer("https://a.example/child");
       frontier.complete(parent);
       assertFalse(frontier.isFinished());
-      frontier.complete(frontier.poll());
+      frontier.complete(takeOne(frontier));
       assertTrue(frontier.isFinished());
     }
   }
@@ -67,7 +73,7 @@ class DiskFrontierTest {
         frontier.offer(url(i));
       }
       for (int i = 0; i < 6; i++) {
-        Claim<String> claim = frontier.poll();
+        Claim<String> claim = takeOne(frontier);
         if (i % 2 == 0) {
           frontier.complete(claim); // 0, 2, 4 done; 1, 3, 5 in flight when the run ends
         }
@@ -83,16 +89,82 @@ class DiskFrontierTest {
   }
 
   @Test
-  void aRequeuedTaskComesBackAtTheTailAndOnlyOnceAfterAReopen() throws IOException {
-    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
-      frontier.offer(url(0));
-      frontier.offer(url(1));
-      long id = frontier.requeue(frontier.poll());
-      assertEquals(url(1), frontier.poll().task());
-      assertEquals(new Claim<>(url(0), id), frontier.poll());
+  void eachQueueHandsOutItsTasksInOrderAndQueuesTakeTurns() throws IOException {
+    try (DiskFrontier<String> frontier = openByHost(dir, 4096)) {
+      for (int i = 0; i < 70; i++) {
+        frontier.offer(url(i)); // seven hosts, interleaved
+      }
+      assertEquals(7, frontier.stats().queues());
+      String first = frontier.nextQueue();
+      assertEquals("https://host0.example", first);
+      assertEquals(url(0), frontier.poll(first).task());
+      assertEquals(url(7), frontier.poll(first).task(), "the next task of its queue, not of the log");
+      frontier.releaseQueue(first);
+      assertEquals("https://host1.example", frontier.nextQueue(), "the next queue in line");
+      Map<String, List<String>> rest = Frontiers.drainByQueue(frontier);
+      assertEquals(List.of("https://host2.example", "https://host3.example", "https://host4.example",
+          "https://host5.example", "https://host6.example", "https://host0.example"), List.copyOf(rest.keySet()));
+      for (Map.Entry<String, List<String>> queue : rest.entrySet()) {
+        List<String> tasks = queue.getValue();
+        int host = queue.getKey().charAt(12) - '0';
+        int from = host == 0 ? 14 : host;
+        for (int i = 0; i < tasks.size(); i++) {
+          assertEquals(url(from + 7 * i), tasks.get(i), queue.getKey());
+        }
+      }
     }
-    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
-      assertEquals(List.of(url(1), url(0)), drain(frontier), "the old place of the requeued task is done");
+  }
+
+  @Test
+  void queuesKeepTheirOrderAndTheirTasksInFlightAcrossAReopen() throws IOException {
+    List<String> done = new ArrayList<>();
+    try (DiskFrontier<String> frontier = openByHost(dir, 4096)) {
+      for (int i = 0; i < 700; i++) {
+        frontier.offer(url(i));
+      }
+      for (int round = 0; round < 20; round++) {
+        String queue = frontier.nextQueue();
+        Claim<String> a = frontier.poll(queue);
+        Claim<String> b = frontier.poll(queue);
+        Claim<String> c = frontier.poll(queue);
+        frontier.complete(b); // out of order: a stays in flight, c in flight
+        done.add(b.task());
+        if (round % 2 == 0) {
+          frontier.complete(c);
+          done.add(c.task());
+        }
+        frontier.releaseQueue(queue);
+      }
+      frontier.checkpoint();
+    }
+    try (DiskFrontier<String> frontier = openByHost(dir, 4096)) {
+      Map<String, List<String>> byQueue = Frontiers.drainByQueue(frontier);
+      int total = 0;
+      for (Map.Entry<String, List<String>> queue : byQueue.entrySet()) {
+        List<Integer> indexes = queue.getValue().stream().map(DiskFrontierTest::indexOf).toList();
+        assertEquals(indexes.stream().sorted().toList(), indexes, queue.getKey() + " in admission order");
+        for (String url : queue.getValue()) {
+          assertEquals(queue.getKey(), Strings.host(url));
+          assertFalse(done.contains(url), url + " was completed");
+        }
+        total += indexes.size();
+      }
+      assertEquals(700 - done.size(), total, "everything not completed, once");
+    }
+  }
+
+  @Test
+  void aQueueGrownWhileCheckedOutAndEmptyResumesAtItsNewTask() throws IOException {
+    try (DiskFrontier<String> frontier = openByHost(dir, 1 << 20)) {
+      frontier.offer("https://a.example/0");
+      String queue = frontier.nextQueue();
+      frontier.complete(frontier.poll(queue)); // spent: its next task starts a new chain
+      frontier.offer("https://a.example/1");
+      frontier.offer("https://a.example/2");
+      assertEquals("https://a.example/1", frontier.poll(queue).task());
+    }
+    try (DiskFrontier<String> frontier = openByHost(dir, 1 << 20)) {
+      assertEquals(List.of("https://a.example/1", "https://a.example/2"), drain(frontier));
     }
   }
 
@@ -105,7 +177,7 @@ class DiskFrontierTest {
       long written = segmentCount();
       assertTrue(written > 20, "many small segments: " + written);
       for (int i = 0; i < 1_990; i++) {
-        frontier.complete(frontier.poll());
+        frontier.complete(takeOne(frontier));
       }
       long withAcks = segmentCount();
       frontier.checkpoint();
@@ -151,7 +223,7 @@ class DiskFrontierTest {
     try (Stream<Path> files = Files.list(dir)) {
       first = files.filter(f -> f.getFileName().toString().startsWith("log-")).sorted().findFirst().orElseThrow();
     }
-    flipByte(first, 200);
+    flipByte(first, taskByteOf(first, 2));
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(dir, 4096));
     assertTrue(e.getMessage().contains(first.getFileName() + " at byte"), e.getMessage());
     assertTrue(e.getMessage().contains("not at the end of the log"), e.getMessage());
@@ -172,7 +244,7 @@ class DiskFrontierTest {
     try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
       assertEquals(50, drain(frontier).size());
     }
-    flipByte(segment, 300);
+    flipByte(segment, taskByteOf(segment, 3));
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(dir, 1 << 20));
     assertTrue(e.getMessage().contains(segment.getFileName() + " at byte"), e.getMessage());
   }
@@ -186,7 +258,7 @@ class DiskFrontierTest {
       file.writeInt(99);
     }
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(dir, 1 << 20));
-    assertEquals(segment + ": segment format version 99, but this build reads version 1", e.getMessage());
+    assertEquals(segment + ": segment format version 99, but this build reads version 2", e.getMessage());
   }
 
   @Test
@@ -219,7 +291,7 @@ class DiskFrontierTest {
   void anotherNOrPIsRefused() throws IOException {
     open(dir, 1 << 20).close();
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class,
-        () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, Strings.quietOptions(1 << 20)));
+        () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, s -> "", Strings.quietOptions(1 << 20)));
     assertTrue(e.getMessage().endsWith("this frontier's URL filter was sized for n = 100000 and p = 0.001; it cannot"
         + " change to n = 100000, p = 0.01"), e.getMessage());
   }
@@ -232,7 +304,7 @@ class DiskFrontierTest {
       }
       List<Claim<String>> claims = new ArrayList<>();
       for (int i = 0; i < 300; i++) {
-        claims.add(frontier.poll());
+        claims.add(takeOne(frontier));
       }
       for (int i = 299; i >= 1; i--) {
         frontier.complete(claims.get(i)); // everything but the oldest: the watermark stays at the first task
@@ -286,12 +358,20 @@ class DiskFrontierTest {
     }
   }
 
-  private static List<String> drain(DiskFrontier<String> frontier) {
-    List<String> tasks = new ArrayList<>();
-    for (Claim<String> claim = frontier.poll(); claim != null; claim = frontier.poll()) {
-      tasks.add(claim.task());
+  private static int indexOf(String url) {
+    return Integer.parseInt(url.substring(url.indexOf("/page/") + 6, url.indexOf('?')));
+  }
+
+  /** A byte inside the task of the {@code n}th record (from 0) of a segment: covered by the record's checksum. */
+  private static long taskByteOf(Path segment, int n) throws IOException {
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "r")) {
+      long at = LogFormat.HEADER_BYTES;
+      for (int i = 0; i < n; i++) {
+        file.seek(at);
+        at += LogFormat.RECORD_HEADER_BYTES + file.readInt() + LogFormat.NEXT_BYTES; // task records only here
+      }
+      return at + LogFormat.RECORD_HEADER_BYTES + LogFormat.FIXED_BODY_BYTES + 2;
     }
-    return tasks;
   }
 
   private long segmentCount() throws IOException {

@@ -4,13 +4,15 @@ import io.sievecrawl.sieve.Claim;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
- * The process {@link DiskFrontierKillTest} kills: opens the frontier in {@code args[0]}, then offers URLs from
- * index {@code args[1]} on, claims and completes tasks out of order and checkpoints now and then, forever. It
- * prints a line after each call has returned: {@code A i} (URL i admitted), {@code P url} (claimed),
- * {@code C url} (completed).
+ * The process {@link DiskFrontierKillTest} kills: opens the frontier (a queue per host) in {@code args[0]}, then
+ * offers URLs from index {@code args[1]} on, checks queues out and releases them, claims and completes tasks out of
+ * order and checkpoints now and then, forever. It prints a line after each call has returned: {@code A i} (URL i
+ * admitted), {@code P url} (claimed), {@code C url} (completed).
  */
 public final class FrontierKillChild {
   private FrontierKillChild() {}
@@ -20,9 +22,10 @@ public final class FrontierKillChild {
     int next = Integer.parseInt(args[1]);
     Random random = new Random(next);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
-    DiskFrontier<String> frontier = DiskFrontier.open(dir, 100_000, 0.001, Strings.CODEC, s -> s,
+    DiskFrontier<String> frontier = DiskFrontier.open(dir, 100_000, 0.001, Strings.CODEC, s -> s, Strings::host,
         Strings.quietOptions(16 * 1024).withSyncInterval(java.time.Duration.ofMillis(50)));
     ArrayDeque<Claim<String>> inFlight = new ArrayDeque<>();
+    List<String> checkedOut = new ArrayList<>();
     for (long step = 0; ; step++) {
       int offers = random.nextInt(4);
       for (int i = 0; i < offers; i++) {
@@ -31,7 +34,21 @@ public final class FrontierKillChild {
           out.println("A " + index);
         }
       }
-      Claim<String> claim = frontier.poll();
+      if (checkedOut.isEmpty() || random.nextInt(4) == 0) {
+        String queue = frontier.nextQueue();
+        if (queue != null) {
+          checkedOut.add(queue);
+        }
+      }
+      Claim<String> claim = null;
+      if (!checkedOut.isEmpty()) {
+        String queue = checkedOut.get(random.nextInt(checkedOut.size()));
+        claim = frontier.poll(queue);
+        if (claim == null || random.nextInt(8) == 0) {
+          checkedOut.remove(queue);
+          frontier.releaseQueue(queue);
+        }
+      }
       if (claim != null) {
         inFlight.add(claim);
         out.println("P " + claim.task());

@@ -24,8 +24,18 @@ final class Strings implements TaskCodec<String> {
     return new FrontierOptions(segmentBytes, Duration.ofHours(1), Duration.ofHours(1), "n");
   }
 
+  /** A frontier of one queue: tasks come out in the order they were admitted. */
   static DiskFrontier<String> open(Path dir, long segmentBytes) throws java.io.IOException {
-    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, quietOptions(segmentBytes));
+    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, s -> "", quietOptions(segmentBytes));
+  }
+
+  /** A frontier with a queue per host, as a crawl's is per origin. */
+  static DiskFrontier<String> openByHost(Path dir, long segmentBytes) throws java.io.IOException {
+    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, Strings::host, quietOptions(segmentBytes));
+  }
+
+  static String host(String url) {
+    return url.substring(0, url.indexOf('/', url.indexOf("//") + 2));
   }
 
   static String url(int i) {

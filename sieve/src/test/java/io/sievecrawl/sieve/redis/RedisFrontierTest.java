@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.UrlCorpus;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,7 @@ class RedisFrontierTest {
     while (!a.isFinished() && System.nanoTime() < deadline) {
       boolean any = false;
       for (RedisFrontier<String> agent : List.of(a, b)) {
-        for (Claim<String> c = agent.poll(); c != null; c = agent.poll()) {
+        for (Claim<String> c = Frontiers.takeOne(agent); c != null; c = Frontiers.takeOne(agent)) {
           taken.merge(c.task(), 1, Integer::sum);
           agent.complete(c);
           any = true;
@@ -138,7 +139,7 @@ class RedisFrontierTest {
         "https://d.example/1");
     assertEquals(4, dead.offerAll(urls).cardinality());
     List<String> claimed = new ArrayList<>();
-    for (Claim<String> c = dead.poll(); c != null; c = dead.poll()) {
+    for (Claim<String> c = Frontiers.takeOne(dead); c != null; c = Frontiers.takeOne(dead)) {
       claimed.add(c.task()); // claimed, never acknowledged: the agent dies with them
     }
     assertEquals(4, claimed.size());
@@ -148,7 +149,7 @@ class RedisFrontierTest {
     Set<String> redone = ConcurrentHashMap.newKeySet();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (redone.size() < 4 && System.nanoTime() < deadline) {
-      Claim<String> c = heir.poll();
+      Claim<String> c = Frontiers.takeOne(heir);
       if (c == null) {
         Thread.sleep(50); // the dead agent's leases expire after 600 ms; the heir's heartbeat then takes them
         continue;
@@ -161,27 +162,39 @@ class RedisFrontierTest {
   }
 
   @Test
-  void pollFromHandsOutTheOldestTaskOfTheOriginsShardAlone() throws Exception {
+  void anOriginIsReadWithoutTheOthersAndOriginsTakeTurns() throws Exception {
     RedisFrontier<String> agent = agent(Duration.ofSeconds(10));
-    String near = "https://a.example";
-    String far = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "https://h" + i + ".example")
-        .filter(o -> agent.shardOf(o + "/") != agent.shardOf(near + "/")).findFirst().orElseThrow();
     for (int i = 0; i < 50; i++) {
-      agent.offer(near + "/" + i);
+      agent.offer("https://a.example/" + i);
     }
-    agent.offer(far + "/only");
-    Claim<String> found = agent.pollFrom(far);
-    assertEquals(far + "/only", found.task(), "not behind the 50 tasks of another shard");
-    agent.complete(found);
-    assertNull(agent.pollFrom(far), "nothing more waits in its shard");
-    assertEquals(near + "/0", agent.poll().task(), "the others wait in their order");
+    agent.offer("https://b.example/only");
+    String first = agent.nextQueue();
+    String second = agent.nextQueue();
+    assertEquals(Set.of("https://a.example", "https://b.example"), Set.of(first, second));
+    assertNull(agent.nextQueue(), "both are checked out");
+    Claim<String> only = agent.poll("https://b.example");
+    assertEquals("https://b.example/only", only.task(), "not behind the 50 tasks of another origin");
+    agent.complete(only);
+    assertNull(agent.poll("https://b.example"));
+    for (int i = 0; i < 20; i++) {
+      Claim<String> c = agent.poll("https://a.example");
+      assertEquals("https://a.example/" + i, c.task(), "an origin's tasks in the order they were admitted");
+      agent.complete(c);
+    }
+    agent.releaseQueue("https://a.example"); // its tasks claimed ahead go back to the head of its list
+    agent.releaseQueue("https://b.example");
+    assertEquals("https://a.example", agent.nextQueue(), "back in line: it holds tasks");
+    assertEquals("https://a.example/20", agent.poll("https://a.example").task());
+    assertNull(agent.nextQueue(), "b holds none");
+    assertEquals(30, agent.stats().queued() + agent.stats().inFlight());
   }
 
   @Test
-  void aTaskRequeuedByAnAgentWhoseShardWasTakenOverIsNotQueuedTwice() throws Exception {
+  void anAgentWhoseShardWasTakenOverCannotHaveItsTaskDoneTwice() throws Exception {
     RedisFrontier<String> stale = agent(Duration.ofMillis(600));
     assertTrue(stale.offer("https://a.example/1"));
-    Claim<String> claimed = stale.poll();
+    String queue = stale.nextQueue();
+    Claim<String> claimed = stale.poll(queue);
     assertEquals("https://a.example/1", claimed.task());
     stale.stopRenewingForTest(); // its lease runs out while it still holds the claim
 
@@ -189,15 +202,18 @@ class RedisFrontierTest {
     Claim<String> taken = null;
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (taken == null && System.nanoTime() < deadline) {
-      taken = heir.poll();
+      taken = Frontiers.takeOne(heir);
       if (taken == null) {
         Thread.sleep(50); // the stale agent's lease expires after 600 ms; the heir's heartbeat then takes it
       }
     }
     assertEquals("https://a.example/1", taken.task(), "the heir claimed the stale agent's task");
-    stale.requeue(claimed); // the stale agent, unaware, sends its window's task round
+    assertNull(stale.poll(queue), "the stale agent no longer owns the shard");
+    stale.releaseQueue(queue); // unaware, it gives the origin back
+    stale.complete(claimed); // and finishes its copy: the heir's claim stays open
+    assertEquals(1, heir.stats().queued() + heir.stats().inFlight(), "the heir's claim is still open");
     heir.complete(taken);
-    assertNull(heir.poll(), "no second copy to do");
+    assertNull(Frontiers.takeOne(heir), "no second copy to do");
     assertTrue(heir.isFinished(), "nothing open");
   }
 

@@ -1,0 +1,37 @@
+package io.sievecrawl.crawler.schedule;
+
+import io.sievecrawl.sieve.Claim;
+import java.util.ArrayDeque;
+
+/**
+ * An origin the scheduler has checked out of the frontier: its pace, its requests in flight, the tasks handed back to
+ * it for a retry, and its place in the due-heap. Guarded by the scheduler's lock.
+ */
+final class ActiveOrigin<T> {
+  final String origin;
+  final OriginPace pace;
+  final ArrayDeque<Claim<T>> retries = new ArrayDeque<>(); // tried again before the frontier's next task
+  int inFlight;
+  int leases; // since it was checked out: an origin that had its turns yields to one waiting in line
+  long nextStart; // pace.nextStart, cached: the due-heap orders by it
+  boolean inHeap;
+  Claim<T> lastLeased; // the latest lease's claim, and the pace's start before it: see completeUnfetched
+  long startBefore;
+  boolean startedBefore;
+
+  ActiveOrigin(String origin, Politeness politeness, long now) {
+    this.origin = origin;
+    this.pace = new OriginPace(politeness);
+    this.nextStart = now;
+  }
+
+  /** Whether the frontier may be asked for its next task or a retry waits: not at its limit of requests in flight. */
+  boolean hasRoom(int hostConcurrency) {
+    return inFlight < hostConcurrency;
+  }
+
+  /** Whether it may go back to the frontier's line without losing anything: no request out, no retry held. */
+  boolean isReleasable() {
+    return inFlight == 0 && retries.isEmpty();
+  }
+}
