@@ -1,6 +1,8 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Values;
+import io.sievecrawl.crawler.bench.BroadBenchmark;
 import io.sievecrawl.crawler.bench.CrawlBenchmark;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,13 +14,17 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code sievecrawl bench}: crawls a generated site on loopback and reports throughput. */
+/** {@code sievecrawl bench}: crawls a generated site, or many, on loopback and reports throughput. */
 @Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Serves a generated site on 127.0.0.1, crawls it and prints pages/s, MB/s and whether every page"
         + " was fetched exactly once.",
-        "The site is one host, so each run lifts politeness (host concurrency = concurrency, no delay)."})
+        "The site is one host, so each run lifts politeness (host concurrency = concurrency, no delay).",
+        "With --sites N: a broad crawl of N sites on one server (their names pinned to it), politely (see --delay),"
+            + " for --seconds; prints pages/s against the ideal of one page per site per delay, and pages per site."})
 final class BenchCommand implements Callable<Integer> {
   private final Terminal terminal;
 
@@ -42,12 +48,27 @@ final class BenchCommand implements Callable<Integer> {
       description = "Runs per level (and per frontier); medians are printed when more than one (default: ${DEFAULT-VALUE}).")
   int repeat;
 
+  @Option(names = "--sites", paramLabel = "N",
+      description = "A broad crawl of N generated sites at once instead of one site (see above).")
+  Integer sites;
+
+  @Option(names = "--pages-per-site", paramLabel = "N", defaultValue = "200",
+      description = "With --sites: pages in each site (default: ${DEFAULT-VALUE}).")
+  int pagesPerSite;
+
+  @Option(names = "--seconds", paramLabel = "N", defaultValue = "120",
+      description = "With --sites: how long each crawl runs (default: ${DEFAULT-VALUE}).")
+  int seconds;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Also write the JSON Lines results of the last run to FILE ('-' for standard output).")
   String output;
 
   @Mixin
   SettingsOptions settingsOptions;
+
+  @Spec
+  CommandSpec spec;
 
   @Mixin
   LogOptions logOptions;
@@ -58,6 +79,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (sites != null) {
+      return broad();
+    }
     if (pages < 1 || pages > 10_000_000 || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 1_000)
         || repeat < 1 || repeat > 100) {
       throw new UserError(ExitCodes.USAGE,
@@ -114,6 +138,56 @@ final class BenchCommand implements Callable<Integer> {
       return allOnce ? ExitCodes.OK : ExitCodes.BENCH_MISMATCH;
     } finally {
       Logging.shutdown();
+    }
+  }
+
+  /** Broad mode: many sites at their polite rate, at each concurrency level in turn. */
+  private int broad() throws IOException {
+    if (sites < 1 || sites > 100_000 || pagesPerSite < 1 || pagesPerSite > 100_000 || seconds < 1 || seconds > 86_400
+        || fanOut < 0 || fanOut > 1_000 || levels.stream().anyMatch(l -> l < 1 || l > 10_000) || repeat < 1
+        || repeat > 100) {
+      throw new UserError(ExitCodes.USAGE, "--sites must be 1..100000, --pages-per-site 1..100000, --seconds"
+          + " 1..86400, --fan-out 0..1000, each level 1..10000 and --repeat 1..100");
+    }
+    CrawlSettings settings = settingsOptions.settings();
+    StatusLine status = new StatusLine(terminal.err(), false);
+    Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    try {
+      PrintStream out = terminal.out();
+      out.printf(Locale.ROOT, "broad crawl: %,d sites of %,d pages on one loopback server, delay %s, %d s; Java %s,"
+              + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.delay()), seconds,
+          Runtime.version(), Runtime.getRuntime().availableProcessors());
+      out.printf("%-12s %9s %9s %9s %7s %12s %14s %5s %7s%n", "concurrency", "pages", "pages/s", "ideal", "share",
+          "past seed", "median/site", "p10", "CPU s");
+      List<Integer> broadLevels = spec.commandLine().getParseResult().hasMatchedOption("--levels") ? levels
+          : List.of(settings.concurrency()); // a broad crawl at the crawl's own concurrency unless told otherwise
+      for (int level : broadLevels) {
+        for (int round = 0; round < repeat; round++) {
+          boolean last = level == broadLevels.get(broadLevels.size() - 1) && round == repeat - 1;
+          BroadBenchmark.Run r = broadOnce(level, settings, last);
+          out.printf(Locale.ROOT, "%-12d %9d %9.1f %9.1f %6.0f%% %12s %14s %5d %7.1f%n", level, r.fetched(),
+              r.pagesPerSecond(), r.idealPagesPerSecond(), r.idealPagesPerSecond() == 0 ? 0
+                  : 100 * r.pagesPerSecond() / r.idealPagesPerSecond(),
+              r.sitesPastSeed() + " of " + r.sites(), r.medianPerSite() + " (" + r.idealPerSite() + ")",
+              r.p10PerSite(), r.cpuSeconds());
+          out.flush();
+        }
+      }
+      ClassArchive.markUseful();
+      return ExitCodes.OK;
+    } finally {
+      Logging.shutdown();
+    }
+  }
+
+  private BroadBenchmark.Run broadOnce(int level, CrawlSettings settings, boolean writeOutput) throws IOException {
+    java.time.Duration duration = java.time.Duration.ofSeconds(seconds);
+    if (output == null || !writeOutput) {
+      return BroadBenchmark.run(sites, pagesPerSite, fanOut, level, duration, settings, r -> { });
+    }
+    ResultsFile.checkNew(output, true);
+    try (ResultsFile results = ResultsFile.create(output, terminal.out())) {
+      return BroadBenchmark.run(sites, pagesPerSite, fanOut, level, duration, settings, results.writer());
     }
   }
 

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reports a running crawl: a live line on a terminal every second, cut to the terminal's width, otherwise an INFO
- * line every ten seconds. The line says how far the crawl is (done out of done plus queued), how fast, and why it
- * waits when nothing moves.
+ * line every ten seconds. The line says what is fetched and queued (not a percentage: the queue grows as links turn
+ * up), how fast, where the origins with waiting URLs stand, and why the crawl waits when the politeness delay or
+ * slow servers hold it back.
  */
 final class ProgressReporter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("progress");
@@ -57,16 +58,38 @@ final class ProgressReporter implements AutoCloseable {
   }
 
   static String line(CrawlProgress p, double pagesPerSecond, double megabytesPerSecond, long elapsedSeconds) {
-    long total = p.fetched() + p.queued();
-    String waiting = "";
-    if (pagesPerSecond < 0.5 && p.pausedOrigins() > 0) {
-      waiting = " | waiting: " + p.pausedOrigins() + (p.pausedOrigins() == 1 ? " origin" : " origins") + " paused";
-    } else if (pagesPerSecond < 0.5 && p.inFlight() > 0) {
-      waiting = " | waiting for " + p.inFlight() + " slow responses";
+    CrawlProgress.Origins o = p.origins();
+    StringBuilder origins = new StringBuilder();
+    appendCount(origins, o.due(), "due");
+    appendCount(origins, o.onDelay(), "on delay");
+    appendCount(origins, o.paused(), "paused");
+    appendCount(origins, o.givenUp(), "given up");
+    String why = "";
+    if (o.pacedByDelay()) {
+      why = " | paced by the politeness delay";
+    } else if (pagesPerSecond < 0.5 && p.inFlight() > 0 && o.due() == 0) {
+      why = " | waiting for " + p.inFlight() + " slow responses";
     }
-    return String.format(Locale.ROOT, "%,d/%,d (%d%%) | %.0f p/s | %.1f MB/s | in flight %d | errors %,d%s | %ds",
-        p.fetched(), total, total == 0 ? 0 : 100 * p.fetched() / total, pagesPerSecond, megabytesPerSecond,
-        p.inFlight(), p.errors(), waiting, elapsedSeconds);
+    return String.format(Locale.ROOT, "fetched %,d | queued %,d | %.0f p/s | %.1f MB/s | in flight %d | errors %,d"
+            + " | origins %s%s | %s", p.fetched(), p.queued(), pagesPerSecond, megabytesPerSecond, p.inFlight(),
+        p.errors(), origins.isEmpty() ? "none waiting" : origins, why, elapsed(elapsedSeconds));
+  }
+
+  private static void appendCount(StringBuilder out, long count, String what) {
+    if (count > 0) {
+      out.append(out.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%,d", count)).append(' ').append(what);
+    }
+  }
+
+  /** {@code 45s}, {@code 12m05s}, {@code 3h02m}. */
+  static String elapsed(long seconds) {
+    if (seconds < 60) {
+      return seconds + "s";
+    }
+    if (seconds < 3600) {
+      return String.format(Locale.ROOT, "%dm%02ds", seconds / 60, seconds % 60);
+    }
+    return String.format(Locale.ROOT, "%dh%02dm", seconds / 3600, seconds % 3600 / 60);
   }
 
   /** The terminal's width: $COLUMNS, else what {@code stty size} says of /dev/tty, else 80. */

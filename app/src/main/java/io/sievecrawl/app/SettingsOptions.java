@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.ConfigFile;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.HostPin;
 import io.sievecrawl.config.Problem;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.SettingsException;
@@ -9,6 +10,7 @@ import io.sievecrawl.crawler.fetch.ProxyRoutes;
 import io.sievecrawl.crawler.fetch.TlsTrust;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +72,15 @@ final class SettingsOptions {
       description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header)."
           + " Repeatable. Authorization and Cookie go only to the seeds' origins.")
   List<String> headers = new ArrayList<>();
+
+  @Option(names = "--resolve", paramLabel = "HOST:PORT:ADDRESS",
+      description = "Connect to ADDRESS for HOST instead of asking DNS, as curl's --resolve (fetch.resolve; PORT may"
+          + " be *; the pin holds on every port). Repeatable.")
+  List<String> resolves = new ArrayList<>();
+
+  @Option(names = "--resolve-file", paramLabel = "FILE",
+      description = "Pins as --resolve takes them, one or more a line (# comments), from FILE.")
+  Path resolveFile;
 
   @Option(names = {"-k", "--insecure", "--no-check-certificate"},
       description = "Accept any TLS certificate, self-signed or expired (fetch.insecure-tls); for test and intranet"
@@ -135,6 +146,7 @@ final class SettingsOptions {
     for (String header : headers) {
       builder.parse(Setting.HEADER, header, "--header");
     }
+    pins(builder);
     for (String set : sets) {
       int eq = set.indexOf('=');
       String key = eq < 0 ? set : set.substring(0, eq).strip();
@@ -187,6 +199,37 @@ final class SettingsOptions {
     }
     if (!regexes.isEmpty()) {
       builder.parse(setting, String.join(" ", regexes), flag);
+    }
+  }
+
+  /** --resolve and --resolve-file as one value of fetch.resolve; a bad line of the file is named by its number. */
+  private void pins(CrawlSettings.Builder builder) {
+    List<String> pins = new ArrayList<>(resolves);
+    if (resolveFile != null) {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(resolveFile);
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.CONFIG, "cannot read --resolve-file " + resolveFile + ": " + e.getMessage());
+      }
+      for (int i = 0; i < lines.size(); i++) {
+        String line = lines.get(i);
+        int hash = line.indexOf('#');
+        for (String pin : (hash < 0 ? line : line.substring(0, hash)).trim().split("\\s+")) {
+          if (pin.isEmpty()) {
+            continue;
+          }
+          try {
+            HostPin.parse(pin);
+            pins.add(pin);
+          } catch (IllegalArgumentException e) {
+            builder.problem(new Problem(resolveFile + ":" + (i + 1), Setting.RESOLVE.key(), pin, e.getMessage()));
+          }
+        }
+      }
+    }
+    if (!pins.isEmpty()) {
+      builder.parse(Setting.RESOLVE, String.join(" ", pins), resolveFile == null ? "--resolve" : "--resolve-file");
     }
   }
 

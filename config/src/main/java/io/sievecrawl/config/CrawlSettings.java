@@ -110,7 +110,7 @@ public final class CrawlSettings {
   private List<String> configValues(Setting s, boolean hide) {
     Object value = values.get(s);
     return switch (s.type()) {
-      case STRING, PATTERNS -> List.of("\"" + format(s, value) + "\""); // quoted, a '#' in them is no comment
+      case STRING, PATTERNS, PINS -> List.of("\"" + format(s, value) + "\""); // quoted: a '#' in them is no comment
       case SIZE -> List.of(Values.formatSizeExact((Long) value));
       case HEADER -> headers().isEmpty() ? List.of("\"\"")
           : headers().stream().map(h -> "\"" + (hide ? h.shown() : h.toString()) + "\"").toList();
@@ -124,7 +124,7 @@ public final class CrawlSettings {
       case SIZE -> Values.formatSize((Long) value);
       case COUNT -> Values.formatCount((Long) value);
       case SCOPE -> ((Scope) value).configName();
-      case PATTERNS -> ((List<?>) value).stream().map(Object::toString).collect(Collectors.joining(" "));
+      case PATTERNS, PINS -> ((List<?>) value).stream().map(Object::toString).collect(Collectors.joining(" "));
       default -> String.valueOf(value);
     };
   }
@@ -336,6 +336,12 @@ public final class CrawlSettings {
     return (Boolean) values.get(Setting.COOKIES);
   }
 
+  /** fetch.resolve: host names pinned to addresses. */
+  @SuppressWarnings("unchecked")
+  public List<HostPin> pins() {
+    return (List<HostPin>) values.get(Setting.RESOLVE);
+  }
+
   /** The extra headers every request carries (fetch.header), in the order given. */
   @SuppressWarnings("unchecked")
   public List<RequestHeader> headers() {
@@ -489,7 +495,7 @@ public final class CrawlSettings {
         case BOOLEAN -> Boolean.class;
         case STRING -> String.class;
         case SCOPE -> Scope.class;
-        case PATTERNS, HEADER -> List.class;
+        case PATTERNS, HEADER, PINS -> List.class;
       };
       if (!expected.isInstance(value)) {
         throw new IllegalArgumentException("must be a " + s.type().description());

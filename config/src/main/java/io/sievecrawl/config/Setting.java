@@ -116,6 +116,10 @@ public enum Setting {
   CA_FILE("fetch.ca-file", Type.STRING, "", 0, 0,
       "A PEM file of CA certificates to trust besides the JDK's, for sites signed by a private CA (curl's --cacert,"
           + " wget's --ca-certificate). Empty: the JDK's only."),
+  RESOLVE("fetch.resolve", Type.PINS, "", 0, 0,
+      "Host names pinned to addresses, HOST:PORT:ADDRESS as curl's --resolve takes them (PORT may be *),"
+          + " space-separated: the crawler connects to ADDRESS instead of asking DNS, for a staging copy of a site or"
+          + " many sites served by one test server. A pin holds for the host on every port. Empty: DNS for all."),
   INSECURE_TLS("fetch.insecure-tls", Type.BOOLEAN, "false", 0, 0,
       "Accept any TLS certificate: self-signed, expired or for another host (curl's -k, wget's"
           + " --no-check-certificate). For test and intranet sites only; the crawl warns when it starts."),
@@ -165,7 +169,8 @@ public enum Setting {
     STRING("text"),
     SCOPE("host, domain or any"),
     PATTERNS("space-separated regular expressions"),
-    HEADER(RequestHeader.FORM + "; the key may be repeated");
+    HEADER(RequestHeader.FORM + "; the key may be repeated"),
+    PINS("space-separated " + HostPin.FORM);
 
     private final String description;
 
@@ -259,6 +264,7 @@ public enum Setting {
       case SCOPE -> parseScope(text);
       case PATTERNS -> parsePatterns(text);
       case HEADER -> text.isBlank() ? List.of() : List.of(RequestHeader.parse(text));
+      case PINS -> parsePins(text);
     };
     checkRange(value);
     return value instanceof Long l && type == Type.INT ? Math.toIntExact(l) : value;
@@ -342,6 +348,23 @@ public enum Setting {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("must be host, domain or any");
     }
+  }
+
+  private static List<HostPin> parsePins(String text) {
+    String t = text.trim();
+    if (t.isEmpty()) {
+      return List.of();
+    }
+    List<HostPin> pins = Arrays.stream(t.split("\\s+")).map(HostPin::parse).toList();
+    java.util.Map<String, String> addressOf = new java.util.HashMap<>();
+    for (HostPin pin : pins) {
+      String other = addressOf.putIfAbsent(pin.host(), pin.address());
+      if (other != null && !other.equals(pin.address())) {
+        throw new IllegalArgumentException(pin.host() + " is pinned to " + other + " and to " + pin.address()
+            + "; a pin holds for every port, so one host takes one address");
+      }
+    }
+    return pins;
   }
 
   private static List<Pattern> parsePatterns(String text) {

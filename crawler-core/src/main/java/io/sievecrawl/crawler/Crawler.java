@@ -75,6 +75,7 @@ public final class Crawler {
   private final OriginStats origins = new OriginStats();
   private final LongSupplier ticker; // the crawl's clock, in nanoseconds: politeness and crawl.max-time
   private volatile ScopePolicy scope;
+  private volatile RobotsPolicy robots;
   private volatile long startedAt;
 
   private Crawler(Builder b) {
@@ -238,6 +239,7 @@ public final class Crawler {
             settings.robotsAgentName(), settings.maxCrawlDelay(), settings.robotsRetry(),
             settings.robotsCacheMemory(), Clock.systemUTC())
         : null;
+    this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
         settings.maxLinksPerPage());
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
@@ -371,9 +373,16 @@ public final class Crawler {
   /** A live snapshot for a progress line. */
   public CrawlProgress progress() {
     SieveStats s = frontier.stats();
-    HostScheduler.Snapshot origins = scheduler.snapshot();
-    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued(), stats.inFlight.sum(),
-        stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), origins.heldBack());
+    HostScheduler.Snapshot atHand = scheduler.snapshot();
+    long inFlight = stats.inFlight.sum();
+    long inLine = Math.max(0, s.queues() - atHand.active()); // about: an origin at hand may hold no waiting task
+    long due = atHand.due() + inLine;
+    RobotsPolicy robotsNow = robots;
+    CrawlProgress.Origins origins = new CrawlProgress.Origins(due, atHand.waitingOnDelay(), atHand.heldBack(),
+        robotsNow == null ? 0 : robotsNow.givenUpCount(),
+        due == 0 && atHand.waitingOnDelay() > 0 && inFlight < settings.concurrency());
+    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued(), inFlight,
+        stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), origins);
   }
 
   /**

@@ -84,7 +84,8 @@ public final class PageFetcher implements AutoCloseable {
       log.info("proxies: {}", proxies.describe());
     }
     OkHttpClient.Builder builder = proxies.applyTo(new OkHttpClient.Builder())
-        .dns(PrivateAddresses.asDns(mayBeLocal.or(proxies::isProxyHost))) // a proxy may well be on the local network
+        .dns(new PinnedDns(settings.pins(), // a proxy may well be on the local network
+            PrivateAddresses.asDns(mayBeLocal.or(proxies::isProxyHost))))
         .followRedirects(false)
         .followSslRedirects(false)
         .connectTimeout(settings.connectTimeout())

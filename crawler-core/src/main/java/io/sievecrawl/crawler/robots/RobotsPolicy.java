@@ -59,6 +59,7 @@ public final class RobotsPolicy implements AutoCloseable {
   private final LinkedHashMap<String, Entry> cache = new LinkedHashMap<>(256, 0.75f, true); // guarded by lock
   private final LinkedHashMap<String, String> givenUp = new LinkedHashMap<>(); // guarded by lock
   private long cachedBytes; // guarded by lock
+  private volatile long givenUpCount; // written under lock
 
   /** One origin's robots.txt state; guarded by {@code lock}. */
   private static final class Entry {
@@ -137,6 +138,11 @@ public final class RobotsPolicy implements AutoCloseable {
   }
 
   /** The origins given up on, with why (the first {@value #MAX_GIVEN_UP}). */
+  /** How many times an origin was given up: each origin once, unless it was evicted and met again. */
+  public long givenUpCount() {
+    return givenUpCount;
+  }
+
   public Map<String, String> givenUp() {
     synchronized (lock) {
       return Collections.unmodifiableMap(new LinkedHashMap<>(givenUp));
@@ -187,6 +193,7 @@ public final class RobotsPolicy implements AutoCloseable {
   }
 
   private void giveUp(String origin, String reason) { // caller holds lock
+    givenUpCount++;
     if (givenUp.size() < MAX_GIVEN_UP) {
       givenUp.put(origin, reason);
     }

@@ -1,0 +1,72 @@
+package io.sievecrawl.crawler.bench;
+
+import java.util.SplittableRandom;
+
+/**
+ * The pages of a generated site: {@code pages} HTML pages of realistic size (about 8 to 40 KB), each linking to its
+ * successor (so every page is reachable from {@code /}) and to {@code fanOut} pages chosen at random, with links
+ * written in the forms real pages use (absolute, relative, with fragments, repeated). Page 0 is {@code /}.
+ */
+final class SyntheticPages {
+  private static final String FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod "
+      + "tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation. ";
+
+  private final int pages;
+  private final int fanOut;
+
+  SyntheticPages(int pages, int fanOut) {
+    this.pages = pages;
+    this.fanOut = fanOut;
+  }
+
+  int pages() {
+    return pages;
+  }
+
+  /** The page a path names, or -1. */
+  int pageOf(String path) {
+    if (path.equals("/")) {
+      return 0;
+    }
+    if (!path.startsWith("/section/") || !path.endsWith(".html")) {
+      return -1;
+    }
+    try {
+      int slash = path.lastIndexOf('/');
+      int page = Integer.parseInt(path.substring(slash + 1, path.length() - 5));
+      return page >= 0 && page < pages && path.equals(pathOf(page)) ? page : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  static String pathOf(int page) {
+    return page == 0 ? "/" : "/section/" + (page % 50) + "/" + page + ".html";
+  }
+
+  /** Page {@code page}; absolute links start with {@code origin} ({@code http://host:port}). */
+  String render(int page, String origin) {
+    SplittableRandom random = new SplittableRandom(page * 0x9E3779B97F4A7C15L);
+    StringBuilder html = new StringBuilder(48 * 1024);
+    html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>Page ").append(page)
+        .append("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>")
+        .append("<a href=\"/\">Home</a> <a href=\"/#top\">Top</a></nav><main><h1>Page ").append(page).append("</h1>");
+    int paragraphs = 4 + random.nextInt(30);
+    for (int p = 0; p < paragraphs; p++) {
+      html.append("<p>").append(FILLER, 0, 60 + random.nextInt(FILLER.length() - 60)).append(FILLER).append("</p>\n");
+    }
+    html.append("<ul>");
+    html.append("<li><a href=\"").append(pathOf((page + 1) % pages)).append("\">next</a></li>");
+    for (int i = 0; i < fanOut; i++) {
+      int target = random.nextInt(pages);
+      String href = switch (i % 4) {
+        case 0 -> pathOf(target);
+        case 1 -> origin + pathOf(target);
+        case 2 -> pathOf(target) + "#section-" + i;
+        default -> pathOf(target) + (target == 0 ? "" : "?");
+      };
+      html.append("<li><a href=\"").append(href).append("\">link ").append(i).append("</a></li>");
+    }
+    return html.append("</ul></main></body></html>\n").toString();
+  }
+}

@@ -1,0 +1,30 @@
+package io.sievecrawl.crawler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.bench.SyntheticSites;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** Many sites on one server, their names pinned to it (fetch.resolve): each is crawled whole, each page once. */
+class BroadCrawlTest {
+  @Test
+  void manySitesOnOneServerAreEachCrawledWholeThroughTheirPinnedNames() throws Exception {
+    try (SyntheticSites sites = SyntheticSites.start(40, 15, 4)) {
+      CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+          .set(Setting.FILTER_N, 10_000L).set(Setting.CONCURRENCY, 16)
+          .parse(Setting.RESOLVE, sites.pins(), "test").build();
+      CollectingSink sink = new CollectingSink();
+      CrawlSummary summary = Crawler.create(settings, sink).run(sites.rootUrls());
+      assertEquals(CrawlSummary.End.COMPLETED, summary.end(), summary.toString());
+      int[] expected = new int[40];
+      Arrays.fill(expected, 15);
+      assertEquals(Arrays.toString(expected), Arrays.toString(sites.pagesServedPerSite()));
+      assertEquals(0, sites.repeatedRequests());
+      assertEquals(40 * 15, summary.fetched());
+    }
+  }
+}
