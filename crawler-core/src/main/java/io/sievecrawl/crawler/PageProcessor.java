@@ -225,7 +225,7 @@ final class PageProcessor {
         }
         case PENDING -> {
           // robots.txt is being fetched in the background: the origin waits for it, this worker moves on.
-          scheduler.retryLater(lease, task, UNTIL_ROBOTS_ARRIVES);
+          scheduler.postpone(lease, UNTIL_ROBOTS_ARRIVES);
           if (robots.isSettled(task.url())) {
             scheduler.resume(origin); // it arrived before the origin was paused
           }
@@ -235,7 +235,7 @@ final class PageProcessor {
           Duration wait = Duration.between(Instant.now(), verdict.retryAt());
           wait = wait.isNegative() ? Duration.ZERO : wait;
           origins.paused(origin, wait);
-          scheduler.retryLater(lease, task, wait);
+          scheduler.postpone(lease, wait);
           return End.HANDED_BACK;
         }
         case UNAVAILABLE -> {

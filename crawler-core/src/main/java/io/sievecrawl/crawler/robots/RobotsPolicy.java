@@ -137,12 +137,12 @@ public final class RobotsPolicy implements AutoCloseable {
     }
   }
 
-  /** The origins given up on, with why (the first {@value #MAX_GIVEN_UP}). */
   /** How many times an origin was given up: each origin once, unless it was evicted and met again. */
   public long givenUpCount() {
     return givenUpCount;
   }
 
+  /** The origins given up on, with why (the first {@value #MAX_GIVEN_UP}). */
   public Map<String, String> givenUp() {
     synchronized (lock) {
       return Collections.unmodifiableMap(new LinkedHashMap<>(givenUp));

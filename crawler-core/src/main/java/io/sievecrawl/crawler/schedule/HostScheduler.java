@@ -294,15 +294,19 @@ public final class HostScheduler<T> {
     frontier.complete(lease.claim());
     lock.lock();
     try {
-      ActiveOrigin<T> o = active.get(lease.origin());
-      if (o.lastLeased == lease.claim()) {
-        observer.startTakenBack(o.origin, o.pace.lastStart());
-        o.pace.restoreStart(o.startBefore, o.startedBefore);
-        o.lastLeased = null;
-      }
+      takeBackStart(active.get(lease.origin()), lease);
       ended(lease);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** The lease's start stands for no request: the origin's pace is as if it had not been made. */
+  private void takeBackStart(ActiveOrigin<T> o, Lease<T> lease) {
+    if (o.lastLeased == lease.claim()) {
+      observer.startTakenBack(o.origin, o.pace.lastStart());
+      o.pace.restoreStart(o.startBefore, o.startedBefore);
+      o.lastLeased = null;
     }
   }
 
@@ -332,9 +336,25 @@ public final class HostScheduler<T> {
    * {@code after} from now; the whole origin waits that long (a server answering 429 or 503 gets a rest).
    */
   public void retryLater(Lease<T> lease, T retry, Duration after) {
+    handBack(lease, retry, after, false);
+  }
+
+  /**
+   * As {@link #retryLater} for a task that sent no request (its origin's robots.txt is awaited, or unreachable for a
+   * while): its start is taken back, so that the first page goes as soon as the origin may go on, not a delay after
+   * a request that was never made.
+   */
+  public void postpone(Lease<T> lease, Duration after) {
+    handBack(lease, lease.task(), after, true);
+  }
+
+  private void handBack(Lease<T> lease, T retry, Duration after, boolean unfetched) {
     lock.lock();
     try {
       ActiveOrigin<T> o = active.get(lease.origin());
+      if (unfetched) {
+        takeBackStart(o, lease);
+      }
       o.inFlight--;
       long now = ticker.getAsLong();
       o.pace.pauseUntil(now + after.toNanos());

@@ -288,6 +288,26 @@ class HostSchedulerTest {
   }
 
   @Test
+  void aTaskPostponedForRobotsTxtTakesItsStartBackAndGoesOnceTheOriginIsResumed() {
+    HostScheduler<String> s = scheduler(1, Duration.ofSeconds(20));
+    s.offer("https://a.example/1");
+    s.offer("https://a.example/2");
+    HostScheduler.Lease<String> first = s.poll();
+    s.postpone(first, Duration.ofHours(1)); // robots.txt is being fetched
+    advance(Duration.ofMillis(5));
+    assertNull(s.poll(), "paused until robots.txt arrives");
+    s.resume("https://a.example");
+    HostScheduler.Lease<String> again = s.poll();
+    assertNotNull(again, "no request was made: the first page goes at once, not 20 s later");
+    assertEquals("https://a.example/1", again.task());
+    s.complete(again);
+    advance(Duration.ofSeconds(19));
+    assertNull(s.poll(), "the page's own start paces the next");
+    advance(Duration.ofSeconds(1));
+    assertEquals("https://a.example/2", s.poll().task());
+  }
+
+  @Test
   void theSnapshotTellsDueOriginsFromOnesWaitingOutTheirDelayOrHeldBack() {
     HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1));
     for (String origin : List.of("a", "b", "c")) {
