@@ -4,8 +4,11 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Values;
 import io.sievecrawl.crawler.bench.BroadBenchmark;
 import io.sievecrawl.crawler.bench.CrawlBenchmark;
+import io.sievecrawl.crawler.bench.SyntheticSites;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -59,6 +62,12 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seconds", paramLabel = "N", defaultValue = "120",
       description = "With --sites: how long each crawl runs (default: ${DEFAULT-VALUE}).")
   int seconds;
+
+  @Option(names = "--serve", paramLabel = "DIR",
+      description = "With --sites: only serve the sites, for crawlers started by hand (agents of a shared crawl,"
+          + " other crawlers): writes DIR/seeds.txt and DIR/resolve.txt (pins for --resolve-file), then serves"
+          + " from the first request for --seconds and prints pages per site.")
+  Path serve;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Also write the JSON Lines results of the last run to FILE ('-' for standard output).")
@@ -150,6 +159,9 @@ final class BenchCommand implements Callable<Integer> {
           + " 1..86400, --fan-out 0..1000, each level 1..10000 and --repeat 1..100");
     }
     CrawlSettings settings = settingsOptions.settings();
+    if (serve != null) {
+      return serveSites(settings.delay());
+    }
     StatusLine status = new StatusLine(terminal.err(), false);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
@@ -177,6 +189,42 @@ final class BenchCommand implements Callable<Integer> {
       return ExitCodes.OK;
     } finally {
       Logging.shutdown();
+    }
+  }
+
+  /**
+   * Serves the sites for crawlers started elsewhere, from their first request for {@code --seconds}, and prints what
+   * they fetched against the ideal for {@code delay} (the delay they were told to keep).
+   */
+  private int serveSites(java.time.Duration delay) throws IOException {
+    PrintStream out = terminal.out();
+    try (SyntheticSites served = SyntheticSites.start(sites, pagesPerSite, fanOut)) {
+      Files.createDirectories(serve);
+      Files.write(serve.resolve("seeds.txt"), served.rootUrls());
+      Files.writeString(serve.resolve("resolve.txt"), served.pins().replace(' ', '\n') + "\n");
+      out.printf(Locale.ROOT, "serving %,d sites of %,d pages; seeds in %s, pins in %s; waiting for the first"
+          + " request%n", sites, pagesPerSite, serve.resolve("seeds.txt"), serve.resolve("resolve.txt"));
+      out.flush();
+      long first = served.awaitFirstRequest();
+      long end = first + java.time.Duration.ofSeconds(seconds).toNanos();
+      for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
+        Thread.sleep(Math.min(1_000, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1));
+      }
+      int[] perSite = served.pagesServedPerSite();
+      long pages = java.util.Arrays.stream(perSite).asLongStream().sum();
+      int pastSeed = (int) java.util.Arrays.stream(perSite).filter(n -> n > 1).count();
+      int[] spread = SyntheticSites.medianAndP10(perSite);
+      double ideal = delay.isZero() ? 0 : sites * 1e9 / delay.toNanos();
+      long idealPerSite = delay.isZero() ? pagesPerSite : Math.min(pagesPerSite, seconds * 1_000_000_000L / delay.toNanos());
+      out.printf(Locale.ROOT, "%9s %9s %9s %7s %12s %14s %5s %9s%n", "pages", "pages/s", "ideal", "share", "past seed",
+          "median/site", "p10", "repeated");
+      out.printf(Locale.ROOT, "%9d %9.1f %9.1f %6.0f%% %12s %14s %5d %9d%n", pages, pages / (double) seconds, ideal,
+          ideal == 0 ? 0 : 100 * pages / seconds / ideal, pastSeed + " of " + sites,
+          spread[0] + " (" + idealPerSite + ")", spread[1], served.repeatedRequests());
+      return ExitCodes.OK;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ExitCodes.INTERRUPTED;
     }
   }
 

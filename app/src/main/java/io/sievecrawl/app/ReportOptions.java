@@ -68,6 +68,11 @@ final class ReportOptions {
     if (limit <= 0 || summary.origins().isEmpty()) {
       return lines;
     }
+    int[] spread = pagesPerOrigin(summary);
+    lines.add(String.format(Locale.ROOT, "  pages per origin: median %,d, p10 %,d, over %,d origins%s", spread[0],
+        spread[1], summary.origins().size(), summary.origins().size() >= CrawlSummary.MAX_ORIGIN_ROWS
+            ? " (the most recently active: the table keeps " + String.format(Locale.ROOT, "%,d", CrawlSummary.MAX_ORIGIN_ROWS)
+            + ")" : ""));
     lines.add(String.format(Locale.ROOT, "  %-40s %8s %10s %8s %9s  %s", "origin", "pages", "bytes", "errors",
         "paused s", "robots.txt"));
     for (OriginRow row : summary.origins().stream().limit(limit).toList()) {
@@ -76,6 +81,13 @@ final class ReportOptions {
           row.robots(), row.disallowed() > 0 ? " (" + row.disallowed() + " disallowed)" : ""));
     }
     return lines;
+  }
+
+  /** The median and the 10th percentile of the pages fetched per origin, over the origins the summary has rows for. */
+  static int[] pagesPerOrigin(CrawlSummary summary) {
+    long[] pages = summary.origins().stream().mapToLong(OriginRow::pages).sorted().toArray();
+    return pages.length == 0 ? new int[2]
+        : new int[] {(int) pages[pages.length / 2], (int) pages[pages.length / 10]};
   }
 
   /** Writes the summary to {@code --stats-json}, atomically. */
@@ -124,6 +136,8 @@ final class ReportOptions {
     whole.put("notFollowed", t.notAdmitted());
     whole.put("seconds", t.elapsed().toMillis() / 1000.0);
     doc.put("wholeCrawl", whole);
+    int[] spread = pagesPerOrigin(s);
+    doc.put("pagesPerOrigin", Map.of("median", spread[0], "p10", spread[1], "origins", s.origins().size()));
     doc.put("origins", s.origins());
     try {
       Durable.replace(statsJson.toAbsolutePath(), JSON.writeValueAsBytes(doc));

@@ -54,6 +54,9 @@ public record CrawlSummary(
     Duration elapsed,
     Throwable failure) {
 
+  /** Rows {@link #origins()} holds at most: those of the most recently active origins. */
+  public static final int MAX_ORIGIN_ROWS = OriginStats.MAX_ORIGINS;
+
   /** Why a run ended. */
   public enum End {
     /** Every reachable URL in scope was fetched. */

@@ -30,6 +30,8 @@ public final class SyntheticSites implements AutoCloseable {
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final AtomicIntegerArray requests;
   private final int port;
+  private final java.util.concurrent.atomic.AtomicLong firstRequestNanos = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.CountDownLatch firstRequest = new java.util.concurrent.CountDownLatch(1);
 
   private SyntheticSites(int sites, int pagesPerSite, int fanOut) throws IOException {
     this.sites = sites;
@@ -108,7 +110,16 @@ public final class SyntheticSites implements AutoCloseable {
     return repeats;
   }
 
+  /** Waits for the first request of any kind; returns its {@code System.nanoTime()}. */
+  public long awaitFirstRequest() throws InterruptedException {
+    firstRequest.await();
+    return firstRequestNanos.get();
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
+    if (firstRequest.getCount() > 0 && firstRequestNanos.compareAndSet(0, System.nanoTime())) {
+      firstRequest.countDown();
+    }
     try (exchange) {
       int site = siteOf(exchange.getRequestHeaders().getFirst("Host"));
       int page = site < 0 ? -1 : pages.pageOf(exchange.getRequestURI().getPath());
@@ -141,7 +152,7 @@ public final class SyntheticSites implements AutoCloseable {
   }
 
   /** The median and the 10th percentile of {@code counts}. */
-  static int[] medianAndP10(int[] counts) {
+  public static int[] medianAndP10(int[] counts) {
     int[] sorted = counts.clone();
     Arrays.sort(sorted);
     return new int[] {sorted[sorted.length / 2], sorted[sorted.length / 10]};

@@ -62,8 +62,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
    *    Redis.
    */
   private static final int CLAIM_AHEAD = 8;
-  private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-  private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private final RedisCrawl crawl;
   private final TaskCodec<T> codec;
@@ -202,14 +202,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
     List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, keys.keySet().toArray(String[]::new),
         args.toArray(byte[][]::new));
     bits = result.get(0);
-    for (int i = 1; i < result.size(); i++) {
+    for (int i = 2; i < result.size(); i++) {
       if (result.get(i) == 1) {
-        admitted.set(i - 1);
+        admitted.set(i - 2);
       }
+    }
+    if (result.get(1) > 0) {
+      lastEmptyRead = 0; // an origin came into line
     }
     if (!admitted.isEmpty()) {
       finished = false;
-      lastEmptyRead = 0; // an admission may have lined its origin up
       capacity.check();
     }
     return admitted;

@@ -15,7 +15,8 @@ final class Scripts {
    * back of its shard's line and its shard's set of origins. KEYS: meta, counters, then the keys the entries name.
    * ARGV: count, then per task: chunk key index, origin list key index, line key index, origin set key index, the
    * block's byte offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded task, the origin, the
-   * shard's counter field. Returns the set-bit total, then 1 (admitted) or 0 (seen) per task. Exactly one of any
+   * shard's counter field. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen)
+   * per task. Exactly one of any
    * number of concurrent admissions of a URL sees a clear bit: the script runs alone. The block is read and written
    * whole (two calls) rather than bit by bit (2k calls).
    */
@@ -23,8 +24,8 @@ final class Scripts {
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
       local n = tonumber(ARGV[1])
       local pos = 2
-      local result = {0}
-      local flippedTotal, admitted, dropped = 0, 0, 0
+      local result = {0, 0}
+      local flippedTotal, admitted, dropped, linedUp = 0, 0, 0, 0
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
         local list = KEYS[tonumber(ARGV[pos + 1])]
@@ -50,7 +51,7 @@ final class Scripts {
         local task, origin, shardField = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2]
         pos = pos + 3
         if flipped == 0 then
-          result[i + 1] = 0
+          result[i + 2] = 0
           dropped = dropped + 1
         else
           redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
@@ -58,9 +59,10 @@ final class Scripts {
           if redis.call('RPUSH', list, task) == 1 then
             redis.call('RPUSH', line, origin)
             redis.call('SADD', origins, origin)
+            linedUp = linedUp + 1
           end
           redis.call('HINCRBY', KEYS[2], shardField, 1)
-          result[i + 1] = 1
+          result[i + 2] = 1
           admitted = admitted + 1
         end
       end
@@ -70,6 +72,7 @@ final class Scripts {
       end
       if dropped > 0 then redis.call('HINCRBY', KEYS[2], 'dropped', dropped) end
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
+      result[2] = linedUp
       return result
       """.formatted(LOST);
 
