@@ -81,6 +81,7 @@ wait "$server" || true
 echo "$agents agents, $sites sites, delay $delay, ${seconds} s (the server counts from the first request):"
 tail -n 2 "$work/server.txt"
 cat "$work"/agent*.time
+grep -h ' WARN \| ERROR ' "$work"/agent*.log | sed 's/^[^ ]* [^ ]* //' | sort | uniq -c | sort -rn | head -5 || true
 pages=$(cat "$work"/agent*.jsonl | wc -l)
 # Round trips: scripts and the commands agents send themselves, not those scripts run inside Redis (LPOP, XADD, ...)
 calls=$(redis-cli -p "$port" info commandstats | awk -F'[:=,]' '

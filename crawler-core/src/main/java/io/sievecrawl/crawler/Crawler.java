@@ -58,6 +58,7 @@ public final class Crawler {
    */
   private static final Logger log = LoggerFactory.getLogger(Crawler.class);
   static final int STOP_GRACE_SECONDS = 5;
+  private static final int SEED_BATCH = 1_000;
 
   private final CrawlSettings settings;
   private final ResultSink sink;
@@ -248,7 +249,15 @@ public final class Crawler {
     long start = System.nanoTime();
     startedAt = start;
     try {
-      normalized.forEach(url -> scheduler.offer(CrawlTask.seed(url)));
+      List<CrawlTask> batch = new ArrayList<>();
+      for (Url url : normalized) { // together: one round trip a thousand seeds to a shared frontier
+        batch.add(CrawlTask.seed(url));
+        if (batch.size() == SEED_BATCH) {
+          scheduler.offerAll(batch);
+          batch.clear();
+        }
+      }
+      scheduler.offerAll(batch);
     } catch (FrontierFailure e) {
       control.fail(e);
     }

@@ -17,12 +17,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -62,6 +60,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
    *    Redis.
    */
   private static final int CLAIM_AHEAD = 8;
+  private static final int TAKE_OVER_BATCH = 500; // origins a take-over script handles at most
   private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -351,11 +350,25 @@ public final class RedisFrontier<T> implements Frontier<T> {
             byOrigin.computeIfAbsent(queueKey.apply(task), o -> new ArrayList<>())
                 .add(new Claimed(e.getKey(), e.getValue()));
           });
-      Set<String> origins = new HashSet<>(redis.smembers(originsKey(shard)).stream()
-          .map(b -> new String(b, StandardCharsets.UTF_8)).toList());
-      origins.addAll(byOrigin.keySet());
-      for (String origin : origins) {
-        unclaim(origin, shard, new ArrayDeque<>(byOrigin.getOrDefault(origin, List.of())));
+      for (byte[] origin : redis.smembers(originsKey(shard))) {
+        byOrigin.putIfAbsent(new String(origin, StandardCharsets.UTF_8), List.of());
+      }
+      List<String> origins = new ArrayList<>(byOrigin.keySet());
+      for (int from = 0; from < origins.size(); from += TAKE_OVER_BATCH) { // a script blocks Redis: keep each short
+        List<String> keys = new ArrayList<>(List.of(flightKey(shard), lineKey(shard), originsKey(shard)));
+        List<byte[]> args = new ArrayList<>();
+        for (String origin : origins.subList(from, Math.min(origins.size(), from + TAKE_OVER_BATCH))) {
+          List<Claimed> claims = byOrigin.get(origin);
+          keys.add(listKey(origin));
+          args.add(RedisCrawl.bytes(origin));
+          args.add(RedisCrawl.bytes(Integer.toString(claims.size())));
+          for (Claimed c : claims) {
+            args.add(RedisCrawl.bytes(c.field()));
+            args.add(c.task());
+          }
+        }
+        crawl.eval(Scripts.TAKE_OVER, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
+            args.toArray(byte[][]::new));
       }
     } catch (RedisException e) {
       throw crawl.asFailure(e);

@@ -126,6 +126,35 @@ final class Scripts {
       return back
       """;
 
+  /**
+   * Puts back what a shard's previous owner claimed and lines up its origins, for several origins at once: KEYS
+   * flight hash, line, origin set, then one list key per origin; ARGV per origin: the origin, the number of its
+   * claims to put back, then field and task pairs, oldest first. A claim whose field is no longer in the flight hash
+   * is skipped; an origin whose list then holds tasks goes into line (duplicates in a line are harmless). Returns the
+   * claims put back.
+   */
+  static final String TAKE_OVER = """
+      local back = 0
+      local pos = 1
+      for i = 4, #KEYS do
+        local origin = ARGV[pos]
+        local claims = tonumber(ARGV[pos + 1])
+        local first = pos + 2
+        pos = first + 2 * claims
+        for j = pos - 2, first, -2 do
+          if redis.call('HDEL', KEYS[1], ARGV[j]) == 1 then
+            redis.call('LPUSH', KEYS[i], ARGV[j + 1])
+            back = back + 1
+          end
+        end
+        if redis.call('LLEN', KEYS[i]) > 0 then
+          redis.call('RPUSH', KEYS[2], origin)
+          redis.call('SADD', KEYS[3], origin)
+        end
+      end
+      return back
+      """;
+
   /** Acknowledges a task: KEYS flight hash, counters; ARGV field, the shard's counter field. Returns 1 if it was open. */
   static final String ACK = """
       local acked = redis.call('HDEL', KEYS[1], ARGV[1])
