@@ -10,7 +10,7 @@ import java.util.ArrayDeque;
 final class ActiveOrigin<T> {
   final String origin;
   final OriginPace pace;
-  final ArrayDeque<Claim<T>> retries = new ArrayDeque<>(); // tried again before the frontier's next task
+  private ArrayDeque<Claim<T>> retries; // tried again before the frontier's next task; made when first needed
   int inFlight;
   int leases; // since it was checked out: an origin that had its turns yields to one waiting in line
   long nextStart; // pace.nextStart, cached: the due-heap orders by it
@@ -32,6 +32,23 @@ final class ActiveOrigin<T> {
 
   /** Whether it may go back to the frontier's line without losing anything: no request out, no retry held. */
   boolean isReleasable() {
-    return inFlight == 0 && retries.isEmpty();
+    return inFlight == 0 && retryCount() == 0;
+  }
+
+  /** Holds {@code claim} to be leased before anything else of the origin. */
+  void retryFirst(Claim<T> claim) {
+    if (retries == null) {
+      retries = new ArrayDeque<>(2);
+    }
+    retries.addFirst(claim);
+  }
+
+  /** The retry held first, or {@code null}. */
+  Claim<T> takeRetry() {
+    return retries == null ? null : retries.pollFirst();
+  }
+
+  int retryCount() {
+    return retries == null ? 0 : retries.size();
   }
 }

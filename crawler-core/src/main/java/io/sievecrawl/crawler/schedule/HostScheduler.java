@@ -190,7 +190,7 @@ public final class HostScheduler<T> {
       if (yieldsTurn(head, now)) {
         continue;
       }
-      Claim<T> claim = head.retries.pollFirst();
+      Claim<T> claim = head.takeRetry();
       if (claim == null) {
         claim = frontier.poll(head.origin);
       }
@@ -358,7 +358,7 @@ public final class HostScheduler<T> {
       o.inFlight--;
       long now = ticker.getAsLong();
       o.pace.pauseUntil(now + after.toNanos());
-      o.retries.addFirst(new Claim<>(retry, lease.claim().id()));
+      o.retryFirst(new Claim<>(retry, lease.claim().id()));
       reposition(o, now);
       timekeeper.wakeAll();
     } finally {
@@ -441,7 +441,7 @@ public final class HostScheduler<T> {
       int heldBack = 0;
       int retries = 0;
       for (ActiveOrigin<T> o : active.values()) {
-        retries += o.retries.size();
+        retries += o.retryCount();
         if (o.pace.isHeldBack(now)) {
           heldBack++;
         } else if (o.inHeap && o.nextStart - now <= 0) {

@@ -31,8 +31,8 @@ public final class FrontierFootprintReport {
     Path dir = Files.createTempDirectory("frontier-footprint");
     long heapBefore = usedHeapAfterGc();
     Frontier<String> frontier = kind.equals("memory")
-        ? Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, "n")
-        : DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url,
+        ? Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, Urls::origin, "n")
+        : DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url, Urls::origin,
             FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)));
     long start = System.nanoTime();
     long urlBytes = 0;

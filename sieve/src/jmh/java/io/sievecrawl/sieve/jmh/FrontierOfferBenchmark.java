@@ -58,10 +58,10 @@ public class FrontierOfferBenchmark {
   @Setup(Level.Iteration)
   public void open() throws IOException {
     if (frontier.equals("memory")) {
-      target = Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, "n");
+      target = Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, Urls::origin, "n");
     } else {
       dir = Files.createTempDirectory("frontier-bench");
-      target = DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url,
+      target = DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url, Urls::origin,
           FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)));
     }
   }

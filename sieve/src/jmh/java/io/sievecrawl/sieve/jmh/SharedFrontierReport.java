@@ -61,7 +61,11 @@ public final class SharedFrontierReport {
     for (RedisFrontier<String> frontier : frontiers) {
       workers.add(Thread.ofPlatform().start(() -> {
         while (System.nanoTime() < end) {
-          Claim<String> claim = frontier.poll();
+          String origin = frontier.nextQueue();
+          Claim<String> claim = origin == null ? null : frontier.poll(origin);
+          if (origin != null) {
+            frontier.releaseQueue(origin);
+          }
           if (claim == null) {
             Thread.onSpinWait();
             continue;

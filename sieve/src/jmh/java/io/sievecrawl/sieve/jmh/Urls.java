@@ -10,6 +10,12 @@ final class Urls {
 
   private Urls() {}
 
+  /** The origin of a URL, {@code scheme://host}: the queue a frontier puts it in. */
+  static String origin(String url) {
+    int slash = url.indexOf('/', url.indexOf("//") + 2);
+    return slash < 0 ? url : url.substring(0, slash);
+  }
+
   /** URLs number {@code from}, {@code from + 1}, ..., {@code from + count - 1}, generated on all cores. */
   static String[] range(long from, int count) {
     String[] urls = new String[count];
