@@ -213,6 +213,23 @@ class DiskFrontierTest {
   }
 
   @Test
+  void aLogShorterThanItsCheckpointSaysIsRefusedNotReadAsATornTail() throws IOException {
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      for (int i = 0; i < 50; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint(); // the log up to here was forced: no kill can leave it shorter
+    }
+    Path segment = lastSegment();
+    try (RandomAccessFile file = new RandomAccessFile(segment.toFile(), "rw")) {
+      file.setLength(file.length() / 2); // a copy cut short
+    }
+    FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(dir, 1 << 20));
+    assertTrue(e.getMessage().contains("before " + segment.getFileName() + "@"), e.getMessage());
+    assertTrue(e.getMessage().contains("which the checkpoint says was on disk"), e.getMessage());
+  }
+
+  @Test
   void aDamagedRecordBeforeTheEndOfTheLogIsRefusedNamingTheFile() throws IOException {
     try (DiskFrontier<String> frontier = open(dir, 4096)) {
       for (int i = 0; i < 500; i++) {
