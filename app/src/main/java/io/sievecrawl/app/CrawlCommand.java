@@ -138,8 +138,16 @@ final class CrawlCommand implements Callable<Integer> {
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with 'sievecrawl resume " + dir + "')" : ""), status, logOptions.verbosity());
     warnWithoutContact(settings, seedUrls);
-    ResultsFile results = ResultsFile.create(output, terminal.out());
-    return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, reports, status, logOptions.verbosity());
+    try {
+      ResultsFile results = ResultsFile.create(output, terminal.out());
+      return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, reports, status, logOptions.verbosity());
+    } finally {
+      try {
+        crawlJob.close(); // the directory's lock (a completed temporary directory is gone already)
+      } catch (IOException e) {
+        log.warn("could not release the lock of {}: {}", dir, Errors.reason(e));
+      }
+    }
   }
 
   /** Site owners should be able to reach whoever crawls them: say so when no contact is set for a public site. */

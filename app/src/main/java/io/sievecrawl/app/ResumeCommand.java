@@ -51,6 +51,18 @@ final class ResumeCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.JOB, "cannot read the crawl directory " + dir + ": " + Errors.reason(e));
     }
+    try {
+      return resume(job);
+    } finally {
+      try {
+        job.close(); // the directory's lock: another process may work the crawl now
+      } catch (IOException e) {
+        log.warn("could not release the lock of {}: {}", dir, Errors.reason(e));
+      }
+    }
+  }
+
+  private int resume(CrawlJob job) {
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
     FilterFit.check(settings, true);

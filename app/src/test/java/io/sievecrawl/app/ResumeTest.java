@@ -130,6 +130,28 @@ class ResumeTest {
   }
 
   @Test
+  void aCrawlDirectoryInUseByAnotherProcessIsRefusedAndAKilledHolderLeavesNoStaleLock() throws Exception {
+    Path job = stoppedCrawl();
+    Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), LockHolder.class.getName(), job.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try {
+      String said = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine();
+      assertEquals("holding " + job, said);
+      Cmd second = Cmd.run("resume", job.toString(), "--log-file", log());
+      assertEquals(ExitCodes.JOB, second.exitCode(), second.toString());
+      assertEquals("sievecrawl: " + job + " is in use by another sievecrawl process (process " + holder.pid()
+          + "): one process per crawl directory; wait for it to end, or stop it (Ctrl-C, or kill with its process"
+          + " id)\n", second.err());
+    } finally {
+      holder.destroyForcibly(); // SIGKILL: the kernel drops the lock with the process
+      assertTrue(holder.waitFor(1, TimeUnit.MINUTES));
+    }
+    Cmd after = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
+    assertFalse(after.err().contains("in use"), after.toString());
+  }
+
+  @Test
   void aMissingOrForeignDirectoryIsRefused() throws IOException {
     Cmd missing = Cmd.run("resume", dir.resolve("nope").toString());
     assertEquals(ExitCodes.JOB, missing.exitCode());

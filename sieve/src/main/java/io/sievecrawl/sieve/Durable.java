@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Small helpers for files that must survive a crash: atomic replacement and forcing to the device.
@@ -25,10 +26,25 @@ public final class Durable {
 
   /** Replaces {@code file} with {@code bytes} atomically and durably. */
   public static void replace(Path file, byte[] bytes) throws IOException {
+    replace(file, bytes, false);
+  }
+
+  /**
+   * As {@link #replace(Path, byte[])}, for a file that may hold secrets (credentials, session cookies): where the file
+   * system has POSIX permissions, only its owner may read it (0600).
+   */
+  public static void replacePrivate(Path file, byte[] bytes) throws IOException {
+    replace(file, bytes, true);
+  }
+
+  private static void replace(Path file, byte[] bytes, boolean ownerOnly) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Path temp = dir.resolve(file.getFileName() + ".tmp");
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
+      if (ownerOnly && temp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+        Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-------")); // before any byte
+      }
       java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         channel.write(buffer);

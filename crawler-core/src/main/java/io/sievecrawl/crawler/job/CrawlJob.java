@@ -35,7 +35,7 @@ import okhttp3.Cookie;
  * power cut leaves each one whole; the frontier repairs its own log. Not thread-safe: one thread (the command that
  * runs the crawl and its checkpoint timer, under its own lock) uses it.
  */
-public final class CrawlJob {
+public final class CrawlJob implements java.io.Closeable {
   static final String FORMAT = "sievecrawl-crawl";
   static final int VERSION = 2; // 2: the frontier keeps a queue per origin
   private static final String MANIFEST = "manifest.json";
@@ -85,13 +85,15 @@ public final class CrawlJob {
   }
 
   private final Path dir;
+  private final DirectoryLock lock;
   private Manifest manifest;
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
   private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
   private long savedSketchUpdates;
 
-  private CrawlJob(Path dir, Manifest manifest) {
+  private CrawlJob(Path dir, DirectoryLock lock, Manifest manifest) {
     this.dir = dir;
+    this.lock = lock;
     this.manifest = manifest;
   }
 
@@ -117,13 +119,24 @@ public final class CrawlJob {
       throw new CrawlJobException(dir + " is a file, not a directory");
     }
     Files.createDirectories(dir);
+    DirectoryLock lock = DirectoryLock.take(dir);
+    try {
+      return create(dir, lock, settings, seeds, output);
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  private static CrawlJob create(Path dir, DirectoryLock lock, CrawlSettings settings, List<String> seeds,
+      String output) throws IOException {
     Files.createDirectories(dir.resolve(FRONTIER));
-    Durable.replace(dir.resolve(SETTINGS), "# The settings of this crawl; 'sievecrawl resume' reads them.\n"
-        + settings.toConfigText());
+    Durable.replacePrivate(dir.resolve(SETTINGS), ("# The settings of this crawl; 'sievecrawl resume' reads them.\n"
+        + settings.toConfigText()).getBytes(StandardCharsets.UTF_8)); // headers may hold credentials
     Durable.replace(dir.resolve(SEEDS), String.join("\n", seeds) + "\n");
     String now = Instant.now().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
-    CrawlJob job = new CrawlJob(dir, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
+    CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
         settings.expectedUrls(), settings.fpp(), now, now, 0));
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
@@ -166,7 +179,13 @@ public final class CrawlJob {
         throw new CrawlJobException(dir.resolve(needed) + ": missing from the crawl directory");
       }
     }
-    return new CrawlJob(dir, manifest);
+    return new CrawlJob(dir, DirectoryLock.take(dir), manifest);
+  }
+
+  /** Lets another process work the crawl: releases the directory's lock (the end of the process does too). */
+  @Override
+  public void close() throws IOException {
+    lock.close();
   }
 
   public Path dir() {
@@ -266,7 +285,11 @@ public final class CrawlJob {
   /** A crawl that waits (a long delay, a paused host) saves its state often; unchanged files are not rewritten. */
   private void replaceIfChanged(String name, byte[] bytes) throws IOException {
     if (!Arrays.equals(lastWritten.get(name), bytes)) {
-      Durable.replace(dir.resolve(name), bytes);
+      if (name.equals(COOKIES)) {
+        Durable.replacePrivate(dir.resolve(name), bytes); // session cookies are secrets
+      } else {
+        Durable.replace(dir.resolve(name), bytes);
+      }
       lastWritten.put(name, bytes);
     }
   }
@@ -289,8 +312,9 @@ public final class CrawlJob {
     Durable.replace(dir.resolve(MANIFEST), JSON.writeValueAsBytes(manifest));
   }
 
-  /** Deletes the whole directory (a completed crawl that nobody asked to keep). */
+  /** Deletes the whole directory (a completed crawl that nobody asked to keep), and lets its lock go. */
   public void delete() throws IOException {
+    close();
     try (Stream<Path> all = Files.walk(dir)) {
       for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
         Files.deleteIfExists(p);

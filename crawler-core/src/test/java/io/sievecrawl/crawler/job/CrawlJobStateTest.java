@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
@@ -35,22 +36,52 @@ class CrawlJobStateTest {
     job.writeState(state);
     assertNotEquals(sketch, fileKey("pages-per-origin.cms"), "changed: replaced");
     assertEquals(totals, fileKey("state.json"));
-    assertEquals(1, CrawlJob.open(dir.resolve("job")).loadState().pagesPerOrigin().estimate("https://example.com"));
+    job.close();
+    try (CrawlJob reopened = CrawlJob.open(dir.resolve("job"))) {
+      assertEquals(1, reopened.loadState().pagesPerOrigin().estimate("https://example.com"));
+    }
     assertTrue(Files.size(dir.resolve("job/pages-per-origin.cms")) < 16_384,
         "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
   }
 
   @Test
   void runsKilledBeforeTheyFirstSavedTheirTotalsAreStillCountedAsRuns() throws IOException {
-    CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
-        List.of("https://example.com/"), "-");
+    CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(), List.of("https://example.com/"), "-")
+        .close();
     for (int killed = 0; killed < 3; killed++) {
-      CrawlJob.open(dir.resolve("job")).runStarts(); // and dies before its first save
+      try (CrawlJob run = CrawlJob.open(dir.resolve("job"))) {
+        run.runStarts(); // and dies before its first save
+      }
     }
-    CrawlJob resumed = CrawlJob.open(dir.resolve("job"));
-    resumed.runStarts();
-    assertEquals(3, resumed.loadState().totals().runs(), "the three runs before this one");
-    assertEquals(4, resumed.runs());
+    try (CrawlJob resumed = CrawlJob.open(dir.resolve("job"))) {
+      resumed.runStarts();
+      assertEquals(3, resumed.loadState().totals().runs(), "the three runs before this one");
+      assertEquals(4, resumed.runs());
+    }
+  }
+
+  @Test
+  void whatMayHoldSecretsIsReadableByItsOwnerOnly() throws IOException {
+    try (CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-")) {
+      job.writeState(CrawlState.fresh());
+      for (String name : List.of("settings.conf", "cookies.txt")) {
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dir.resolve("job").resolve(name))), name);
+      }
+    }
+  }
+
+  @Test
+  void oneProcessAtATimeWorksACrawlDirectory() throws IOException {
+    CrawlJob first = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-");
+    CrawlJobException e = assertThrows(CrawlJobException.class, () -> CrawlJob.open(dir.resolve("job")));
+    assertEquals(dir.resolve("job") + " is in use by another sievecrawl process (process "
+        + ProcessHandle.current().pid() + "): one process per crawl directory; wait for it to end, or stop it"
+        + " (Ctrl-C, or kill with its process id)", e.getMessage());
+    first.close();
+    CrawlJob.open(dir.resolve("job")).close();
   }
 
   /** The file's identity (its inode): an atomic replacement makes a new one. */

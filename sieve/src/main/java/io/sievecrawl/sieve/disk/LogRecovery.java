@@ -68,6 +68,7 @@ final class LogRecovery {
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey,
       FrontierOptions options) throws IOException {
     LogRecovery r = new LogRecovery();
+    deleteLeftovers(dir);
     r.checkpoint = CheckpointFile.read(dir);
     List<Long> segmentNumbers = segmentNumbers(dir);
     if (r.checkpoint != null && r.isUntouched(dir, segmentNumbers)) {
@@ -313,6 +314,19 @@ final class LogRecovery {
       log.info("frontier segment {} holds only part of its header; removed it", file);
       Files.delete(file);
       segmentNumbers.remove(segmentNumbers.size() - 1);
+    }
+  }
+
+  /**
+   * Temporary files a kill left behind: a filter checkpoint cut off while it was written (as large as the filter) or
+   * a checkpoint file never renamed into place. The process that opens the frontier is its only user.
+   */
+  private static void deleteLeftovers(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList()) {
+        log.info("removed {}, left by a run killed while writing it", file);
+        Files.deleteIfExists(file);
+      }
     }
   }
 

@@ -213,6 +213,15 @@ class DiskFrontierTest {
   }
 
   @Test
+  void aFilterCheckpointCutOffByAKillIsRemovedWhenTheFrontierOpens() throws IOException {
+    open(dir, 1 << 20).close();
+    Path leftover = Files.write(dir.resolve("filter-000000000001-24.bf1234.tmp"), new byte[4096]);
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      assertFalse(Files.exists(leftover));
+    }
+  }
+
+  @Test
   void aLogShorterThanItsCheckpointSaysIsRefusedNotReadAsATornTail() throws IOException {
     try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
       for (int i = 0; i < 50; i++) {

@@ -1,0 +1,16 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.crawler.job.CrawlJob;
+import java.nio.file.Path;
+
+/** A process that opens the crawl directory {@code args[0]}, says so on standard output, and waits to be killed. */
+public final class LockHolder {
+  private LockHolder() {}
+
+  public static void main(String[] args) throws Exception {
+    CrawlJob job = CrawlJob.open(Path.of(args[0]));
+    System.out.println("holding " + job.dir());
+    System.out.flush();
+    Thread.sleep(Long.MAX_VALUE);
+  }
+}
