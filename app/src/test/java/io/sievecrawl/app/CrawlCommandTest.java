@@ -104,6 +104,34 @@ class CrawlCommandTest {
   }
 
   @Test
+  void aCrawlDirectorysWarcFilesArePackagedAsWaczAfterTheFact() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(20, 3)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path job = dir.resolve("job");
+      Cmd crawl = Cmd.run("crawl", seeds.toString(), "--job", job.toString(), "-o", dir.resolve("out.jsonl").toString(),
+          "--log-file", dir.resolve("log").toString(), "--delay", "0ms", "--warc", dir.resolve("warc").toString());
+      assertEquals(ExitCodes.OK, crawl.exitCode(), crawl.toString());
+      Path wacz = dir.resolve("crawl.wacz");
+      Cmd cmd = Cmd.run("wacz", job.toString(), "-o", wacz.toString());
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.out().startsWith(wacz + ": 1 WARC files"), cmd.out());
+      assertTrue(cmd.out().contains(", 20 pages, "), cmd.out());
+      try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(wacz.toFile())) {
+        assertEquals(21, new String(zip.getInputStream(zip.getEntry("pages/pages.jsonl")).readAllBytes())
+            .lines().count(), "a header and 20 pages");
+      }
+      Cmd again = Cmd.run("wacz", dir.resolve("warc").toString(), "-o", wacz.toString());
+      assertEquals(ExitCodes.OUTPUT, again.exitCode(), again.toString());
+      assertEquals("sievecrawl: " + wacz + " exists: choose another name, or add --overwrite\n", again.err());
+      assertEquals(ExitCodes.OK, Cmd.run("wacz", dir.resolve("warc").toString(), "-o", wacz.toString(),
+          "--overwrite").exitCode(), "a WARC directory does too");
+      Cmd none = Cmd.run("wacz", dir.toString(), "-o", dir.resolve("none.wacz").toString());
+      assertEquals(ExitCodes.JOB, none.exitCode(), none.toString());
+      assertEquals("sievecrawl: " + dir + " holds no WARC files (*.warc.gz)\n", none.err());
+    }
+  }
+
+  @Test
   void warcFilesComeWithTheCrawlAndTheSummarySaysWhere() throws IOException {
     try (SyntheticSite site = SyntheticSite.start(20, 3)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
@@ -113,9 +141,10 @@ class CrawlCommandTest {
       assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
       List<Path> files;
       try (var entries = Files.list(warc)) {
-        files = entries.filter(f -> !f.getFileName().toString().startsWith(".")).toList(); // not the lock file
+        files = entries.filter(f -> f.getFileName().toString().endsWith(".warc.gz")).toList(); // not lock, index
       }
       assertEquals(1, files.size(), files.toString());
+      assertTrue(Files.readString(warc.resolve("index.cdxj")).lines().count() >= 21, "indexed at the end");
       assertTrue(files.get(0).getFileName().toString().matches("sievecrawl-\\d{17}-00001\\.warc\\.gz"), files.toString());
       int responses = 0;
       try (org.netpreserve.jwarc.WarcReader reader = new org.netpreserve.jwarc.WarcReader(files.get(0))) {

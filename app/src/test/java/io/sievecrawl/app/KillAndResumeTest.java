@@ -91,7 +91,12 @@ class KillAndResumeTest {
   private static void checkWarc(Path warc, java.util.Set<String> pages, int kills, int bound) throws Exception {
     List<Path> files;
     try (var entries = Files.list(warc)) {
-      files = entries.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList(); // not the lock
+      files = entries.filter(f -> !f.getFileName().toString().startsWith(".")) // not the lock, nor the index's parts
+          .filter(f -> !f.getFileName().toString().equals("index.cdxj")).sorted().toList();
+    }
+    String index = Files.readString(warc.resolve("index.cdxj")); // built from the files after the last run
+    for (String page : pages) {
+      assertTrue(index.contains("\"url\": \"" + page + "\""), "indexed: " + page);
     }
     assertTrue(files.size() >= kills + 1, "a file per run at least: " + files);
     Map<String, Integer> responses = new HashMap<>();

@@ -251,9 +251,10 @@ class WarcCaptureTest {
   }
 
   /** The WARC files, not the hidden lock file. */
+  /** The WARC files, not the lock, the index or its parts. */
   private List<Path> files() throws IOException {
     try (Stream<Path> entries = Files.list(warcDir)) {
-      return entries.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
+      return entries.filter(f -> f.getFileName().toString().contains(".warc.gz")).sorted().toList();
     }
   }
 

@@ -54,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * when closed at the size limit or the end of the run, each opened by a {@code warcinfo} record.
  *
  * <p>A file left open by a killed process is repaired when the next run opens the directory: cut back to its last
- * complete record and closed. Serials go on from the highest in the directory.
+ * complete record and closed. Serials go on from the highest in the directory. Each closed file is indexed in the
+ * background, and {@link #close()} writes the directory's merged CDXJ index ({@link WarcIndex}).
  *
  * <p>Thread-safe: digests and compression happen on the recording thread; the archive's lock appends finished gzip
  * members (each exchange's two records in one write) and rotates files; a body over 1 MB is compressed as it is
@@ -83,6 +84,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private boolean closed;
   private long exchanges;
   private int files;
+  private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors
+      .newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "warc-index");
+        t.setDaemon(true);
+        return t;
+      });
 
   private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial,
       FileChannel lock) {
@@ -134,6 +141,39 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       }
     }
     return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1, lock);
+  }
+
+  /**
+   * Makes the WARC files of {@code dir} whole for reading after the fact (an index, a package): files a killed run
+   * left open are repaired as the next run would repair them. Returns how many were.
+   *
+   * @throws IOException if a crawl is writing WARC files there now
+   */
+  public static int closeLeftovers(Path dir) throws IOException {
+    List<FileChannel> locks = new java.util.ArrayList<>();
+    try {
+      try (Stream<Path> entries = Files.list(dir)) {
+        for (Path file : entries.toList()) {
+          String name = file.getFileName().toString();
+          if (name.startsWith(".") && name.endsWith(".lock")) {
+            locks.add(lock(dir, name.substring(1, name.length() - ".lock".length())));
+          }
+        }
+      }
+      int repaired = 0;
+      try (Stream<Path> entries = Files.list(dir)) {
+        for (Path file : entries.filter(f -> f.getFileName().toString().endsWith(".warc.gz" + OPEN_SUFFIX))
+            .toList()) {
+          repair(file);
+          repaired++;
+        }
+      }
+      return repaired;
+    } finally {
+      for (FileChannel lock : locks) {
+        lock.close();
+      }
+    }
   }
 
   /**
@@ -361,11 +401,19 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       file = null;
     }
     String fileName = openFile.getFileName().toString();
-    Files.move(openFile, openFile.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length())),
-        StandardCopyOption.ATOMIC_MOVE);
+    Path closedFile = openFile.resolveSibling(fileName.substring(0, fileName.length() - OPEN_SUFFIX.length()));
+    Files.move(openFile, closedFile, StandardCopyOption.ATOMIC_MOVE);
     Durable.syncDirectory(dir);
     openFile = null;
     files++;
+    indexer.execute(() -> {
+      try {
+        WarcIndex.indexFile(closedFile);
+      } catch (IOException | RuntimeException e) {
+        log.warn("could not index {} ({}); the index is built from the files at the end of the run", closedFile,
+            e.getMessage());
+      }
+    });
   }
 
   /**
@@ -406,7 +454,10 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     return dir;
   }
 
-  /** Closes the file being written, which then loses its {@code .open} suffix. */
+  /**
+   * Closes the file being written, which then loses its {@code .open} suffix, and writes the directory's CDXJ index
+   * (its closed files, those of earlier runs included).
+   */
   @Override
   public synchronized void close() throws IOException {
     if (closed) {
@@ -420,7 +471,16 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       } else if (file != null) {
         file.close(); // left .open: the next run repairs it
       }
+      indexer.shutdown();
+      if (!indexer.awaitTermination(1, java.util.concurrent.TimeUnit.HOURS)) {
+        throw new IOException("indexing the WARC files of " + dir + " took over an hour");
+      }
+      WarcIndex.build(dir);
+    } catch (InterruptedException e) {
+      interrupted = true;
+      throw new IOException("interrupted while indexing the WARC files of " + dir, e);
     } finally {
+      indexer.shutdownNow();
       lock.close();
       if (interrupted) {
         Thread.currentThread().interrupt();

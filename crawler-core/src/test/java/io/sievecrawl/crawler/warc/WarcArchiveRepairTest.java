@@ -178,9 +178,10 @@ class WarcArchiveRepairTest {
     return new Exchange(url, Instant.now(), InetAddress.getLoopbackAddress(), request, response, buffer, null);
   }
 
+  /** The WARC files (closed or open), not the lock, the index or its parts. */
   private List<Path> files() throws IOException {
     try (Stream<Path> entries = Files.list(dir)) {
-      return entries.filter(f -> !f.getFileName().toString().startsWith(".")).sorted().toList();
+      return entries.filter(f -> f.getFileName().toString().contains(".warc.gz")).sorted().toList();
     }
   }
 

@@ -1,0 +1,87 @@
+package io.sievecrawl.app;
+
+import io.sievecrawl.config.ConfigFile;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Version;
+import io.sievecrawl.crawler.warc.WaczPackage;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcIndex;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code sievecrawl wacz DIR -o FILE}: a crawl's WARC files packaged for replay tools, after the fact. */
+@Command(name = "wacz", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+    description = {"Packages the WARC files of a crawl as one WACZ 1.1.1 file, which ReplayWeb.page and pywb open"
+        + " directly: the WARC files as they are, a CDXJ index, the list of pages, and SHA-256 digests of all.",
+        "DIR is a WARC directory or a crawl directory (whose warc.dir is used). WARC files a killed crawl left open"
+            + " are closed first, as 'resume' would; a directory a crawl is writing to now is refused."})
+final class WaczCommand implements Callable<Integer> {
+  private final Terminal terminal;
+
+  @Parameters(index = "0", paramLabel = "DIR", description = "A WARC directory, or a crawl directory.")
+  Path dir;
+
+  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "The WACZ file to write.")
+  Path output;
+
+  @Option(names = "--overwrite", description = "Replace an existing FILE instead of refusing to start.")
+  boolean overwrite;
+
+  @Option(names = "--stacktrace", hidden = true)
+  boolean stacktrace;
+
+  WaczCommand(Terminal terminal) {
+    this.terminal = terminal;
+  }
+
+  @Override
+  public Integer call() {
+    Path warcDir = warcDirectory(dir);
+    OutputCheck.file(output);
+    if (Files.exists(output) && !overwrite) {
+      throw new UserError(ExitCodes.OUTPUT, output + " exists: choose another name, or add --overwrite");
+    }
+    try {
+      int repaired = WarcArchive.closeLeftovers(warcDir);
+      if (WarcIndex.closedWarcs(warcDir).isEmpty()) {
+        throw new UserError(ExitCodes.JOB, warcDir + " holds no WARC files (*.warc.gz)");
+      }
+      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get());
+      terminal.out().printf(Locale.ROOT, "%s: %d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
+          s.warcFiles(), io.sievecrawl.config.Values.formatSize(s.warcBytes()), s.indexLines(), s.pages(),
+          io.sievecrawl.config.Values.formatSize(s.packageBytes()),
+          repaired > 0 ? "; " + repaired + " WARC files left open by a killed crawl were closed first" : "");
+      return ExitCodes.OK;
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot package " + warcDir + " as " + output + ": " + Errors.reason(e));
+    }
+  }
+
+  /** DIR itself, or the warc.dir of the crawl directory DIR. */
+  private static Path warcDirectory(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new UserError(ExitCodes.JOB, dir + ": no such directory");
+    }
+    Path settings = dir.resolve("settings.conf");
+    if (!Files.exists(dir.resolve("manifest.json")) || !Files.isRegularFile(settings)) {
+      return dir;
+    }
+    CrawlSettings.Builder builder = CrawlSettings.builder();
+    try {
+      ConfigFile.load(settings, builder);
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.JOB, "cannot read " + settings + ": " + Errors.reason(e));
+    }
+    String warcDir = builder.build().warcDir();
+    if (warcDir.isEmpty()) {
+      throw new UserError(ExitCodes.JOB, "the crawl in " + dir + " wrote no WARC files (its warc.dir is empty)");
+    }
+    return Path.of(warcDir);
+  }
+}

@@ -1,0 +1,159 @@
+package io.sievecrawl.crawler.warc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.bench.SyntheticSite;
+import io.sievecrawl.crawler.result.CrawlResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.netpreserve.jwarc.WarcReader;
+import org.netpreserve.jwarc.WarcRecord;
+import org.netpreserve.jwarc.WarcResponse;
+
+/**
+ * The CDXJ index of a crawl's WARC files against jwarc's own cdx tool, each line's offset and length read back as
+ * exactly one record, and the WACZ package's digests, index and page list checked from the zip.
+ */
+class WarcIndexTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir
+  Path dir;
+
+  /** Two runs into one WARC directory (a crawl and its resume), small files so that there are several. */
+  private List<CrawlResult> crawlTwice(Path warcs) throws IOException {
+    List<CrawlResult> results = new ArrayList<>();
+    try (SyntheticSite site = SyntheticSite.start(60, 4)) {
+      for (long pages : List.of(25L, 0L)) {
+        CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
+            .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 10_000L).set(Setting.MAX_PAGES, pages).build();
+        ConcurrentLinkedQueue<CrawlResult> sink = new ConcurrentLinkedQueue<>();
+        try (WarcArchive warc = WarcArchive.open(warcs, "test", 20_000, Map.of())) {
+          Crawler.builder(settings, sink::add).recorder(warc).build().run(List.of(site.rootUrl()));
+        }
+        results.addAll(sink);
+      }
+    }
+    return results;
+  }
+
+  @Test
+  void theIndexIsJwarcsCdxOfTheFilesSortedAndEachLineReadsBackItsRecord() throws Exception {
+    Path warcs = dir.resolve("warc");
+    crawlTwice(warcs);
+    List<Path> files = WarcIndex.closedWarcs(warcs);
+    assertTrue(files.size() >= 3, "several files: " + files.size());
+    List<String> index = Files.readAllLines(warcs.resolve(WarcIndex.NAME));
+    assertEquals(index.stream().sorted().toList(), index, "sorted by SURT key, then time");
+    assertEquals(jwarcCdx(files).stream().sorted().toList(), index, "what jwarc's cdx tool says of the files");
+
+    for (String line : index) {
+      JsonNode fields = JSON.readTree(line.substring(line.indexOf('{')));
+      Path file = warcs.resolve(fields.get("filename").asText());
+      long offset = fields.get("offset").asLong();
+      int length = fields.get("length").asInt();
+      byte[] member = new byte[length];
+      try (FileChannel channel = FileChannel.open(file)) {
+        channel.read(ByteBuffer.wrap(member), offset);
+      }
+      try (WarcReader reader = new WarcReader(Channels.newChannel(new java.io.ByteArrayInputStream(member)))) {
+        WarcRecord record = reader.next().orElseThrow();
+        assertEquals(fields.get("url").asText(), ((org.netpreserve.jwarc.WarcTargetRecord) record).target(), line);
+        record.body().consume();
+        assertFalse(reader.next().isPresent(), "one gzip member, one record: " + line);
+      }
+    }
+  }
+
+  @Test
+  void aWaczHoldsTheFilesWithVerifiableDigestsTheIndexAndEveryPage() throws Exception {
+    Path warcs = dir.resolve("warc");
+    List<CrawlResult> results = crawlTwice(warcs);
+    Path wacz = dir.resolve("crawl.wacz");
+    WaczPackage.Summary summary = WaczPackage.write(warcs, wacz, "sievecrawl test");
+    assertFalse(Files.exists(dir.resolve("crawl.wacz.tmp")));
+    try (ZipFile zip = new ZipFile(wacz.toFile())) {
+      JsonNode datapackage = JSON.readTree(zip.getInputStream(zip.getEntry("datapackage.json")));
+      assertEquals("1.1.1", datapackage.get("wacz_version").asText());
+      JsonNode digest = JSON.readTree(zip.getInputStream(zip.getEntry("datapackage-digest.json")));
+      assertEquals("sha256:" + sha256(zip, zip.getEntry("datapackage.json")), digest.get("hash").asText());
+      Set<String> paths = new HashSet<>();
+      for (JsonNode resource : datapackage.get("resources")) {
+        ZipEntry entry = zip.getEntry(resource.get("path").asText());
+        paths.add(entry.getName());
+        assertEquals("sha256:" + sha256(zip, entry), resource.get("hash").asText(), entry.getName());
+        assertEquals(entry.getSize(), resource.get("bytes").asLong(), entry.getName());
+        if (entry.getName().startsWith("archive/")) {
+          assertEquals(ZipEntry.STORED, entry.getMethod(), "WARC files are stored as they are");
+          assertEquals(Files.size(warcs.resolve(entry.getName().substring(8))), entry.getSize());
+        }
+      }
+      assertEquals(summary.warcFiles() + 2, paths.size());
+      assertTrue(paths.containsAll(Set.of("indexes/index.cdxj", "pages/pages.jsonl")), paths.toString());
+      assertEquals(Files.readString(warcs.resolve(WarcIndex.NAME)),
+          new String(zip.getInputStream(zip.getEntry("indexes/index.cdxj")).readAllBytes(), StandardCharsets.UTF_8));
+
+      List<String> pages = new String(zip.getInputStream(zip.getEntry("pages/pages.jsonl")).readAllBytes(),
+          StandardCharsets.UTF_8).lines().toList();
+      assertEquals("json-pages-1.0", JSON.readTree(pages.get(0)).get("format").asText());
+      Set<String> listed = new HashSet<>();
+      for (String page : pages.subList(1, pages.size())) {
+        listed.add(JSON.readTree(page).get("url").asText());
+      }
+      Set<String> fetched = new HashSet<>();
+      for (CrawlResult r : results) {
+        if (r.status() == 200 && "text/html".equals(r.contentType())) {
+          fetched.add(r.url());
+        }
+      }
+      assertEquals(fetched, listed, "every page answered 200 with HTML, once");
+    }
+  }
+
+  private static String sha256(ZipFile zip, ZipEntry entry) throws Exception {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    try (InputStream in = zip.getInputStream(entry)) {
+      sha.update(in.readAllBytes());
+    }
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  /** {@code jwarc cdx --format CDXJ --no-header FILES}, run as a user would, in a child JVM. */
+  private static List<String> jwarcCdx(List<Path> files) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "org.netpreserve.jwarc.tools.WarcTool", "cdx", "--format",
+        "CDXJ", "--no-header"));
+    files.forEach(f -> command.add(f.toString()));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
+        .directory(files.get(0).getParent().toFile()).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, process.waitFor());
+    return out.lines().filter(l -> !l.isEmpty()).toList();
+  }
+}
