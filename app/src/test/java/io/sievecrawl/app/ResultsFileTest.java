@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ResultsFileTest {
-  private static final CrawlResult PAGE = new CrawlResult("https://example.com/", 200, "text/html", 5120, false, 0,
+  private static final CrawlResult PAGE = new CrawlResult("https://example.com/", 200, "text/html", "Example", 5120, false, 0,
       null, Instant.parse("2026-11-21T05:00:00Z"), 42, 17, null, null, null, 1);
 
   @TempDir

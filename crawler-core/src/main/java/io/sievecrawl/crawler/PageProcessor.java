@@ -116,8 +116,8 @@ final class PageProcessor {
 
   private End recordInternalError(CrawlTask task, Throwable e) {
     try {
-      record(task, new CrawlResult(task.key(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0,
-          0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+      record(task, new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
+          Instant.now(), 0, 0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
       return End.COMPLETE;
     } catch (IOException failure) {
       control.fail(failure);
@@ -281,8 +281,8 @@ final class PageProcessor {
 
   /** Records a URL given up without a fetch (robots.txt), with its reason, and counts it as skipped. */
   private End skip(CrawlTask task, ErrorKind kind, String why, String reason) throws IOException {
-    sink.accept(new CrawlResult(task.key(), null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0, 0,
-        null, kind, why, 0));
+    sink.accept(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(), Instant.now(), 0,
+        0, null, kind, why, 0));
     stats.skip(reason);
     skips.skipped(task.key(), task.referrer(), task.depth(), reason);
     return End.UNFETCHED;
@@ -297,6 +297,7 @@ final class PageProcessor {
     }
     Url redirectTo = null;
     int outlinks = 0;
+    String title = null;
     if (errorKind == null && response.isRedirect()) {
       if (response.location() == null) {
         errorKind = ErrorKind.BAD_REDIRECT;
@@ -333,6 +334,7 @@ final class PageProcessor {
       // a page cut off on its last attempt still yields the links in its part received, as one cut at the size cap
       PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag());
       outlinks = page.found();
+      title = page.title();
       List<Url> found = page.urls();
       if (page.overCap() > 0) {
         stats.notAdmitted("links-over-page-cap", page.overCap());
@@ -347,7 +349,7 @@ final class PageProcessor {
       }
       offerAll(next);
     }
-    return new CrawlResult(task.key(), response.status(), response.contentType(), response.bytes(),
+    return new CrawlResult(task.key(), response.status(), response.contentType(), title, response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
         redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
   }

@@ -112,7 +112,8 @@ public final class LinkExtractor {
         }
       }
     }
-    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong));
+    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong),
+        finder.title);
   }
 
   /**
@@ -123,6 +124,7 @@ public final class LinkExtractor {
     final List<String> raw = new ArrayList<>();
     boolean nofollow;
     String base; // absolute, as the HTML standard takes it: resolved against the page's URL
+    String title;
 
     Finder(boolean nofollow) {
       this.nofollow = nofollow;
@@ -161,6 +163,12 @@ public final class LinkExtractor {
           return;
         }
         case "link" -> link = e.hasAttr("href") && followsRel(e.attr("rel")) ? e.attr("href") : null;
+        case "title" -> {
+          if (title == null && !inSvg) {
+            title = e.text(); // an SVG's <title> names a drawing, not the page
+          }
+          return;
+        }
         case "meta" -> {
           if (!e.hasAttr("content")) {
             return;

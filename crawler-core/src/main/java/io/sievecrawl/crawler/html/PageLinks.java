@@ -11,8 +11,10 @@ import java.util.List;
  * @param nofollow whether the page asked crawlers not to follow its links
  * @param overCap links left unresolved because the page had more than the extractor's cap
  * @param tooLong distinct links, as written in the page, that were valid URLs but for their length (a trap guard)
+ * @param title the text of the page's first {@code <title>} (outside SVG), white space collapsed, or {@code null}
  */
-public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap, List<String> tooLong) {
+public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap, List<String> tooLong,
+    String title) {
 
   public PageLinks {
     urls = List.copyOf(urls);
@@ -20,7 +22,7 @@ public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap
   }
 
   public PageLinks(List<Url> urls, int found, boolean nofollow) {
-    this(urls, found, nofollow, 0, List.of());
+    this(urls, found, nofollow, 0, List.of(), null);
   }
 
   /** {@link #urls()} as canonical strings. */

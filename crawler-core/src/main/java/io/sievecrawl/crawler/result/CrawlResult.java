@@ -9,6 +9,7 @@ import java.time.Instant;
  * @param url the URL fetched (normalized)
  * @param status the HTTP status, or {@code null} if no response came
  * @param contentType the media type of the response, lower case without parameters, or {@code null}
+ * @param title the text of an HTML page's {@code <title>}, white space collapsed, or {@code null}
  * @param bytes body bytes received, as sent (compressed if the server compressed them), at most fetch.max-body-size
  * @param truncated whether the body went on past fetch.max-body-size, in bytes received or (for a compressed page)
  *     in bytes decoded, and was cut off there; a page is still parsed for links as far as it was read
@@ -26,6 +27,7 @@ public record CrawlResult(
     String url,
     Integer status,
     String contentType,
+    String title,
     long bytes,
     boolean truncated,
     int depth,

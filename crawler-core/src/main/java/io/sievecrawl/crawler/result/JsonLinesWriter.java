@@ -15,8 +15,8 @@ import java.io.OutputStream;
  * half in a buffer when the process dies, and a crawl acknowledges a page only after its line is written. Give it
  * an unbuffered stream (one write per line) or one whose flush writes through.
  *
- * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","bytes":5120,"truncated":false,
- * "depth":0,
+ * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","title":"Example","bytes":5120,
+ * "truncated":false,"depth":0,
  * "referrer":null,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
  * "errorKind":null,"error":null,"attempts":1}</pre>
  */
@@ -45,6 +45,7 @@ public final class JsonLinesWriter implements ResultSink {
       json.writeNumberField("status", r.status());
     }
     json.writeStringField("contentType", r.contentType());
+    json.writeStringField("title", r.title());
     json.writeNumberField("bytes", r.bytes());
     json.writeBooleanField("truncated", r.truncated());
     json.writeNumberField("depth", r.depth());

@@ -31,6 +31,17 @@ class LinkExtractorTest {
   }
 
   @Test
+  void thePageTitleIsItsFirstTitleOutsideSvgWithWhiteSpaceCollapsed() {
+    assertEquals("Caf\u00e9 & more", extract("<html><head><title>\n  Caf&eacute;  &amp;\tmore </title><title>second"
+        + "</title></head><body><svg><title>a drawing</title></svg></body>", "http://example.com/").title());
+    assertEquals("Only", extract("<svg><title>a drawing</title></svg><title>Only</title>", "http://example.com/")
+        .title(), "an SVG's title names the drawing");
+    assertEquals(null, extract("<p>no title</p>", "http://example.com/").title());
+    assertEquals("<b>not markup</b>", extract("<title><b>not markup</b></title>", "http://example.com/").title(),
+        "a title is text: a tag in it is its text");
+  }
+
+  @Test
   void followsTheFramesOfAFrameset() {
     PageLinks links = extract("<html><frameset cols=\"50%,50%\"><frame src=\"left.html\"><frame src=\"/right.html\">"
         + "</frameset></html>", "http://example.com/f/");

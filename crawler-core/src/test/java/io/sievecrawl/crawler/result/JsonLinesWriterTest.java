@@ -17,16 +17,16 @@ class JsonLinesWriterTest {
   void writesOneObjectPerLineWithEveryFieldInTheDocumentedOrder() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonLinesWriter writer = new JsonLinesWriter(out, true)) {
-      writer.accept(new CrawlResult("https://example.com/\"quoted\"\u2028", 200, "text/html", 5120, true, 0, null,
-          Instant.parse("2026-11-21T05:00:00.123Z"), 42, 17, null, null, null, 1));
-      writer.accept(new CrawlResult("https://example.com/gone", null, null, 0, false, 1, "https://example.com/",
+      writer.accept(new CrawlResult("https://example.com/\"quoted\"\u2028", 200, "text/html", "A page", 5120, true, 0,
+          null, Instant.parse("2026-11-21T05:00:00.123Z"), 42, 17, null, null, null, 1));
+      writer.accept(new CrawlResult("https://example.com/gone", null, null, null, 0, false, 1, "https://example.com/",
           Instant.parse("2026-11-21T05:00:01Z"), 3000, 0, null, ErrorKind.TIMEOUT, "SocketTimeoutException: timeout", 3));
     }
     String text = out.toString(StandardCharsets.UTF_8);
     List<String> lines = text.lines().toList();
     assertEquals(2, lines.size());
     assertEquals("{\"url\":\"https://example.com/\\\"quoted\\\"\u2028\",\"status\":200,\"contentType\":\"text/html\","
-        + "\"bytes\":5120,\"truncated\":true,\"depth\":0,\"referrer\":null,\"fetchedAt\":\"2026-11-21T05:00:00.123Z\",\"fetchMillis\":42,"
+        + "\"title\":\"A page\",\"bytes\":5120,\"truncated\":true,\"depth\":0,\"referrer\":null,\"fetchedAt\":\"2026-11-21T05:00:00.123Z\",\"fetchMillis\":42,"
         + "\"outlinks\":17,\"redirectTo\":null,\"errorKind\":null,\"error\":null,\"attempts\":1}", lines.get(0));
     JsonNode second = new ObjectMapper().readTree(lines.get(1));
     assertEquals("TIMEOUT", second.get("errorKind").asText());
