@@ -113,6 +113,7 @@ final class CrawlCommand implements Callable<Integer> {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     List<String> seedUrls = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, log::warn);
     reports.checkWritable(); // every check passes before anything is created or emptied
+    reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
     ResultsFile.checkNew(output, overwrite);
     if (redis != null) {

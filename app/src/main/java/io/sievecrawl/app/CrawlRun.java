@@ -95,6 +95,9 @@ final class CrawlRun {
     report(summary, reports, status, verbosity);
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
+      if (warcClosing == null) {
+        reports.writeWacz(warc.dir(), status, verbosity);
+      }
     }
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
     if (completed && temporary && closing == null) {

@@ -77,6 +77,12 @@ final class JoinCommand implements Callable<Integer> {
       crawl.close();
       throw e;
     }
+    try {
+      reports.checkWacz(settings);
+    } catch (UserError e) {
+      crawl.close();
+      throw e;
+    }
     if (settings.expectedUrls() != crawl.n() || Double.compare(settings.fpp(), crawl.p()) != 0) {
       crawl.close();
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()

@@ -33,6 +33,10 @@ final class ReportOptions {
       description = "At the end, show the N busiest origins on the console (the log always gets the top 10).")
   int hosts;
 
+  @Option(names = "--wacz", paramLabel = "FILE",
+      description = "At the end of the run, package the WARC files (--warc) as WACZ FILE, as 'sievecrawl wacz' does.")
+  Path wacz;
+
   @Option(names = "--log-skipped", paramLabel = "FILE",
       description = "Write every URL left out (out of scope, a trap, already seen, robots.txt, a budget) as a JSON"
           + " line with its reason and referrer.")
@@ -54,6 +58,30 @@ final class ReportOptions {
   void checkWritable() {
     OutputCheck.file(statsJson);
     OutputCheck.file(logSkipped);
+    OutputCheck.file(wacz);
+  }
+
+  /** Fails with one line when {@code --wacz} is given without WARC files to package. */
+  void checkWacz(io.sievecrawl.config.CrawlSettings settings) {
+    if (wacz != null && settings.warcDir().isEmpty()) {
+      throw new UserError(ExitCodes.USAGE, "--wacz packages the crawl's WARC files: give --warc DIR too");
+    }
+  }
+
+  /** Packages {@code warcDir} as {@code --wacz} asks, after the run; a failure is one WARN, the crawl is whole. */
+  void writeWacz(java.nio.file.Path warcDir, StatusLine status, Logging.Verbosity verbosity) {
+    if (wacz == null) {
+      return;
+    }
+    try {
+      io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDir, wacz,
+          "sievecrawl " + io.sievecrawl.config.Version.get());
+      CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
+          io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
+    } catch (IOException e) {
+      org.slf4j.LoggerFactory.getLogger("sievecrawl").warn("could not write {} ({}); 'sievecrawl wacz' can make it"
+          + " from the WARC files", wacz, Errors.reason(e));
+    }
   }
 
   static void close(SkipLog log) {

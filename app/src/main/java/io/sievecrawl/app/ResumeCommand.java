@@ -67,6 +67,7 @@ final class ResumeCommand implements Callable<Integer> {
     checkFixed(settings, job);
     FilterFit.check(settings, true);
     reports.checkWritable();
+    reports.checkWacz(settings);
     if (job.status() == CrawlJob.Status.COMPLETED) {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return ExitCodes.OK;

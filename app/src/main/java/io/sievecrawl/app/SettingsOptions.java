@@ -91,6 +91,13 @@ final class SettingsOptions {
       description = "Also write every HTTP exchange to WARC/1.1 files in DIR (warc.dir; see warc.max-size).")
   String warc;
 
+  @Option(names = "--text", description = "Each HTML page's record carries its visible text (results.text).")
+  Boolean text;
+
+  @Option(names = "--links",
+      description = "Each page's record carries the links found, with why each was not followed (results.links).")
+  Boolean links;
+
   @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
       description = "Any setting by its config key, e.g. --set robots.obey=false. Repeatable.")
   List<String> sets = new ArrayList<>();
@@ -143,6 +150,8 @@ final class SettingsOptions {
     patterns(builder, Setting.INCLUDE, includes, "--include");
     patterns(builder, Setting.EXCLUDE, excludes, "--exclude");
     flag(builder, Setting.INSECURE_TLS, insecure == null ? null : insecure.toString(), "--insecure");
+    flag(builder, Setting.RESULTS_TEXT, text == null ? null : text.toString(), "--text");
+    flag(builder, Setting.RESULTS_LINKS, links == null ? null : links.toString(), "--links");
     for (String header : headers) {
       builder.parse(Setting.HEADER, header, "--header");
     }

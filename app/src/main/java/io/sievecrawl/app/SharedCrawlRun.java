@@ -156,6 +156,9 @@ final class SharedCrawlRun {
         globalFrontier.getOrDefault("open", 0L), agents), status, verbosity);
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
+      if (closing == null) {
+        reports.writeWacz(warc.dir(), status, verbosity); // this agent's WARC files
+      }
     }
     Throwable failure = summary.failure();
     if (failure instanceof FrontierFailure e) {

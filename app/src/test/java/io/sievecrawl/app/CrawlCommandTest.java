@@ -125,6 +125,15 @@ class CrawlCommandTest {
       assertEquals("sievecrawl: " + wacz + " exists: choose another name, or add --overwrite\n", again.err());
       assertEquals(ExitCodes.OK, Cmd.run("wacz", dir.resolve("warc").toString(), "-o", wacz.toString(),
           "--overwrite").exitCode(), "a WARC directory does too");
+      Cmd atTheEnd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out2.jsonl").toString(), "--log-file",
+          dir.resolve("log").toString(), "--delay", "0ms", "--warc", dir.resolve("warc2").toString(), "--wacz",
+          dir.resolve("end.wacz").toString());
+      assertEquals(ExitCodes.OK, atTheEnd.exitCode(), atTheEnd.toString());
+      assertTrue(atTheEnd.err().contains("WACZ:            " + dir.resolve("end.wacz") + ", 20 pages"), atTheEnd.err());
+      Cmd withoutWarc = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out3.jsonl").toString(), "--wacz",
+          dir.resolve("x.wacz").toString());
+      assertEquals(ExitCodes.USAGE, withoutWarc.exitCode(), withoutWarc.toString());
+      assertEquals("sievecrawl: --wacz packages the crawl's WARC files: give --warc DIR too\n", withoutWarc.err());
       Cmd none = Cmd.run("wacz", dir.toString(), "-o", dir.resolve("none.wacz").toString());
       assertEquals(ExitCodes.JOB, none.exitCode(), none.toString());
       assertEquals("sievecrawl: " + dir + " holds no WARC files (*.warc.gz)\n", none.err());

@@ -296,6 +296,16 @@ public final class CrawlSettings {
     return (String) values.get(Setting.WARC_PREFIX);
   }
 
+  /** results.text: HTML pages' records carry their visible text. */
+  public boolean recordText() {
+    return (Boolean) values.get(Setting.RESULTS_TEXT);
+  }
+
+  /** results.links: pages' records carry the links found and why each was not followed. */
+  public boolean recordLinks() {
+    return (Boolean) values.get(Setting.RESULTS_LINKS);
+  }
+
   public long maxBodySize() {
     return (Long) values.get(Setting.MAX_BODY_SIZE);
   }

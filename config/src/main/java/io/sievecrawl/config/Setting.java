@@ -147,6 +147,13 @@ public enum Setting {
   WARC_PREFIX("warc.prefix", Type.STRING, "sievecrawl", 1, 0,
       "WARC files are named PREFIX-TIMESTAMP-SERIAL.warc.gz; letters, digits, '.', '_' and '-'."),
 
+  RESULTS_TEXT("results.text", Type.BOOLEAN, "false", 0, 0,
+      "Each HTML page's record carries its visible text as 'text' (the body's text, scripts and styles left out,"
+          + " white space collapsed). --text sets it."),
+  RESULTS_LINKS("results.links", Type.BOOLEAN, "false", 0, 0,
+      "Each page's record carries the links found as 'links', normalized, each with why it was not followed"
+          + " (seen, out-of-scope-host, ...) or null. --links sets it."),
+
   MAX_URL_LENGTH("traps.max-url-length", Type.INT, "2048", 16, 1_000_000,
       "URLs longer than this (after normalization) are dropped, as traps (out-of-scope-trap)."),
   MAX_PATH_SEGMENTS("traps.max-path-segments", Type.INT, "32", 1, 10_000,

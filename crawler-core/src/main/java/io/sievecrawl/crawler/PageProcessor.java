@@ -298,6 +298,8 @@ final class PageProcessor {
     Url redirectTo = null;
     int outlinks = 0;
     String title = null;
+    String text = null;
+    List<CrawlResult.Link> linksFound = null;
     if (errorKind == null && response.isRedirect()) {
       if (response.location() == null) {
         errorKind = ErrorKind.BAD_REDIRECT;
@@ -332,9 +334,11 @@ final class PageProcessor {
       }
     } else if ((errorKind == null || response.isCutOff()) && response.isHtml() && response.status() / 100 == 2) {
       // a page cut off on its last attempt still yields the links in its part received, as one cut at the size cap
-      PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag());
+      PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag(),
+          settings.recordText());
       outlinks = page.found();
       title = page.title();
+      text = page.text();
       List<Url> found = page.urls();
       if (page.overCap() > 0) {
         stats.notAdmitted("links-over-page-cap", page.overCap());
@@ -347,11 +351,21 @@ final class PageProcessor {
       for (Url link : found) {
         next.add(task.link(link));
       }
-      offerAll(next);
+      List<String> notFollowed = offerAll(next);
+      if (settings.recordLinks()) {
+        linksFound = new ArrayList<>(next.size() + page.tooLong().size());
+        for (int i = 0; i < next.size(); i++) {
+          linksFound.add(new CrawlResult.Link(next.get(i).key(), notFollowed.get(i)));
+        }
+        for (String link : page.tooLong()) {
+          linksFound.add(new CrawlResult.Link(link, TOO_LONG));
+        }
+      }
     }
     return new CrawlResult(task.key(), response.status(), response.contentType(), title, response.bytes(),
         response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
-        redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1);
+        redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1, text,
+        linksFound == null && settings.recordLinks() ? List.of() : linksFound);
   }
 
   /**
@@ -403,10 +417,15 @@ final class PageProcessor {
    * Offers the tasks in scope to the frontier as one batch (one round trip to a shared frontier); logs the rest and
    * those seen before as skipped.
    */
-  private void offerAll(List<CrawlTask> tasks) {
+  private List<String> offerAll(List<CrawlTask> tasks) {
+    List<String> notFollowed = new ArrayList<>(tasks.size());
     List<CrawlTask> inScope = new ArrayList<>(tasks.size());
+    List<Integer> at = new ArrayList<>(tasks.size());
     for (CrawlTask next : tasks) {
-      if (inScope(next)) {
+      String rejection = scopeRejection(next);
+      notFollowed.add(rejection);
+      if (rejection == null) {
+        at.add(notFollowed.size() - 1);
         inScope.add(next);
       }
     }
@@ -414,7 +433,9 @@ final class PageProcessor {
     for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
       CrawlTask seen = inScope.get(i);
       skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
+      notFollowed.set(at.get(i), "seen");
     }
+    return notFollowed;
   }
 
   /** Offers a redirect target through scope and the frontier. */
@@ -426,14 +447,19 @@ final class PageProcessor {
   }
 
   private boolean inScope(CrawlTask next) {
+    return scopeRejection(next) == null;
+  }
+
+  /** Why {@code next} is out of scope ({@code out-of-scope-host}, ...), counted and logged; {@code null} if it is in. */
+  private String scopeRejection(CrawlTask next) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
-    if (reason != null) {
-      String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
-      stats.notAdmitted(why);
-      skips.skipped(next.key(), next.referrer(), next.depth(), why);
-      return false;
+    if (reason == null) {
+      return null;
     }
-    return true;
+    String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+    stats.notAdmitted(why);
+    skips.skipped(next.key(), next.referrer(), next.depth(), why);
+    return why;
   }
 
   /**

@@ -85,10 +85,17 @@ public final class LinkExtractor {
    * @param robotsTag the X-Robots-Tag header, or {@code null}
    */
   public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag) {
+    return extract(body, headerCharset, pageUrl, robotsTag, false);
+  }
+
+  /** As {@link #extract(byte[], String, String, String)}, with the page's visible text if {@code withText}. */
+  public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag, boolean withText) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
     // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
-    finder.walk(parser.parse(page.text(), pageUrl), false, false);
+    Element document = parser.parse(page.text(), pageUrl);
+    finder.walk(document, false, false);
+    String text = withText ? visibleText(document, finder) : null;
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
@@ -113,7 +120,23 @@ public final class LinkExtractor {
       }
     }
     return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong),
-        finder.title);
+        finder.title, text);
+  }
+
+  /**
+   * The text a reader sees: the body's text, or without a {@code <body>} the document's less its head; scripts and
+   * styles are raw text here, which jsoup's {@code text()} leaves out; white space collapsed as jsoup does.
+   */
+  private static String visibleText(Element document, Finder finder) {
+    if (finder.body != null) {
+      return finder.body.text();
+    }
+    for (Element unseen : new Element[] {finder.head, finder.titleElement}) {
+      if (unseen != null && unseen.parent() != null) {
+        unseen.remove(); // the links are found: the tree is ours to change
+      }
+    }
+    return document.text();
   }
 
   /**
@@ -125,6 +148,9 @@ public final class LinkExtractor {
     boolean nofollow;
     String base; // absolute, as the HTML standard takes it: resolved against the page's URL
     String title;
+    Element titleElement;
+    Element head; // the first <head> and <body>, for the page's text
+    Element body;
 
     Finder(boolean nofollow) {
       this.nofollow = nofollow;
@@ -166,7 +192,16 @@ public final class LinkExtractor {
         case "title" -> {
           if (title == null && !inSvg) {
             title = e.text(); // an SVG's <title> names a drawing, not the page
+            titleElement = e;
           }
+          return;
+        }
+        case "head" -> {
+          head = head == null ? e : head;
+          return;
+        }
+        case "body" -> {
+          body = body == null ? e : body;
           return;
         }
         case "meta" -> {

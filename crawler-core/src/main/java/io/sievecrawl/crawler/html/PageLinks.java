@@ -12,9 +12,10 @@ import java.util.List;
  * @param overCap links left unresolved because the page had more than the extractor's cap
  * @param tooLong distinct links, as written in the page, that were valid URLs but for their length (a trap guard)
  * @param title the text of the page's first {@code <title>} (outside SVG), white space collapsed, or {@code null}
+ * @param text the page's visible text when it was asked for, else {@code null}
  */
 public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap, List<String> tooLong,
-    String title) {
+    String title, String text) {
 
   public PageLinks {
     urls = List.copyOf(urls);
@@ -22,7 +23,7 @@ public record PageLinks(List<Url> urls, int found, boolean nofollow, int overCap
   }
 
   public PageLinks(List<Url> urls, int found, boolean nofollow) {
-    this(urls, found, nofollow, 0, List.of(), null);
+    this(urls, found, nofollow, 0, List.of(), null, null);
   }
 
   /** {@link #urls()} as canonical strings. */

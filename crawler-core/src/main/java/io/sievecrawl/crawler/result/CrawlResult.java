@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.result;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What happened when one URL was fetched: one record per fetch attempt that reached the network, written as one
@@ -22,6 +23,8 @@ import java.time.Instant;
  * @param errorKind why the fetch failed, or {@code null}
  * @param error a one-line description of the failure, or {@code null}
  * @param attempts fetches tried for this URL, retries and the second fetch after a cookie check included
+ * @param text an HTML page's visible text when {@code results.text} is on, else {@code null}
+ * @param links the links a page gave when {@code results.links} is on, else {@code null}
  */
 public record CrawlResult(
     String url,
@@ -38,7 +41,23 @@ public record CrawlResult(
     String redirectTo,
     ErrorKind errorKind,
     String error,
-    int attempts) {
+    int attempts,
+    String text,
+    List<Link> links) {
+
+  /**
+   * A link a page gave, normalized, and why it was not followed ({@code seen}, {@code out-of-scope-host}, ...), or
+   * {@code null} when it was admitted.
+   */
+  public record Link(String url, String notFollowed) {}
+
+  /** A record without text or links. */
+  public CrawlResult(String url, Integer status, String contentType, String title, long bytes, boolean truncated,
+      int depth, String referrer, Instant fetchedAt, long fetchMillis, int outlinks, String redirectTo,
+      ErrorKind errorKind, String error, int attempts) {
+    this(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis, outlinks,
+        redirectTo, errorKind, error, attempts, null, null);
+  }
 
   /** The status class as counted in summaries: {@code "2xx"} ... {@code "5xx"}, or {@code "none"}. */
   public String statusClass() {

@@ -9,7 +9,8 @@ import java.io.OutputStream;
 
 /**
  * Writes results as JSON Lines: one object per line, fields in a fixed order, {@code null} fields written as
- * {@code null} so every line has the same keys.
+ * {@code null} so every line has the same keys; {@code text} and {@code links}, which a crawl records only when asked,
+ * only on the records that have them.
  *
  * <p>Each line is handed to the stream, and the stream flushed, before {@link #accept} returns: a line is never
  * half in a buffer when the process dies, and a crawl acknowledges a page only after its line is written. Give it
@@ -57,6 +58,19 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeStringField("errorKind", r.errorKind() == null ? null : r.errorKind().name());
     json.writeStringField("error", r.error());
     json.writeNumberField("attempts", r.attempts());
+    if (r.text() != null) {
+      json.writeStringField("text", r.text());
+    }
+    if (r.links() != null) {
+      json.writeArrayFieldStart("links");
+      for (CrawlResult.Link link : r.links()) {
+        json.writeStartObject();
+        json.writeStringField("url", link.url());
+        json.writeStringField("notFollowed", link.notFollowed());
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+    }
     json.writeEndObject();
     json.writeRaw('\n');
     json.flush();

@@ -1,0 +1,71 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.CrawlResult;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** results.text and results.links: a page's record carries its visible text, and its links with their fate. */
+class RecordedTextAndLinksTest {
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  private String root;
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    root = "http://localhost:" + server.port();
+    Html.serve(server, "/", """
+        <!doctype html><html><head><title>Home</title><style>p { color: red }</style>
+        <script>var hidden = "not text";</script></head>
+        <body><h1>Welcome</h1>
+        <p>First   paragraph,
+        with <b>bold</b> words.</p><script>document.write("nor this")</script>
+        <a href="/next">Next</a> <a href="/#top">Home again</a>
+        <a href="http://elsewhere.example/">Out</a></body></html>""");
+    Html.serve(server, "/next", "<title>Next</title><p>No body tag here.</p>");
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  private CollectingSink crawl(boolean text, boolean links) {
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 1_000L).set(Setting.RESULTS_TEXT, text).set(Setting.RESULTS_LINKS, links).build();
+    CollectingSink sink = new CollectingSink();
+    Crawler.create(settings, sink).run(List.of(root + "/"));
+    return sink;
+  }
+
+  @Test
+  void aPagesRecordCarriesItsVisibleTextAndItsLinksWithWhyEachWasNotFollowed() {
+    CollectingSink sink = crawl(true, true);
+    CrawlResult home = sink.get(root + "/");
+    assertEquals("Home", home.title());
+    assertEquals("Welcome First paragraph, with bold words. Next Home again Out", home.text(),
+        "the body's text, no script, no style, white space collapsed");
+    assertEquals(List.of(new CrawlResult.Link(root + "/next", null), new CrawlResult.Link(root + "/", "seen"),
+        new CrawlResult.Link("http://elsewhere.example/", "out-of-scope-host")), home.links());
+    CrawlResult next = sink.get(root + "/next");
+    assertEquals("No body tag here.", next.text(), "without a <body>, the document less its head");
+    assertEquals(List.of(), next.links());
+  }
+
+  @Test
+  void offByDefault() {
+    CrawlResult home = crawl(false, false).get(root + "/");
+    assertNull(home.text());
+    assertNull(home.links());
+    assertEquals("Home", home.title(), "the title is always there");
+  }
+}
