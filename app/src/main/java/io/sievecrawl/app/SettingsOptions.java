@@ -94,7 +94,7 @@ final class SettingsOptions {
   @Option(names = "--text", description = "Each HTML page's record carries its visible text (results.text).")
   Boolean text;
 
-  @Option(names = "--links",
+  @Option(names = {"--links", "--outlinks"},
       description = "Each page's record carries the links found, with why each was not followed (results.links).")
   Boolean links;
 
