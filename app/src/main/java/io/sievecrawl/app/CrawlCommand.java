@@ -115,6 +115,7 @@ final class CrawlCommand implements Callable<Integer> {
     reports.checkWritable(); // every check passes before anything is created or emptied
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
+    logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkNew(output, overwrite);
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);

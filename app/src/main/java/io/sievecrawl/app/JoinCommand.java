@@ -57,6 +57,7 @@ final class JoinCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     reports.checkWritable(); // before anything is created or emptied
+    logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkNew(output, overwrite);
     RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true);
     CrawlSettings settings;

@@ -68,6 +68,7 @@ final class ResumeCommand implements Callable<Integer> {
     FilterFit.check(settings, true);
     reports.checkWritable();
     reports.checkWacz(settings);
+    logOptions.checkApartFrom(job.output(), "the crawl's results file");
     if (job.status() == CrawlJob.Status.COMPLETED) {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return ExitCodes.OK;

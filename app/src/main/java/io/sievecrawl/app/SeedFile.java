@@ -56,6 +56,7 @@ final class SeedFile {
     String name = source.equals("-") ? "<stdin>" : source;
     Set<String> seeds = new LinkedHashSet<>();
     List<String> problems = new ArrayList<>();
+    List<String> notes = new ArrayList<>(); // warnings that do not make a seed invalid, even with --strict-seeds
     try (InputStream in = open(source, stdin)) {
       LineReader lines = new LineReader(in);
       for (byte[] line = lines.next(); line != null; line = lines.next()) {
@@ -81,6 +82,11 @@ final class SeedFile {
         }
         try {
           seeds.add(normalizer.normalize(text));
+          if (hasUserInfo(text)) {
+            notes.add(name + ":" + number + ": the user name and password in '" + escape(withoutUserInfo(text))
+                + "' are not sent: the crawler sends no credentials from URLs; give an Authorization header"
+                + " (--header) instead");
+          }
         } catch (InvalidUrlException e) {
           boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
               && normalizer.normalizeOrNull("https://" + text) != null; // "not a url" is no host name either
@@ -98,11 +104,32 @@ final class SeedFile {
       throw new UserError(ExitCodes.SEEDS, String.join("\n", limited(problems)));
     }
     limited(problems).forEach(warn);
+    limited(notes).forEach(warn);
     if (seeds.isEmpty()) {
       throw new UserError(ExitCodes.SEEDS, "no valid seed URL in " + escape(name)
           + " (one absolute http or https URL per line; # starts a comment)");
     }
     return List.copyOf(seeds);
+  }
+
+  /** Whether an absolute URL has {@code user[:password]@} before its host. */
+  static boolean hasUserInfo(String url) {
+    int start = url.indexOf("//");
+    if (start < 0) {
+      return false;
+    }
+    int end = start + 2;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    return url.substring(start + 2, end).indexOf('@') >= 0;
+  }
+
+  /** The URL with its user information (which may be a password) left out, to show it. */
+  private static String withoutUserInfo(String url) {
+    int start = url.indexOf("//") + 2;
+    int at = url.indexOf('@', start);
+    return url.substring(0, start) + url.substring(at + 1);
   }
 
   private static List<String> limited(List<String> problems) {

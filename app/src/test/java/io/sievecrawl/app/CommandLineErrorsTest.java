@@ -91,6 +91,35 @@ class CommandLineErrorsTest {
   }
 
   @Test
+  void aSeedsUserAndPasswordAreSaidNotToBeSentAndTheResultsFileMustNotBeTheLog() throws IOException {
+    Path seeds = file("seeds.txt", "http://ann:s3cret@127.0.0.1:9/\n");
+    Path log = dir.resolve("log");
+    Cmd same = Cmd.run("crawl", seeds.toString(), "-o", log.toString(), "--log-file", log.toString());
+    assertEquals(ExitCodes.USAGE, same.exitCode(), same.toString());
+    assertTrue(same.err().contains("WARN: " + seeds + ":1: the user name and password in 'http://127.0.0.1:9/' are"
+        + " not sent: the crawler sends no credentials from URLs; give an Authorization header (--header) instead"),
+        same.err());
+    assertFalse(same.err().contains("s3cret"), "the password is not echoed");
+    assertTrue(same.err().endsWith("sievecrawl: -o and --log-file both name " + log + ": results and log lines would"
+        + " interleave in it; give the log another file\n"), same.err());
+  }
+
+  @Test
+  void aDamagedStateFileIsOneLine() throws IOException {
+    Path job = dir.resolve("job");
+    Cmd crawl = Cmd.run("crawl", file("seeds.txt", "http://127.0.0.1:9/\n").toString(), "--job", job.toString(), "-o",
+        dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString(), "--max-pages", "1");
+    Path manifest = job.resolve("manifest.json");
+    Files.writeString(manifest, Files.readString(manifest).replaceAll("\"status\" : \"[A-Z_]+\"",
+        "\"status\" : \"STOPPED\"")); // a crawl to resume
+    Files.writeString(job.resolve("state.json"), "{\"runs\": 1, \"fetched\": ");
+    Cmd resume = Cmd.run("resume", job.toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.JOB, resume.exitCode(), crawl + "\n" + resume);
+    assertEquals(1, resume.err().lines().count(), resume.err());
+    assertTrue(resume.err().startsWith("sievecrawl: " + job.resolve("state.json") + ": damaged ("), resume.err());
+  }
+
+  @Test
   void strictSeedsTurnsASkippedLineIntoAnError() throws IOException {
     Path seeds = file("seeds.txt", "http://127.0.0.1:9/\nnot a url\n");
     Cmd cmd = Cmd.run("crawl", seeds.toString(), "--strict-seeds", "--log-file", dir.resolve("log").toString());

@@ -282,6 +282,9 @@ public final class Crawler {
     } catch (IOException e) {
       control.fail(e);
     }
+    if (robots != null) {
+      robots.stopping();
+    }
     fetcher.cancelAll(); // robots.txt fetches still under way have nobody left to wait for them
     fetcher.close();
     Map<String, String> givenUp = robots == null ? Map.of() : robots.givenUp();
@@ -341,6 +344,10 @@ public final class Crawler {
       }
       long stopAt = control.stopRequestedAt();
       if (stopAt != 0 && System.nanoTime() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
+        RobotsPolicy stoppingRobots = robots;
+        if (stoppingRobots != null) {
+          stoppingRobots.stopping();
+        }
         fetcher.cancelAll(); // fetches and robots.txt reads still running after the grace period are aborted
       }
     }

@@ -262,8 +262,12 @@ public final class CrawlJob implements java.io.Closeable {
           ? CookiesTxt.read(new String(Files.readAllBytes(cookieFile), StandardCharsets.UTF_8)) : List.of();
       CrawlTotals totals = state.totals().withRunsAtLeast(manifest.runs() - 1); // this run has started already
       return new CrawlState(totals, state.scopeSites() == null ? Set.of() : state.scopeSites(), sketch, cookies);
-    } catch (JacksonException | NullPointerException e) {
-      throw new CrawlJobException(stateFile + ": damaged (" + e.getMessage() + ")");
+    } catch (JacksonException e) {
+      String why = e.getOriginalMessage() == null ? "not JSON" : e.getOriginalMessage().lines().findFirst().orElse("");
+      throw new CrawlJobException(stateFile + ": damaged (" + why.strip() + (e.getLocation() == null ? ""
+          : ", at line " + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr()) + ")");
+    } catch (NullPointerException e) {
+      throw new CrawlJobException(stateFile + ": damaged (a field is missing)");
     } catch (IllegalArgumentException e) {
       throw new CrawlJobException(sketchFile + ": damaged (" + e.getMessage() + ")");
     }

@@ -60,6 +60,7 @@ public final class RobotsPolicy implements AutoCloseable {
   private final LinkedHashMap<String, String> givenUp = new LinkedHashMap<>(); // guarded by lock
   private long cachedBytes; // guarded by lock
   private volatile long givenUpCount; // written under lock
+  private volatile boolean stopping;
 
   /** One origin's robots.txt state; guarded by {@code lock}. */
   private static final class Entry {
@@ -164,7 +165,9 @@ public final class RobotsPolicy implements AutoCloseable {
     List<Runnable> waiters;
     synchronized (lock) {
       e.fetching = false;
-      if (outcome.rules() != null) {
+      if (stopping && outcome.rules() == null) {
+        // cut off by the crawl's stop: no failure of the origin's; a resumed crawl fetches robots.txt again
+      } else if (outcome.rules() != null) {
         e.rules = outcome.rules();
         e.sitemaps = List.copyOf(outcome.rules().getSitemaps());
         e.failures = 0;
@@ -182,8 +185,8 @@ public final class RobotsPolicy implements AutoCloseable {
               : "robots.txt unreachable " + e.failures + " times in a row (" + outcome.failure() + ")");
         } else {
           e.retryAt = clock.instant().plus(retryAfter);
-          log.warn("pausing {} for {}: {} (attempt {} of {})", origin, retryAfter, outcome.failure(), e.failures,
-              MAX_FAILURES);
+          log.warn("pausing {} for {}: {} (attempt {} of {})", origin,
+              io.sievecrawl.config.Values.formatDuration(retryAfter), outcome.failure(), e.failures, MAX_FAILURES);
         }
       }
       waiters = e.waiters;
@@ -237,6 +240,15 @@ public final class RobotsPolicy implements AutoCloseable {
   /** Stops the background fetches (a stop has cancelled their calls already). */
   @Override
   public void close() {
+    stopping = true;
     background.shutdownNow();
+  }
+
+  /**
+   * The crawl stops: robots.txt fetches cut off from now on are not failures of their origins (no pause, no
+   * give-up, no warning).
+   */
+  public void stopping() {
+    stopping = true;
   }
 }
