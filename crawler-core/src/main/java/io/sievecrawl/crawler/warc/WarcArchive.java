@@ -84,12 +84,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private boolean closed;
   private long exchanges;
   private int files;
-  private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors
-      .newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "warc-index");
-        t.setDaemon(true);
-        return t;
-      });
+  private final WarcIndex.Indexer indexer;
 
   private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial,
       FileChannel lock) {
@@ -99,6 +94,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     this.maxFileSize = maxFileSize;
     this.info = info;
     this.nextSerial = nextSerial;
+    this.indexer = new WarcIndex.Indexer(dir);
   }
 
   /**
@@ -406,14 +402,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     Durable.syncDirectory(dir);
     openFile = null;
     files++;
-    indexer.execute(() -> {
-      try {
-        WarcIndex.indexFile(closedFile);
-      } catch (IOException | RuntimeException e) {
-        log.warn("could not index {} ({}); the index is built from the files at the end of the run", closedFile,
-            e.getMessage());
-      }
-    });
+    indexer.closed(closedFile);
   }
 
   /**
@@ -471,16 +460,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       } else if (file != null) {
         file.close(); // left .open: the next run repairs it
       }
-      indexer.shutdown();
-      if (!indexer.awaitTermination(1, java.util.concurrent.TimeUnit.HOURS)) {
-        throw new IOException("indexing the WARC files of " + dir + " took over an hour");
-      }
-      WarcIndex.build(dir);
+      indexer.finish();
     } catch (InterruptedException e) {
       interrupted = true;
       throw new IOException("interrupted while indexing the WARC files of " + dir, e);
     } finally {
-      indexer.shutdownNow();
+      indexer.stop();
       lock.close();
       if (interrupted) {
         Thread.currentThread().interrupt();

@@ -38,6 +38,50 @@ public final class WarcIndex {
 
   private WarcIndex() {}
 
+  /**
+   * Indexes a WARC directory's files as a writer closes them, on a background thread, and builds the merged index
+   * when the writer is done. A file it could not index is indexed by {@link #build} at the end.
+   */
+  static final class Indexer {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Indexer.class);
+    private final Path dir;
+    private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors
+        .newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "warc-index");
+          t.setDaemon(true);
+          return t;
+        });
+
+    Indexer(Path dir) {
+      this.dir = dir;
+    }
+
+    /** {@code warc} was closed: index it in the background. */
+    void closed(Path warc) {
+      thread.execute(() -> {
+        try {
+          indexFile(warc);
+        } catch (IOException | RuntimeException e) {
+          log.warn("could not index {} ({}); the index is built from the files at the end of the run", warc,
+              e.getMessage());
+        }
+      });
+    }
+
+    /** Waits for the files closed so far, then writes the directory's merged index. */
+    void finish() throws IOException, InterruptedException {
+      thread.shutdown();
+      if (!thread.awaitTermination(1, java.util.concurrent.TimeUnit.HOURS)) {
+        throw new IOException("indexing the WARC files of " + dir + " took over an hour");
+      }
+      build(dir);
+    }
+
+    void stop() {
+      thread.shutdownNow();
+    }
+  }
+
   /** The sorted CDXJ lines of one closed WARC file. */
   static List<String> linesOf(Path warc) throws IOException {
     StringWriter text = new StringWriter();
