@@ -36,10 +36,6 @@ final class QueueTable {
       this.id = id;
     }
 
-    int inFlight() {
-      return inFlightCount;
-    }
-
     void claimed(long position) {
       if (inFlightCount == inFlight.length) {
         inFlight = Arrays.copyOf(inFlight, Math.max(2, inFlightCount * 2));

@@ -32,10 +32,6 @@ final class Segments {
     }
   }
 
-  long first() {
-    return bySegment.firstKey();
-  }
-
   long firstSeqOf(long segment) {
     return bySegment.get(segment).firstSeq;
   }
