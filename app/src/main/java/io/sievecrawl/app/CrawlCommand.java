@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.sievecrawl.sieve.redis.RedisCrawl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,8 +51,9 @@ final class CrawlCommand implements Callable<Integer> {
   Path job;
 
   @Option(names = "--redis", paramLabel = "URI",
-      description = "Share the crawl with other agents through Redis (redis://[:PASSWORD@]HOST:PORT/DB): starts the"
-          + " crawl --crawl-name, or joins it if it exists with the same n and p. Replaces --job.")
+      description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB; a password from"
+          + " SIEVECRAWL_REDIS_PASSWORD, which ps does not show, or redis://:PASSWORD@...): starts the crawl"
+          + " --crawl-name, or joins it if it exists with the same n and p. Replaces --job.")
   String redis;
 
   @Option(names = "--crawl-name", paramLabel = "NAME",
@@ -120,7 +122,7 @@ final class CrawlCommand implements Callable<Integer> {
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
-          seedUrls.size(), seeds, output, crawlName, redis, System.lineSeparator(),
+          seedUrls.size(), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
           String.join(System.lineSeparator(), settings.describe()));
       return SharedCrawlRun.run(shared, settings, seedUrls, ResultsFile.create(output, terminal.out()), reports, status,
           logOptions.verbosity());

@@ -27,7 +27,8 @@ final class JoinCommand implements Callable<Integer> {
   private final Terminal terminal;
 
   @Option(names = "--redis", paramLabel = "URI", required = true,
-      description = "The Redis the crawl is shared through: redis://[:PASSWORD@]HOST:PORT/DB.")
+      description = "The Redis the crawl is shared through: redis://HOST:PORT/DB (a password from"
+          + " SIEVECRAWL_REDIS_PASSWORD, or redis://:PASSWORD@...).")
   String redis;
 
   @Option(names = "--crawl-name", paramLabel = "NAME", required = true, description = "The shared crawl's name.")
@@ -94,7 +95,8 @@ final class JoinCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
-      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName, redis, output,
+      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName,
+          RedisCrawl.shown(redis), output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       code = SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), reports, status,
           logOptions.verbosity());

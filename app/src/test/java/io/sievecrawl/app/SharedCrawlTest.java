@@ -31,6 +31,31 @@ class SharedCrawlTest {
   Path dir;
 
   @Test
+  void aPasswordFromTheEnvironmentIsUsedAndNeverWrittenOut() throws Exception {
+    try (RedisServer redis = RedisServer.start("s3cret-pw"); SyntheticSite site = SyntheticSite.start(20, 3)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path log = dir.resolve("agent.log");
+      Path stderr = dir.resolve("stderr.txt");
+      Process agent = ChildProcess.start(Main.class, List.of(), Map.of("SIEVECRAWL_REDIS_PASSWORD", "s3cret-pw"),
+          stderr, "crawl", seeds.toString(), "--redis", "redis://127.0.0.1:" + redis.port() + "/0", "--crawl-name",
+          "pw", "-o", dir.resolve("out.jsonl").toString(), "--log-file", log.toString(), "--delay", "0ms");
+      assertTrue(agent.waitFor(3, TimeUnit.MINUTES));
+      assertEquals(0, agent.exitValue(), Files.readString(stderr));
+      assertEquals(20, Files.readAllLines(dir.resolve("out.jsonl")).size());
+      assertTrue(!Files.readString(log).contains("s3cret-pw") && !Files.readString(stderr).contains("s3cret-pw"),
+          "the password is in no log");
+
+      Process shownWrong = ChildProcess.start(Main.class, List.of(), Map.of(), stderr, "join", "--redis",
+          "redis://:wrong-pw@127.0.0.1:" + redis.port() + "/0", "--crawl-name", "pw", "-o",
+          dir.resolve("out2.jsonl").toString(), "--log-file", log.toString());
+      assertTrue(shownWrong.waitFor(3, TimeUnit.MINUTES));
+      assertEquals(ExitCodes.SHARED, shownWrong.exitValue());
+      String said = Files.readString(stderr);
+      assertTrue(said.contains("redis://:***@127.0.0.1:" + redis.port()) && !said.contains("wrong-pw"), said);
+    }
+  }
+
+  @Test
   void threeAgentsShareACrawlAndSurviveTheDeathOfOne() throws Exception {
     try (RedisServer redis = RedisServer.start(null)) {
       List<SyntheticSite> sites = new ArrayList<>();

@@ -71,10 +71,11 @@ public final class RedisCrawl implements AutoCloseable {
    *
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
    */
-  public static RedisCrawl startOrJoin(String uri, String name, long n, double p, int shards, String settings)
+  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings)
       throws SharedCrawlException {
     checkName(name);
-    Link link = connect(uri);
+    String uri = shown(rawUri);
+    Link link = connect(rawUri);
     try {
       BloomSizing sizing = BloomSizing.of(n, p);
       Map<String, String> fields = new java.util.LinkedHashMap<>();
@@ -118,9 +119,10 @@ public final class RedisCrawl implements AutoCloseable {
    *
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, or there is no such crawl
    */
-  public static RedisCrawl join(String uri, String name) throws SharedCrawlException {
+  public static RedisCrawl join(String rawUri, String name) throws SharedCrawlException {
     checkName(name);
-    Link link = connect(uri);
+    String uri = shown(rawUri);
+    Link link = connect(rawUri);
     try {
       Map<String, String> meta = readMeta(link.connection().sync(), uri, name);
       return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
@@ -140,13 +142,33 @@ public final class RedisCrawl implements AutoCloseable {
     }
   }
 
-  private static Link connect(String uri) throws SharedCrawlException {
+  /**
+   * {@code uri} with its password (if any) shown as {@code ***}: what every message and log line shows of it. A
+   * password belongs in {@value #PASSWORD_VARIABLE} rather than the URI, which {@code ps} shows too.
+   */
+  public static String shown(String uri) {
+    return USER_INFO.matcher(uri).replaceFirst(m -> m.group(1) + (m.group(2) == null ? "" : m.group(2) + ":")
+        + "***@");
+  }
+
+  private static final java.util.regex.Pattern USER_INFO =
+      java.util.regex.Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)(?:([^:@/]*):)?[^@/]*@");
+
+  /** The environment variable a Redis password may come from when the URI holds none. */
+  public static final String PASSWORD_VARIABLE = "SIEVECRAWL_REDIS_PASSWORD";
+
+  private static Link connect(String rawUri) throws SharedCrawlException {
+    String uri = shown(rawUri);
     RedisURI parsed;
     try {
-      parsed = RedisURI.create(uri);
+      parsed = RedisURI.create(rawUri);
     } catch (IllegalArgumentException e) {
       throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri
           + "' (expected redis://[:password@]HOST:PORT[/DB], or rediss:// for TLS)");
+    }
+    String password = System.getenv(PASSWORD_VARIABLE);
+    if (!USER_INFO.matcher(rawUri).find() && password != null && !password.isEmpty()) {
+      parsed.setAuthentication(password.toCharArray()); // the URI names none: the environment's
     }
     parsed.setTimeout(COMMAND_TIMEOUT);
     RedisClient client = RedisClient.create(parsed);
@@ -192,7 +214,7 @@ public final class RedisCrawl implements AutoCloseable {
     String message = rootMessage(e);
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
       return new SharedCrawlException(SharedCrawlException.Kind.REFUSED, "Redis at " + uri + " refused us: "
-          + message + " (give the password in the URI: redis://:PASSWORD@HOST:PORT)");
+          + message + " (give the password in " + PASSWORD_VARIABLE + ", or in the URI: redis://:PASSWORD@HOST:PORT)");
     }
     if (e instanceof RedisConnectionException) {
       return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "cannot reach Redis at " + uri + ": "

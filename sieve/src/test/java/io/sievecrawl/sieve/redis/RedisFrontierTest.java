@@ -254,5 +254,16 @@ class RedisFrontierTest {
     SharedCrawlException refused = assertThrows(SharedCrawlException.class,
         () -> RedisCrawl.join("redis://:wrong@127.0.0.1:" + redis.port() + "/0", "test"));
     assertEquals(SharedCrawlException.Kind.REFUSED, refused.kind(), refused.getMessage());
+    assertTrue(refused.getMessage().startsWith("Redis at redis://:***@127.0.0.1:" + redis.port() + "/0 refused us"),
+        "the password given is not echoed: " + refused.getMessage());
+    assertFalse(refused.getMessage().contains("wrong"), refused.getMessage());
+  }
+
+  @Test
+  void aPasswordIsShownAsStarsWhereverTheUriIsShown() {
+    assertEquals("redis://:***@host:6379/0", RedisCrawl.shown("redis://:s3cret@host:6379/0"));
+    assertEquals("redis://ann:***@host:6379", RedisCrawl.shown("redis://ann:s3cret@host:6379"));
+    assertEquals("redis://***@host", RedisCrawl.shown("redis://s3cret@host"));
+    assertEquals("rediss://host:6380/2", RedisCrawl.shown("rediss://host:6380/2"));
   }
 }
