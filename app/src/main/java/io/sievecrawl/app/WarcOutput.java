@@ -37,6 +37,8 @@ final class WarcOutput {
           warcinfo(settings, crawlName));
       log.info("WARC files go to {}", dir);
       return archive;
+    } catch (io.sievecrawl.crawler.warc.WarcDamagedException e) {
+      throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write WARC files in " + dir + ": " + Errors.reason(e));
     }

@@ -35,6 +35,25 @@ final class GzipMembers {
     return position;
   }
 
+  /**
+   * Where the first complete, intact gzip member after {@code from} starts, or -1 if there is none: a file whose
+   * damage is followed by such a member was damaged in the middle, not cut off at its end.
+   */
+  static long intactMemberAfter(FileChannel file, long from) throws IOException {
+    long size = file.size();
+    byte[] chunk = new byte[CHUNK + 2];
+    for (long at = from + 1; at < size - 2; at += CHUNK) {
+      int n = file.read(ByteBuffer.wrap(chunk, 0, (int) Math.min(chunk.length, size - at)), at);
+      for (int i = 0; i + 2 < n && i < CHUNK; i++) {
+        if ((chunk[i] & 0xff) == 0x1f && (chunk[i + 1] & 0xff) == 0x8b && chunk[i + 2] == 8
+            && memberEnd(file, at + i) >= 0) {
+          return at + i;
+        }
+      }
+    }
+    return -1;
+  }
+
   /** Where the member starting at {@code start} ends, or -1 if it is incomplete or damaged. */
   private static long memberEnd(FileChannel file, long start) throws IOException {
     Reader in = new Reader(file, start);

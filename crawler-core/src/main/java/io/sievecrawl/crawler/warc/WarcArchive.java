@@ -205,6 +205,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     long kept;
     try (FileChannel file = FileChannel.open(open, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       kept = GzipMembers.completeLength(file);
+      long intactAfter = kept < file.size() ? GzipMembers.intactMemberAfter(file, kept) : -1;
+      if (intactAfter >= 0) {
+        throw new WarcDamagedException(open + " is damaged at byte " + kept + ", with complete records after it (from"
+            + " byte " + intactAfter + "): not the torn end a kill leaves, so nothing was cut; move the file out of "
+            + open.getParent() + " to go on (its records before byte " + kept + " are intact)");
+      }
       cut = file.size() - kept;
       if (cut > 0) {
         file.truncate(kept);

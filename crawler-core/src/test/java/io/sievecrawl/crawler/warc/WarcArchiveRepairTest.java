@@ -8,6 +8,7 @@ import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,6 +74,23 @@ class WarcArchiveRepairTest {
     assertEquals(size, Files.size(files.get(0)), "cut back to the end of the last complete record");
     assertEquals(7, types(files.get(0)).size());
     assertFalse(Files.exists(spill));
+  }
+
+  @Test
+  void damageFollowedByCompleteRecordsIsRefusedAndNothingIsCut() throws Exception {
+    Path open = leftOpenWithThreeExchanges();
+    long size = Files.size(open);
+    try (FileChannel file = FileChannel.open(open, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1);
+      file.read(b, 400);
+      file.write(ByteBuffer.wrap(new byte[] {(byte) (b.get(0) ^ 0x55)}), 400); // inside an early record
+    }
+    WarcDamagedException e = org.junit.jupiter.api.Assertions.assertThrows(WarcDamagedException.class,
+        () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO));
+    assertTrue(e.getMessage().startsWith(open + " is damaged at byte "), e.getMessage());
+    assertTrue(e.getMessage().contains("with complete records after it"), e.getMessage());
+    assertEquals(size, Files.size(open), "nothing cut: the records after the damage are kept");
+    assertTrue(Files.exists(open), "still open: not renamed as if it were whole");
   }
 
   @Test
