@@ -5,7 +5,8 @@ package io.sievecrawl.crawler.url;
  * writing one address gives one canonical host: IPv4 in dotted-decimal ({@code 127.1}, {@code 0x7f.1},
  * {@code 0177.0.0.1} and {@code 2130706433} are all {@code 127.0.0.1}), IPv6 in the RFC 5952 text form (lower-case
  * hex, no leading zeros, the first longest run of two or more zero pieces as {@code ::}, IPv4-mapped addresses in
- * hex as browsers write them: {@code [::ffff:127.0.0.1]} is {@code [::ffff:7f00:1]}).
+ * hex as browsers write them: {@code [::ffff:127.0.0.1]} is {@code [::ffff:7f00:1]}, which {@link Hosts} then writes
+ * as {@code 127.0.0.1}).
  */
 final class IpAddresses {
   private IpAddresses() {}
@@ -94,6 +95,20 @@ final class IpAddresses {
       value = Math.min(value * radix + digit, 1L << 40); // too large for any part, and still a number
     }
     return value;
+  }
+
+  /**
+   * The dotted-decimal IPv4 address an IPv4-mapped IPv6 address ({@code ::ffff:0:0/96}) maps, given in the form
+   * {@link #ipv6} returns ({@code ::ffff:7f00:1} is {@code 127.0.0.1}), or null for any other address.
+   */
+  static String mappedIpv4(String ipv6) {
+    int colon = ipv6.indexOf(':', 7);
+    if (!ipv6.startsWith("::ffff:") || colon < 0 || ipv6.indexOf(':', colon + 1) >= 0) {
+      return null;
+    }
+    int high = Integer.parseInt(ipv6, 7, colon, 16);
+    int low = Integer.parseInt(ipv6, colon + 1, ipv6.length(), 16);
+    return (high >> 8) + "." + (high & 0xff) + "." + (low >> 8) + "." + (low & 0xff);
   }
 
   /**

@@ -164,6 +164,9 @@ public final class ReferenceResolver {
     }
     boolean stripSessionIds = normalizer.stripsSessionIds();
     int queryLength = queryMark < end ? end - queryMark - 1 : 0;
+    if (queryLength > 0 && ref.indexOf('\'', queryMark) >= 0 && ref.indexOf('\'', queryMark) < end) {
+      return null; // a query's ' is encoded, as browsers do
+    }
     if (stripSessionIds && (path.indexOf(";") >= 0
         || (queryLength > 0 && UrlNormalizer.hasSessionParam(ref, queryMark + 1, end)))) {
       return null;

@@ -8,35 +8,25 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import okhttp3.HttpUrl;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
  * and fetches it.
  *
- * <p>Resolution follows RFC 3986 section 5.2, leniently as browsers do (a reference {@code http:g} against an http
- * base is relative; backslashes count as slashes; tabs and newlines are removed; surrounding spaces trimmed).
- * Normalization follows section 6.2: scheme and host lowercased, a trailing dot of the host and the default port
- * dropped, user info dropped, the fragment dropped, dot segments resolved,
- * percent-encoding normalized (unreserved characters decoded, other escapes in upper case, characters that may
- * not appear raw encoded as UTF-8, stray {@code %} escaped), an empty path made {@code /} and an empty query
- * removed. Optionally session ids ({@code ;jsessionid=...}, {@code PHPSESSID=...}) are removed, and nothing else
- * of the parameter list they stand in. Only http and https URLs are accepted, up to a maximum length.
- *
- * <p>Hosts are read as browsers read them (the WHATWG URL standard): international names by UTS #46
- * non-transitional processing into punycode ({@code faß.de} is {@code xn--fa-hia.de}, not {@code fass.de}), through
- * OkHttp's implementation rather than {@code java.net.IDN}, which is IDNA 2003 (OkHttp does not yet apply the
- * CheckJoiners and CheckBidi rules, so a few names browsers refuse are accepted); IPv4 addresses in every form
- * browsers accept ({@code 127.1}, {@code 0x7f.1}, {@code 2130706433}) as a dotted quad, and a host whose last label
- * is a number but no IPv4 address refused; IPv6 addresses, IPv4-mapped ones included, in the RFC 5952 form
- * ({@link IpAddresses}).
+ * <p>A URL is read as browsers read it: {@link UrlParser} is the WHATWG URL standard's parser for http(s) URLs and
+ * references, {@link Hosts} its host parser (UTS #46 for international names, every IPv4 form browsers accept).
+ * The canonical form then follows RFC 3986 section 6.2: the default port and trailing host dots dropped,
+ * percent-encoding normalized (unreserved characters decoded, other escapes in upper case, characters that may not
+ * appear raw encoded as UTF-8, or in the document's encoding in a query, a stray {@code %} escaped, a query's
+ * {@code '} encoded as browsers send it), an empty query removed. Optionally session ids ({@code ;jsessionid=...},
+ * {@code PHPSESSID=...}) are removed, and nothing else of the parameter list they stand in. Only http and https URLs
+ * are accepted, up to a maximum length. Normalizing a canonical URL again gives it back unchanged.
  *
  * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
  * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
  * reorders query parameters; this class does the same normalizations and keeps parameter order.
  */
 public final class UrlNormalizer {
-  private static final Pattern CONTROL_WHITESPACE = Pattern.compile("[\t\n\r]");
   private static final List<String> SESSION_PARAM_NAMES = List.of(
       "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
       "oscsid", "sess_id");
@@ -52,7 +42,8 @@ public final class UrlNormalizer {
 
   private static final String SUB_DELIMS = "!$&'()*+,;=";
   private static final String PATH_CHARS = SUB_DELIMS + ":@/";
-  private static final String QUERY_CHARS = PATH_CHARS + "?";
+  /** As browsers do, a {@code '} in a query is encoded (the URL standard's special-query set). */
+  private static final String QUERY_CHARS = "!$&()*+,;=:@/?";
 
   private final int maxLength;
   private final boolean stripSessionIds;
@@ -91,11 +82,7 @@ public final class UrlNormalizer {
 
   /** The canonical {@link Url} of an absolute URL. */
   public Url toUrl(String url) throws InvalidUrlException {
-    Parts parts = parse(url);
-    if (parts.scheme == null) {
-      throw new InvalidUrlException("not an absolute URL (no scheme)");
-    }
-    return canonical(parts, maxLength);
+    return canonical(UrlParser.parse(url, null), maxLength, StandardCharsets.UTF_8);
   }
 
   /** {@link #toUrl}, or {@code null} if the URL is invalid. */
@@ -138,18 +125,19 @@ public final class UrlNormalizer {
 
   /** As {@link #resolveToUrl(String, String)}, a non-ASCII query encoded in {@code queryEncoding}. */
   Url resolveToUrl(String base, String reference, Charset queryEncoding) throws InvalidUrlException {
-    Parts b = parse(base);
-    if (b.scheme == null) {
-      throw new InvalidUrlException("base is not an absolute URL");
+    UrlParser.Parts baseParts;
+    try {
+      baseParts = UrlParser.parse(base, null);
+    } catch (InvalidUrlException e) {
+      baseParts = null; // not an http(s) base: only absolute references resolve
     }
-    return canonical(resolve(b, parse(reference)), maxLength, queryEncoding);
+    return canonical(UrlParser.parse(reference, baseParts), maxLength, queryEncoding);
   }
 
   /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
   Url toBaseUrlOrNull(String base) {
     try {
-      Parts parts = parse(base);
-      return parts.scheme == null ? null : canonical(parts, Integer.MAX_VALUE);
+      return canonical(UrlParser.parse(base, null), Integer.MAX_VALUE, StandardCharsets.UTF_8);
     } catch (InvalidUrlException e) {
       return null;
     }
@@ -165,12 +153,13 @@ public final class UrlNormalizer {
   public static Url parseCanonical(String canonicalUrl) {
     String scheme = canonicalUrl.startsWith("https://") ? Url.HTTPS
         : canonicalUrl.startsWith("http://") ? Url.HTTP : null;
-    if (scheme == null || canonicalUrl.indexOf('#') >= 0 || canonicalUrl.endsWith("?")) {
+    if (scheme == null || canonicalUrl.indexOf('#') >= 0) {
       throw notCanonical(canonicalUrl);
     }
     int hostStart = scheme.length() + 3;
     int pathStart = canonicalUrl.indexOf('/', hostStart);
-    if (pathStart < 0) {
+    int queryMark = pathStart < 0 ? -1 : canonicalUrl.indexOf('?', pathStart);
+    if (pathStart < 0 || queryMark == canonicalUrl.length() - 1) { // no path, or an empty query
       throw notCanonical(canonicalUrl);
     }
     boolean ipv6 = canonicalUrl.charAt(hostStart) == '[';
@@ -189,7 +178,7 @@ public final class UrlNormalizer {
       }
     }
     return new Url(canonicalUrl, scheme, canonicalUrl.substring(hostStart, hostEnd), port,
-        canonicalUrl.substring(0, pathStart), canonicalUrl.indexOf('?', pathStart));
+        canonicalUrl.substring(0, pathStart), queryMark);
   }
 
   /** Where a host that is no IPv6 literal ends: at a ':' before {@code pathStart}, or at {@code pathStart}. */
@@ -247,94 +236,6 @@ public final class UrlNormalizer {
     } catch (InvalidUrlException e) {
       return null;
     }
-  }
-
-  private record Parts(String scheme, String authority, String path, String query) {}
-
-  /** Splits a URL into scheme, authority, path and query as RFC 3986 appendix B does; the fragment is dropped. */
-  private static Parts parse(String raw) throws InvalidUrlException {
-    String s = raw.strip();
-    if (s.indexOf('\t') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
-      s = CONTROL_WHITESPACE.matcher(s).replaceAll("");
-    }
-    int length = s.length();
-    int pos = scan(s, 0, ":/?#");
-    String scheme = null;
-    if (pos > 0 && pos < length && s.charAt(pos) == ':' && isScheme(s.substring(0, pos))) {
-      scheme = s.substring(0, pos);
-      pos++;
-    } else {
-      pos = 0; // no scheme: "2024:report.html" is a relative path, as browsers read it (WHATWG URL)
-    }
-    String authority = null;
-    if (s.startsWith("//", pos)) {
-      int end = scan(s, pos + 2, "/?#");
-      authority = s.substring(pos + 2, end);
-      pos = end;
-    }
-    int pathEnd = scan(s, pos, "?#");
-    String path = s.substring(pos, pathEnd);
-    String query = null;
-    if (pathEnd < length && s.charAt(pathEnd) == '?') {
-      int fragment = s.indexOf('#', pathEnd + 1);
-      query = s.substring(pathEnd + 1, fragment < 0 ? length : fragment);
-    }
-    if ((scheme == null || isSpecial(scheme))
-        && (path.indexOf('\\') >= 0 || (authority != null && authority.indexOf('\\') >= 0))) {
-      // Browsers read a backslash as a slash in http(s) URLs: http:\\host\path.
-      int queryStart = s.indexOf('?');
-      String head = s.substring(0, queryStart >= 0 ? queryStart : length).replace('\\', '/');
-      return parse(head + s.substring(head.length()));
-    }
-    return new Parts(scheme == null ? null : scheme.toLowerCase(Locale.ROOT), authority, path, query);
-  }
-
-  /** The index of the first character of {@code s} from {@code from} that is one of {@code stops}, or its length. */
-  private static int scan(String s, int from, String stops) {
-    int i = from;
-    while (i < s.length() && stops.indexOf(s.charAt(i)) < 0) {
-      i++;
-    }
-    return i;
-  }
-
-  /** RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ). */
-  private static boolean isScheme(String scheme) {
-    for (int i = 0; i < scheme.length(); i++) {
-      char c = scheme.charAt(i);
-      boolean letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-      if (!(letter || (i > 0 && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean isSpecial(String scheme) {
-    return scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https");
-  }
-
-  /** RFC 3986 section 5.2.2, with the browsers' leniency for {@code http:g}. */
-  private static Parts resolve(Parts base, Parts ref) {
-    if (ref.scheme != null && !(ref.scheme.equals(base.scheme) && ref.authority == null && isSpecial(ref.scheme))) {
-      return new Parts(ref.scheme, ref.authority, removeDotSegments(ref.path), ref.query);
-    }
-    if (ref.authority != null) {
-      return new Parts(base.scheme, ref.authority, removeDotSegments(ref.path), ref.query);
-    }
-    if (ref.path.isEmpty()) {
-      return new Parts(base.scheme, base.authority, base.path, ref.query != null ? ref.query : base.query);
-    }
-    String path = ref.path.startsWith("/") ? ref.path : merge(base, ref.path);
-    return new Parts(base.scheme, base.authority, removeDotSegments(path), ref.query);
-  }
-
-  private static String merge(Parts base, String refPath) {
-    if (base.authority != null && base.path.isEmpty()) {
-      return "/" + refPath;
-    }
-    int slash = base.path.lastIndexOf('/');
-    return base.path.substring(0, slash + 1) + refPath;
   }
 
   /** RFC 3986 section 5.2.4. */
@@ -411,30 +312,24 @@ public final class UrlNormalizer {
     return false;
   }
 
-  private Url canonical(Parts parts, int maxLength) throws InvalidUrlException {
-    return canonical(parts, maxLength, StandardCharsets.UTF_8);
-  }
-
-  private Url canonical(Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
-    String scheme = parts.scheme;
-    if (!isSpecial(scheme)) {
-      throw new InvalidUrlException("unsupported scheme '" + scheme + "'");
+  /** The crawler's canonical form of the parts a URL parses into. */
+  private Url canonical(UrlParser.Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
+    String scheme = parts.scheme();
+    int port = parts.port() < 0 ? defaultPort(scheme) : parts.port();
+    if (port == 0) {
+      throw new InvalidUrlException("invalid port '0'"); // valid in a URL, but no server listens on it
     }
-    if (parts.authority == null || parts.authority.isEmpty()) {
-      throw new InvalidUrlException("no host");
-    }
-    scheme = scheme.equals(Url.HTTP) ? Url.HTTP : Url.HTTPS;
     StringBuilder out = new StringBuilder(64);
     out.append(scheme).append("://");
     int hostStart = out.length();
-    int port = appendHost(scheme, parts.authority, out);
+    out.append(Hosts.canonical(parts.host()));
     int hostEnd = out.length();
     if (port != defaultPort(scheme)) {
       out.append(':').append(port);
     }
     int originEnd = out.length();
 
-    String path = normalizeEscapes(parts.path, PATH_CHARS);
+    String path = normalizeEscapes(parts.path(), PATH_CHARS);
     if (stripSessionIds && path.indexOf(';') >= 0) {
       path = withoutPathSessionIds(path);
     }
@@ -442,8 +337,8 @@ public final class UrlNormalizer {
     out.append(path.isEmpty() ? "/" : path);
 
     int queryMark = -1;
-    if (parts.query != null) {
-      String query = normalizeEscapes(parts.query, QUERY_CHARS, queryEncoding);
+    if (parts.query() != null) {
+      String query = normalizeEscapes(parts.query(), QUERY_CHARS, queryEncoding);
       if (stripSessionIds) {
         query = withoutSessionParams(query);
       }
@@ -459,146 +354,8 @@ public final class UrlNormalizer {
     return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
   }
 
-  /** Appends the canonical host and returns the port, the scheme's default if the authority names none. */
-  private static int appendHost(String scheme, String authority, StringBuilder out) throws InvalidUrlException {
-    String hostPort = authority.substring(authority.lastIndexOf('@') + 1); // user info is dropped
-    String host;
-    String port = "";
-    if (hostPort.startsWith("[")) {
-      int close = hostPort.indexOf(']');
-      if (close < 0) {
-        throw new InvalidUrlException("unclosed IPv6 address");
-      }
-      String address = IpAddresses.ipv6(hostPort.substring(1, close));
-      if (address == null) {
-        throw new InvalidUrlException("invalid IPv6 address " + hostPort.substring(0, close + 1));
-      }
-      host = "[" + address + "]";
-      String rest = hostPort.substring(close + 1);
-      if (!rest.isEmpty()) {
-        if (!rest.startsWith(":")) {
-          throw new InvalidUrlException("invalid authority '" + authority + "'");
-        }
-        port = rest.substring(1);
-      }
-    } else {
-      int colon = hostPort.lastIndexOf(':');
-      host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-      port = colon < 0 ? "" : hostPort.substring(colon + 1);
-      host = asciiHost(host);
-    }
-    out.append(host);
-    if (port.isEmpty()) {
-      return defaultPort(scheme);
-    }
-    if (!port.chars().allMatch(c -> c >= '0' && c <= '9') || port.length() > 5
-        || Integer.parseInt(port) == 0 || Integer.parseInt(port) > 65535) {
-      throw new InvalidUrlException("invalid port '" + port + "'");
-    }
-    return Integer.parseInt(port);
-  }
-
   static int defaultPort(String scheme) {
     return scheme.equals(Url.HTTPS) ? 443 : 80;
-  }
-
-  /**
-   * The canonical form of a host that is not an IPv6 literal: percent-decoded; international names mapped and
-   * converted to punycode by UTS #46 non-transitional processing (OkHttp's implementation, as browsers do:
-   * {@code faß.de} is {@code xn--fa-hia.de}, a zero-width joiner is kept); then, if its last label is a number, an
-   * IPv4 address in dotted-decimal, otherwise a lower-case host name.
-   */
-  private static String asciiHost(String raw) throws InvalidUrlException {
-    String host = percentDecode(raw);
-    while (host.endsWith(".")) {
-      host = host.substring(0, host.length() - 1);
-    }
-    if (host.isEmpty()) {
-      throw new InvalidUrlException("no host");
-    }
-    if (needsIdna(host)) {
-      host = idnaToAscii(host, raw);
-    } else {
-      host = host.toLowerCase(Locale.ROOT);
-    }
-    if (IpAddresses.endsInANumber(host)) {
-      String address = IpAddresses.ipv4(host);
-      if (address == null) {
-        throw new InvalidUrlException("invalid IPv4 address '" + raw + "'");
-      }
-      return address;
-    }
-    if (!isHostName(host)) {
-      throw new InvalidUrlException("invalid host '" + raw + "'");
-    }
-    return host;
-  }
-
-  /** Whether a host has non-ASCII characters or a punycode label: those go through UTS #46 processing. */
-  private static boolean needsIdna(String host) {
-    for (int i = 0; i < host.length(); i++) {
-      char c = host.charAt(i);
-      if (c >= 0x80 || ((c == 'x' || c == 'X') && (i == 0 || host.charAt(i - 1) == '.')
-          && host.regionMatches(true, i, "xn--", 0, 4))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String idnaToAscii(String host, String raw) throws InvalidUrlException {
-    if (host.indexOf('%') >= 0 || host.indexOf(':') >= 0) { // forbidden; OkHttp would decode or read IPv6
-      throw new InvalidUrlException("invalid host '" + raw + "'");
-    }
-    try {
-      return new HttpUrl.Builder().scheme("http").host(host).build().host();
-    } catch (IllegalArgumentException e) {
-      throw new InvalidUrlException("invalid international host name '" + raw + "'");
-    }
-  }
-
-  /**
-   * At most 253 characters of dot-separated labels of a-z, 0-9, '_' and '-', each 1 to 63 characters long and
-   * neither starting nor ending with '-'.
-   */
-  private static boolean isHostName(String host) {
-    if (host.length() > 253) {
-      return false;
-    }
-    int labelStart = 0;
-    for (int i = 0; i <= host.length(); i++) {
-      char c = i < host.length() ? host.charAt(i) : '.';
-      if (c == '.') {
-        if (i == labelStart || i - labelStart > 63 || host.charAt(labelStart) == '-' || host.charAt(i - 1) == '-') {
-          return false;
-        }
-        labelStart = i + 1;
-      } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Decodes every %XX escape as UTF-8 (for host names). */
-  private static String percentDecode(String s) {
-    if (s.indexOf('%') < 0) {
-      return s;
-    }
-    byte[] bytes = new byte[s.length() * 3];
-    int n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '%' && i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
-        bytes[n++] = (byte) Integer.parseInt(s.substring(i + 1, i + 3), 16);
-        i += 2;
-      } else {
-        for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {
-          bytes[n++] = b;
-        }
-      }
-    }
-    return new String(bytes, 0, n, StandardCharsets.UTF_8);
   }
 
   /**
@@ -629,9 +386,11 @@ public final class UrlNormalizer {
       } else if (c < 0x80 && (isUnreserved(c) || allowed.indexOf(c) >= 0)) {
         out.append(c);
       } else {
-        int end = Character.isHighSurrogate(c) && i + 1 < s.length() ? i + 2 : i + 1;
-        appendEncoded(out, s.substring(i, end), c < 0x80 ? StandardCharsets.UTF_8 : encoding);
-        i = end - 1;
+        int codePoint = s.codePointAt(i);
+        String character = Character.isSurrogate(c) && Character.charCount(codePoint) == 1 ? "\uFFFD"
+            : Character.toString(codePoint); // a lone surrogate is U+FFFD, as browsers write it
+        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding);
+        i += Character.charCount(codePoint) - 1;
       }
     }
     return out.toString();

@@ -113,7 +113,7 @@ class UrlNormalizerTest {
   static Stream<String> canonicalSamples() {
     return Stream.of("https://example.com/a/b?c=/d", "http://127.0.0.1:8080/", "http://[::1]:8080/x?y",
         "HTTP://[0:0::1]/", "https://Example.COM:443/%7euser/?q=a:b#frag", "http://xn--fa-hia.de:65535/p;x=1?",
-        "http://ex.com?q=1", "https://faß.de/ü?ä=1", "http://a.com:81/p?q=http://b.com:82/");
+        "http://ex.com?q=1", "https://faß.de/ü?ä=1", "http://a.com:81/p?q=http://b.com:82/", "http://a.com/x?y?", "http://a.com/x??");
   }
 
   @Test
