@@ -17,8 +17,8 @@ import picocli.CommandLine.Parameters;
 /** {@code sievecrawl resume DIR}: continues a crawl from its crawl directory, whatever interrupted it. */
 @Command(name = "resume", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Continues the crawl in DIR with its recorded settings, after Ctrl-C, kill -9, a crash or a limit.",
-        "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log;"
-            + " n and p (the URL filter) cannot change."})
+        "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log"
+            + " for this run; n and p (the URL filter) and the scope (--scope, --include, --exclude) cannot change."})
 final class ResumeCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
 
@@ -94,8 +94,28 @@ final class ResumeCommand implements Callable<Integer> {
     return Logging.finish(code);
   }
 
-  /** n and p size the URL filter the crawl has filled: they cannot change. */
+  /**
+   * Settings that decided which links the crawl kept and which it dropped; a resumed run could only apply a new value
+   * to the pages it has left, so they cannot change.
+   */
+  private static final List<Setting> FIXED_SCOPE = List.of(Setting.SCOPE, Setting.INCLUDE, Setting.EXCLUDE,
+      Setting.STRIP_SESSION_IDS);
+
+  /**
+   * n and p size the URL filter the crawl has filled, and the scope settings ({@link #FIXED_SCOPE}) decided what
+   * it holds: they cannot change.
+   */
   private void checkFixed(CrawlSettings settings, CrawlJob job) {
+    CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
+    for (Setting setting : FIXED_SCOPE) {
+      String was = shown(recorded, setting);
+      String given = shown(settings, setting);
+      if (!was.equals(given)) {
+        throw new UserError(ExitCodes.CONFIG, setting.key() + " cannot change when a crawl resumes: it decided which"
+            + " links the crawl in " + dir + " kept, and it has " + was + " (given " + settings.origin(setting) + ": "
+            + given + "); start a new crawl for another scope");
+      }
+    }
     if (settings.expectedUrls() != job.expectedUrls()) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for n = " + job.expectedUrls() + " (given " + settings.origin(
@@ -106,5 +126,12 @@ final class ResumeCommand implements Callable<Integer> {
           + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
           Setting.FILTER_P) + ": " + settings.fpp() + ")");
     }
+  }
+
+  /** A setting's value as a config file holds it, unquoted; an empty one as {@code none}. */
+  private static String shown(CrawlSettings settings, Setting setting) {
+    String value = String.join(" ", settings.shownValues().get(setting.key()));
+    value = value.startsWith("\"") ? value.substring(1, value.length() - 1) : value;
+    return value.isEmpty() ? "none" : value;
   }
 }

@@ -111,6 +111,17 @@ final class SettingsOptions {
     return settings(null);
   }
 
+  /** The settings a crawl recorded in {@code base}, over the defaults, without this command's flags. */
+  CrawlSettings recorded(Path base) {
+    CrawlSettings.Builder builder = CrawlSettings.builder();
+    try {
+      ConfigFile.load(base, builder);
+      return builder.build();
+    } catch (IOException | SettingsException e) {
+      throw new UserError(ExitCodes.JOB, "cannot read the crawl's settings " + base + ": " + e.getMessage());
+    }
+  }
+
   /**
    * The effective settings over a base config file (a resumed crawl's own settings): defaults, the base, the config
    * file, then flags.

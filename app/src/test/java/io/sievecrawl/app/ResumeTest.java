@@ -130,6 +130,23 @@ class ResumeTest {
   }
 
   @Test
+  void theScopeCannotChangeEither() throws Exception {
+    Path job = stoppedCrawl();
+    Cmd any = Cmd.run("resume", job.toString(), "--scope", "any");
+    assertEquals(ExitCodes.CONFIG, any.exitCode(), any.toString());
+    assertEquals("sievecrawl: crawl.scope cannot change when a crawl resumes: it decided which links the crawl in "
+        + job + " kept, and it has host (given --scope: any); start a new crawl for another scope\n", any.err());
+    Cmd include = Cmd.run("resume", job.toString(), "--include", "/docs/");
+    assertEquals(ExitCodes.CONFIG, include.exitCode(), include.toString());
+    assertTrue(include.err().contains("crawl.include cannot change") && include.err().contains("it has none"),
+        include.err());
+    Cmd sessions = Cmd.run("resume", job.toString(), "--set", "traps.strip-session-ids=false");
+    assertEquals(ExitCodes.CONFIG, sessions.exitCode(), sessions.toString());
+    Cmd same = Cmd.run("resume", job.toString(), "--scope", "host", "--max-pages", "5", "--log-file", log());
+    assertFalse(same.err().contains("cannot change"), "the recorded value given again is no change: " + same);
+  }
+
+  @Test
   void aCrawlDirectoryInUseByAnotherProcessIsRefusedAndAKilledHolderLeavesNoStaleLock() throws Exception {
     Path job = stoppedCrawl();
     Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
