@@ -240,8 +240,19 @@ class ResumeTest {
       Cmd reuse = Cmd.run("crawl", seeds(site).toString(), "--job", dir.resolve("a").toString(), "-o",
           dir.resolve("other.jsonl").toString(), "--log-file", log());
       assertEquals(ExitCodes.JOB, reuse.exitCode(), reuse.toString());
-      assertTrue(reuse.err().contains("holds a crawl already: continue it with 'sievecrawl resume"), reuse.err());
+      assertTrue(reuse.err().contains(" holds a completed crawl: choose another directory for a new one"),
+          "a completed crawl has nothing to resume: " + reuse.err());
     }
+  }
+
+  @Test
+  void aNewCrawlInTheDirectoryOfAStoppedOneIsToldToResumeIt() throws Exception {
+    Path job = stoppedCrawl();
+    Cmd again = Cmd.run("crawl", "http://127.0.0.1:1/", "--job", job.toString(), "-o",
+        dir.resolve("other.jsonl").toString(), "--log-file", log());
+    assertEquals(ExitCodes.JOB, again.exitCode(), again.toString());
+    assertTrue(again.err().contains(job + " holds a crawl already: continue it with 'sievecrawl resume " + job),
+        again.err());
   }
 
   /** A crawl of a small site stopped by its page limit, so it can be resumed. */

@@ -106,6 +106,10 @@ public final class CrawlJob implements java.io.Closeable {
   public static CrawlJob create(Path dir, CrawlSettings settings, List<String> seeds, String output)
       throws IOException {
     if (Files.exists(dir.resolve(MANIFEST))) {
+      if (completed(dir.resolve(MANIFEST))) {
+        throw new CrawlJobException(dir + " holds a completed crawl: choose another directory for a new one, or"
+            + " remove it");
+      }
       throw new CrawlJobException(dir + " holds a crawl already: continue it with 'sievecrawl resume " + dir
           + "', or choose another directory");
     }
@@ -180,6 +184,15 @@ public final class CrawlJob implements java.io.Closeable {
       }
     }
     return new CrawlJob(dir, DirectoryLock.take(dir), manifest);
+  }
+
+  /** Whether {@code manifest} is readable and says its crawl completed. */
+  private static boolean completed(Path manifest) {
+    try {
+      return Status.COMPLETED.name().equals(JSON.readValue(Files.readAllBytes(manifest), Manifest.class).status());
+    } catch (IOException e) {
+      return false; // damaged or unreadable: resume says what is wrong with it
+    }
   }
 
   /** Lets another process work the crawl: releases the directory's lock (the end of the process does too). */
