@@ -20,8 +20,9 @@ final class PlanCommand implements Callable<Integer> {
       description = "Expected distinct URLs, e.g. 10000000, 10M or 1e7.")
   String n;
 
-  @Option(names = {"-p", "--fpp"}, required = true, paramLabel = "P", description = "Target false-positive rate, e.g. 0.01 or 1%%.")
-  String p;
+  @Option(names = {"-p", "--fpp"}, paramLabel = "P", description = "Target false-positive rate, e.g. 0.01 or 1%%;"
+      + " the crawl's default (filter.p) when left out.")
+  String p = Setting.FILTER_P.defaultText();
 
   @Option(names = "--stacktrace", hidden = true)
   boolean stacktrace;
@@ -68,8 +69,8 @@ final class PlanCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  expected false-positive rate at 2n: %.3g (classical %.3g)%n",
         s.expectedFppAt(2 * count), s.classicalFppAt(2 * count));
     out.printf(Locale.ROOT, "frontier on disk (the crawl directory): about %s per million queued URLs of %d"
-        + " characters; the heap holds the filter, not the queue%n", Values.formatSize(FrontierDisk.bytesPerMillion()),
-        FrontierDisk.TYPICAL_URL_LENGTH);
+        + " characters, each with its referrer of as many; the heap holds the filter, not the queue%n",
+        Values.formatSize(FrontierDisk.bytesPerMillion()), FrontierDisk.TYPICAL_URL_LENGTH);
     out.flush();
     ClassArchive.markUseful();
     return ExitCodes.OK;

@@ -253,6 +253,9 @@ class CrawlCommandTest {
     assertTrue(cmd.out().contains("expected false-positive rate at 2n:"), cmd.out());
     Cmd big = Cmd.run("plan", "-n", "1e9", "-p", "0.0001");
     assertTrue(big.out().contains("19,170,116,755 bits = 2.40GB, k = 13"), big.out());
+    Cmd defaultP = Cmd.run("plan", "-n", "10M");
+    assertEquals(ExitCodes.OK, defaultP.exitCode(), "p has a default here as everywhere: " + defaultP);
+    assertTrue(defaultP.out().contains("at p = 0.001\n"), defaultP.out());
   }
 
   @Test
