@@ -14,6 +14,8 @@ import io.sievecrawl.sieve.SieveStats;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -123,10 +125,13 @@ final class ReportOptions {
     if (statsJson == null) {
       return;
     }
+    Instant ended = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("end", s.end().name().toLowerCase(Locale.ROOT));
+    doc.put("startedAt", ended.minusMillis(s.elapsed().toMillis()).toString());
+    doc.put("endedAt", ended.toString());
     doc.put("seconds", s.elapsed().toMillis() / 1000.0);
-    doc.put("pagesPerSecond", s.pagesPerSecond());
+    doc.put("pagesPerSecond", Math.round(s.pagesPerSecond() * 1000) / 1000.0);
     doc.put("fetched", s.fetched());
     doc.put("responses", s.responses());
     doc.put("bytes", s.bytes());

@@ -353,6 +353,11 @@ class CrawlCommandTest {
       ObjectMapper json = new ObjectMapper();
       JsonNode doc = json.readTree(stats.toFile());
       assertEquals("completed", doc.get("end").asText());
+      java.time.Instant started = java.time.Instant.parse(doc.get("startedAt").asText());
+      java.time.Instant ended = java.time.Instant.parse(doc.get("endedAt").asText());
+      assertEquals(doc.get("seconds").asDouble(), java.time.Duration.between(started, ended).toMillis() / 1000.0, 0.001);
+      String rate = doc.get("pagesPerSecond").asText();
+      assertTrue(rate.length() - rate.indexOf('.') - 1 <= 3, "a rate to the thousandth: " + rate);
       assertEquals(30, doc.get("fetched").asInt());
       assertEquals(30, doc.get("byStatusClass").get("2xx").asInt());
       JsonNode origin = doc.get("origins").get(0);
