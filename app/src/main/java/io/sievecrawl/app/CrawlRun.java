@@ -72,9 +72,9 @@ final class CrawlRun {
       WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
       syncResults(results);
     }, sync, sync, TimeUnit.MILLISECONDS);
-    StopSignals signals = StopSignals.install(() -> {
-      log.warn("stopping: finishing fetches in flight (press Ctrl-C again to quit at once; 'sievecrawl resume {}'"
-          + " continues either way)", job.dir());
+    StopSignals signals = StopSignals.install(again -> {
+      log.warn("stopping: finishing fetches in flight ({}; 'sievecrawl resume {}' continues either way)", again,
+          job.dir());
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;

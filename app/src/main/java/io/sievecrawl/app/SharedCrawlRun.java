@@ -106,8 +106,9 @@ final class SharedCrawlRun {
       WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
       quietly(results::sync);
     }, sync, sync, TimeUnit.MILLISECONDS);
-    StopSignals.install(() -> {
-      log.warn("stopping this agent: finishing fetches in flight; the other agents carry on with its shards");
+    StopSignals.install(again -> {
+      log.warn("stopping this agent: finishing fetches in flight ({}); the other agents carry on with its shards",
+          again);
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;

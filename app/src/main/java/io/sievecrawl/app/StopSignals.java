@@ -1,5 +1,6 @@
 package io.sievecrawl.app;
 
+import java.util.function.Consumer;
 import sun.misc.Signal;
 
 /**
@@ -13,10 +14,11 @@ final class StopSignals {
   private volatile boolean received;
 
   /**
-   * Installs the handlers; {@code onFirst} runs on the first signal, {@code onSecond} (which should end the
-   * process) on any later one, each on a signal-handling thread.
+   * Installs the handlers; {@code onFirst} runs on the first signal, given how to send a second one
+   * ({@link #again}), {@code onSecond} (which should end the process) on any later one, each on a signal-handling
+   * thread.
    */
-  static StopSignals install(Runnable onFirst, Runnable onSecond) {
+  static StopSignals install(Consumer<String> onFirst, Runnable onSecond) {
     StopSignals signals = new StopSignals();
     for (String name : new String[] {"INT", "TERM", "HUP"}) {
       try {
@@ -26,13 +28,18 @@ final class StopSignals {
             Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
           }
           signals.received = true;
-          onFirst.run();
+          onFirst.accept(again(s.getName()));
         });
       } catch (IllegalArgumentException e) {
         // The signal is not available here (e.g. already claimed by the JVM's -Xrs); keep the default.
       }
     }
     return signals;
+  }
+
+  /** How to quit at once after the signal {@code name}: Ctrl-C again, or the same signal again. */
+  static String again(String name) {
+    return name.equals("INT") ? "press Ctrl-C again to quit at once" : "a second SIG" + name + " quits at once";
   }
 
   /** Whether a stop signal arrived. */

@@ -54,6 +54,8 @@ class ResumeTest {
       assertEquals(ExitCodes.INTERRUPTED, child.exitValue(), Files.readString(stderr));
       assertTrue(Files.readString(stderr).contains("continue this crawl with: sievecrawl resume " + job),
           Files.readString(stderr));
+      assertTrue(Files.readString(stderr).contains("(a second SIGTERM quits at once;"), "not Ctrl-C: "
+          + Files.readString(stderr));
 
       Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log());
       assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
