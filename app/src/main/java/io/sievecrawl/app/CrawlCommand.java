@@ -133,14 +133,14 @@ final class CrawlCommand implements Callable<Integer> {
     try {
       crawlJob = CrawlJob.create(dir, settings, seedUrls, output);
     } catch (CrawlJobException e) {
-      throw new UserError(ExitCodes.JOB, e.getMessage());
+      throw new UserError(ExitCodes.JOB, CommandName.inHints(e.getMessage()));
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
     log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", seedUrls.size(),
         seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
-        + " crawl continues with 'sievecrawl resume " + dir + "')" : ""), status, logOptions.verbosity());
+        + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());
     warnWithoutContact(settings, seedUrls);
     try {
       ResultsFile results = ResultsFile.create(output, terminal.out());

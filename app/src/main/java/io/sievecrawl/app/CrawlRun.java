@@ -73,8 +73,8 @@ final class CrawlRun {
       syncResults(results);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(again -> {
-      log.warn("stopping: finishing fetches in flight ({}; 'sievecrawl resume {}' continues either way)", again,
-          job.dir());
+      log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
+          CommandName.get(), job.dir());
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
@@ -107,7 +107,7 @@ final class CrawlRun {
         log.warn("could not remove the finished crawl's directory {}: {}", job.dir(), Errors.reason(e));
       }
     } else if (!completed) {
-      print("continue this crawl with: sievecrawl resume " + job.dir(), status, verbosity);
+      print("continue this crawl with: " + CommandName.get() + " resume " + job.dir(), status, verbosity);
     }
     return exitCode(summary, closing, results, job);
   }
@@ -165,20 +165,20 @@ final class CrawlRun {
     Throwable failure = summary.failure();
     if (failure instanceof FrontierFailure e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write the crawl directory " + job.dir() + ": "
-          + Errors.reason(e.getCause()) + "; free the space or fix the permissions, then: sievecrawl resume "
+          + Errors.reason(e.getCause()) + "; free the space or fix the permissions, then: " + CommandName.get() + " resume "
           + job.dir());
     }
     if (failure instanceof WarcWriteException e) {
       throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; free the space or fix the permissions, then:"
-          + " sievecrawl resume " + job.dir());
+          + " " + CommandName.get() + " resume " + job.dir());
     }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
-          + "; then: sievecrawl resume " + job.dir());
+          + "; then: " + CommandName.get() + " resume " + job.dir());
     }
     if (failure != null) {
       throw new UserError(ExitCodes.INTERNAL, "the crawl failed: " + failure + "; the pages it was fetching are"
-          + " kept for 'sievecrawl resume " + job.dir() + "' (with a larger -Xmx in SIEVECRAWL_OPTS for an"
+          + " kept for '" + CommandName.get() + " resume " + job.dir() + "' (with a larger -Xmx in SIEVECRAWL_OPTS for an"
           + " OutOfMemoryError)");
     }
     if (closing != null) {

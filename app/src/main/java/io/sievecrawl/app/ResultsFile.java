@@ -57,7 +57,7 @@ final class ResultsFile implements AutoCloseable {
       if (!overwrite && Files.exists(path) && Files.size(path) > 0) {
         throw new UserError(ExitCodes.OUTPUT, "results file " + output + " exists (" + Files.size(path)
             + " bytes): choose another -o, move it away, or pass --overwrite to replace it (a crawl is continued"
-            + " with 'sievecrawl resume DIR', which appends)");
+            + " with '" + CommandName.get() + " resume DIR', which appends)");
       }
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + Errors.reason(e));

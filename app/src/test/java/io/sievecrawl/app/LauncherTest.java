@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
@@ -179,12 +180,55 @@ class LauncherTest {
   }
 
   @Test
-  void classDataSharingCanBeTurnedOffAndOddCommandNamesShareOneArchive() throws Exception {
+  void classDataSharingCanBeTurnedOffAndOnlyCommandsGetAnArchive() throws Exception {
     Path java = fakeJdk("jdk21", "21.0.2");
     assertEquals(null, archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_CDS", "off"),
         "crawl")));
-    String odd = archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "../crawl"));
-    assertTrue(odd.matches(".*/sievecrawl/other-[0-9]+-java21-.*"), odd);
+    for (String notACommand : List.of("crawll", "../crawl", "--help", "-V")) {
+      assertEquals(null, archiveOf(launch(Map.of("SIEVECRAWL_JAVA", java.toString()), notACommand)), notACommand);
+    }
+    assertFalse(Files.exists(cache.resolve("sievecrawl")) && Files.list(cache.resolve("sievecrawl")).findAny()
+        .isPresent(), "nothing written to the cache");
+  }
+
+  @Test
+  void otherInstallationsArchivesAreCutToTheNewestElevenBesideTheOneMadeNow() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    Path archives = Files.createDirectories(cache.resolve("sievecrawl"));
+    for (int i = 0; i < 20; i++) {
+      Path old = Files.writeString(archives.resolve("crawl-" + (1000 + i) + "-java21-1-2-3-4.jsa"), "elsewhere");
+      Files.writeString(archives.resolve(old.getFileName() + ".ok"), "");
+      Files.setLastModifiedTime(old, FileTime.fromMillis(1_000_000L * (i + 1)));
+    }
+    launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "crawl"); // makes no archive itself: the fake java exits
+    try (var left = Files.list(archives)) {
+      List<String> names = left.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jsa")).sorted().toList();
+      assertEquals(11, names.size(), names.toString());
+      assertEquals("crawl-1009-java21-1-2-3-4.jsa", names.get(0), "the oldest went first");
+    }
+    assertFalse(Files.exists(archives.resolve("crawl-1000-java21-1-2-3-4.jsa.ok")), "with their marks");
+  }
+
+  @Test
+  void aSymbolicLinkToTheLauncherFindsTheJarBesideTheLauncherAndHintsUseTheNameTyped() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    Files.writeString(java, "#!/bin/sh\nprintf 'command=%s\\n' \"$SIEVECRAWL_COMMAND\"\n"
+        + "for a in \"$@\"; do printf '%s\\n' \"$a\"; done\n");
+    Path onPath = Files.createDirectories(dir.resolve("path"));
+    Path link = Files.createSymbolicLink(onPath.resolve("sievecrawl"), Path.of("../other/sievecrawl"));
+    Files.createDirectories(dir.resolve("other"));
+    Files.createSymbolicLink(dir.resolve("other/sievecrawl"), launcher); // a chain of links, one of them relative
+    ProcessBuilder builder = new ProcessBuilder(link.toString(), "plan");
+    builder.environment().put("SIEVECRAWL_JAVA", java.toString());
+    builder.environment().put("XDG_CACHE_HOME", cache.toString());
+    builder.environment().put("SIEVECRAWL_CDS", "off");
+    Process process = builder.redirectErrorStream(true).start();
+    String printed = new String(process.getInputStream().readAllBytes());
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(0, process.exitValue(), printed);
+    List<String> args = printed.lines().toList();
+    assertEquals(jar.toRealPath().toString(), Path.of(args.get(args.indexOf("-jar") + 1)).toRealPath().toString());
+    assertEquals("command=" + link, args.get(0), "the name typed, for hints");
   }
 
   @Test
