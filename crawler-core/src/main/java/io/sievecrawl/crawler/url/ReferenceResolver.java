@@ -33,6 +33,11 @@ public final class ReferenceResolver {
   private final String rawBase;
   private final Charset queryEncoding; // of non-ASCII characters in a query: the document's encoding
   private final Url base; // null when the base is not a usable http(s) URL: the general path then decides
+  /**
+   * Whether the fast path may merge references into {@link #base}: not when the canonical base lost a session id,
+   * because references resolve against the base as written ({@code ..;jsessionid=1} is no dot segment there).
+   */
+  private final boolean fastPath;
   private final String baseDirectory;
   private final Map<String, Object> resolved = new HashMap<>();
   private final StringBuilder merged = new StringBuilder(128);
@@ -43,7 +48,8 @@ public final class ReferenceResolver {
     this.rawBase = rawBase;
     this.queryEncoding = queryEncoding;
     Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
-    this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase);
+    this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase, queryEncoding);
+    this.fastPath = plain != null || (base != null && !stripsSomethingFrom(rawBase));
     if (base == null) {
       baseDirectory = null;
     } else {
@@ -57,11 +63,20 @@ public final class ReferenceResolver {
     return base;
   }
 
+  /** Whether normalizing {@code rawBase} removes a session id from it. */
+  private boolean stripsSomethingFrom(String rawBase) {
+    if (!normalizer.stripsSessionIds()) {
+      return false;
+    }
+    Url kept = normalizer.keepingSessionIds().toBaseUrlOrNull(rawBase, queryEncoding);
+    return kept == null || !kept.equals(base);
+  }
+
   /** The canonical URL of {@code reference} against the base, or {@code null} if it is not a crawlable URL. */
   public Url resolveOrNull(String reference) {
     Object known = resolved.get(reference);
     if (known == null) {
-      Url url = base == null ? null : resolvePlain(base, reference);
+      Url url = fastPath ? resolvePlain(base, reference) : null;
       known = url;
       if (url == null) {
         try {

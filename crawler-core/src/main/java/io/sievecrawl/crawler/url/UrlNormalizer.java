@@ -134,10 +134,13 @@ public final class UrlNormalizer {
     return canonical(UrlParser.parse(reference, baseParts), maxLength, queryEncoding);
   }
 
-  /** {@code base} as a {@link Url} whatever its length (a long base may still have short links), or null. */
-  Url toBaseUrlOrNull(String base) {
+  /**
+   * {@code base} as a {@link Url} whatever its length (a long base may still have short links), a non-ASCII query
+   * in {@code queryEncoding} (the document's, as a browser parses a {@code <base href>}), or null.
+   */
+  Url toBaseUrlOrNull(String base, Charset queryEncoding) {
     try {
-      return canonical(UrlParser.parse(base, null), Integer.MAX_VALUE, StandardCharsets.UTF_8);
+      return canonical(UrlParser.parse(base, null), Integer.MAX_VALUE, queryEncoding);
     } catch (InvalidUrlException e) {
       return null;
     }
@@ -389,7 +392,7 @@ public final class UrlNormalizer {
         int codePoint = s.codePointAt(i);
         String character = Character.isSurrogate(c) && Character.charCount(codePoint) == 1 ? "\uFFFD"
             : Character.toString(codePoint); // a lone surrogate is U+FFFD, as browsers write it
-        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding);
+        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding, allowed);
         i += Character.charCount(codePoint) - 1;
       }
     }
@@ -397,17 +400,23 @@ public final class UrlNormalizer {
   }
 
   /**
-   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; one it cannot hold goes as the
-   * HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;} encoded, as a browser sends it.
+   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; an ASCII byte of its encoding
+   * that may appear raw stays raw, as browsers send it (Shift_JIS writes U+FF0E as 0x81 0x44: {@code %81D}); one it
+   * cannot hold goes as the HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;}
+   * encoded, as a browser sends it.
    */
-  private static void appendEncoded(StringBuilder out, String character, Charset encoding) {
+  private static void appendEncoded(StringBuilder out, String character, Charset encoding, String allowed) {
     if (encoding != StandardCharsets.UTF_8 && !encoding.newEncoder().canEncode(character)) {
       out.append("%26%23").append(character.codePointAt(0)).append("%3B");
       return;
     }
     for (byte b : character.getBytes(encoding)) {
-      out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-          .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+      if (b >= 0 && (isUnreserved(b) || allowed.indexOf(b) >= 0)) {
+        out.append((char) b);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
+            .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+      }
     }
   }
 
@@ -485,7 +494,8 @@ public final class UrlNormalizer {
         || c == '-' || c == '.' || c == '_' || c == '~';
   }
 
-  private static boolean isHex(char c) {
-    return Character.digit(c, 16) >= 0;
+  /** An ASCII hex digit: a fullwidth or Arabic-Indic digit starts no escape. */
+  static boolean isHex(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 }

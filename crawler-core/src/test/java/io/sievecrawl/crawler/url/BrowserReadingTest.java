@@ -147,6 +147,41 @@ class BrowserReadingTest {
   }
 
   @Test
+  void onlyAsciiHexDigitsMakeAnEscape() throws InvalidUrlException {
+    assertTrue(refusal("http://%\u0664\u0661.com/").startsWith("invalid "), "not a.com");
+    assertTrue(refusal("http://%\uff14\uff11.com/").startsWith("invalid "), "not a.com");
+    assertEquals("http://example.com/%25%EF%BC%94%EF%BC%91", resolve("/%\uff14\uff11"));
+    assertEquals("http://example.com/%251%D9%A1", resolve("/%1\u0661"));
+  }
+
+  @Test
+  void aQueryInTheDocumentsEncodingKeepsTheAsciiBytesOfItsCharactersRaw() throws InvalidUrlException {
+    Url url = normalizer.resolverFor(PAGE, java.nio.charset.Charset.forName("Shift_JIS")).resolveOrNull("?\uff0e");
+    assertEquals("http://example.com/a/page.html?%81D", url.toString(), "as browsers send it");
+    assertEquals(url.toString(), normalizer.normalize(url.toString()));
+  }
+
+  @Test
+  void aBaseThatLosesASessionIdStillResolvesAsWritten() throws InvalidUrlException {
+    for (String base : List.of("http://h/a/..;jsessionid=1", "http://h/a/.;jsessionid=1/c")) {
+      for (String reference : List.of("b", "../b", "?q", "")) {
+        assertEquals(normalizer.resolve(base, reference),
+            normalizer.resolverFor(base).resolveOrNull(reference).toString(), base + " + " + reference);
+      }
+    }
+    assertEquals("http://h/a/b", normalizer.resolve("http://h/a/..;jsessionid=1", "b"), "no dot segment as written");
+  }
+
+  @Test
+  void aBaseQueryIsInTheDocumentsEncodingForEveryReference() throws InvalidUrlException {
+    java.nio.charset.Charset latin = java.nio.charset.Charset.forName("windows-1252");
+    ReferenceResolver resolver = normalizer.resolverFor("http://h/p?\u00e9", latin);
+    for (String reference : List.of("", "#top", "http:")) {
+      assertEquals("http://h/p?%E9", resolver.resolveOrNull(reference).toString(), reference);
+    }
+  }
+
+  @Test
   void aBaseTheCrawlerCannotUseStillResolvesAbsoluteReferences() throws InvalidUrlException {
     assertEquals("http://example.org/x", normalizer.resolve("ftp://example.com/pub/", "http://example.org/x"));
     assertEquals("https://example.org/", normalizer.resolve("about:blank", "https:example.org"));

@@ -3,6 +3,8 @@ package io.sievecrawl.crawler.url;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import okhttp3.HttpUrl;
@@ -21,9 +23,14 @@ class NormalizationIdempotenceTest {
       "xn--fa-hia", "ß", "ü", "Ä", "_", "-", "--", "\u200c", "\u200d", "\u0301", "\ud800", "\udc00",
       "\ud83d\ude00", "\u3002", "\uff0e", "\u3000", " ", "\t", "\n", "\u0001", "\u007f", "0x7f", "1", "255",
       "4294967296", ".1", "a", "b", "Example", "com", "'", "~", ";jsessionid=0123456789abcdef0", "&", "=",
-      "sid=", "|", "^", "`", "{", "\"", "<", "\u10a0", "\u0644", "\u05d0", "1.2.3.4", "example.com", "www.");
+      "sid=", "|", "^", "`", "{", "\"", "<", "\u10a0", "\u0644", "\u05d0", "1.2.3.4", "example.com", "www.",
+      "%\uff14\uff11", "%1\u0661", "\u0664", "\uff0e", "\u30a8", "\u00e9", "\u20ac", "\\", "?\u3002");
   private static final List<String> BASES = List.of("http://example.com/a/b", "https://xn--fa-hia.de/x?y",
-      "http://[::1]:8080/", "http://10.0.0.1/a/", "https://-x-.example/%7Eu/");
+      "http://[::1]:8080/", "http://10.0.0.1/a/", "https://-x-.example/%7Eu/", "http://h/a/..;jsessionid=1",
+      "http://h/a/.;jsessionid=1/c", "http://h/p?\u00e9", "http://h/%2e%2E/\u00fc?q=\uff0e");
+  /** Query encodings of documents: a character's bytes in them may hold ASCII bytes (Shift_JIS U+FF0E: 0x81 0x44). */
+  private static final List<Charset> ENCODINGS = List.of(StandardCharsets.UTF_8, Charset.forName("windows-1252"),
+      Charset.forName("Shift_JIS"), Charset.forName("EUC-KR"), Charset.forName("GB18030"));
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -46,6 +53,35 @@ class NormalizationIdempotenceTest {
       assertEquals(once, HttpUrl.get(once).toString(), context);
     }
     assertTrue(accepted > 30_000, "only " + accepted + " random references made a URL");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aPagesResolverGivesTheGeneralResultInTheDocumentsEncodingAndAFixedPoint(boolean stripSessionIds)
+      throws InvalidUrlException {
+    UrlNormalizer normalizer = new UrlNormalizer(2048, stripSessionIds);
+    SplittableRandom random = new SplittableRandom(stripSessionIds ? 3 : 4);
+    int accepted = 0;
+    for (int i = 0; i < 50_000; i++) {
+      String base = BASES.get(random.nextInt(BASES.size()));
+      Charset encoding = ENCODINGS.get(random.nextInt(ENCODINGS.size()));
+      String reference = random.nextInt(10) == 0 ? "" : randomReference(random);
+      Url resolved = normalizer.resolverFor(base, encoding).resolveOrNull(reference);
+      String general;
+      try {
+        general = normalizer.resolveToUrl(base, reference, encoding).toString();
+      } catch (InvalidUrlException e) {
+        general = null;
+      }
+      String context = "'" + reference + "' against " + base + " in " + encoding;
+      assertEquals(general, resolved == null ? null : resolved.toString(), context);
+      if (resolved != null) {
+        accepted++;
+        assertEquals(resolved.toString(), normalizer.normalize(resolved.toString()), context);
+        assertEquals(resolved.toString(), HttpUrl.get(resolved.toString()).toString(), context);
+      }
+    }
+    assertTrue(accepted > 15_000, "only " + accepted + " random references made a URL");
   }
 
   private static String randomReference(SplittableRandom random) {
