@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Ctrl-C, SIGTERM and SIGHUP, and leaves the directory ready to resume whatever ends the run.
  */
 final class CrawlRun {
-  static final String CAPACITY_HINT = "filter.n in the config file, or -n/--expected-urls";
+  static final String CAPACITY_HINT = "filter.n (-n)";
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
   /** The totals, the per-origin counts and the cookies are saved this often: a kill loses at most this much of them. */
   private static final long STATE_EVERY_MILLIS = 1_000;
@@ -196,6 +196,7 @@ final class CrawlRun {
     for (String line : SummaryReport.lines(summary)) {
       print(line, status, verbosity);
     }
+    log.info(SummaryReport.filterDetail(summary)); // in the log, and on the console with -v
     List<String> top = ReportOptions.originLines(summary, Math.max(10, reports.hosts));
     for (int i = 0; i < top.size(); i++) {
       if (i <= 10) {

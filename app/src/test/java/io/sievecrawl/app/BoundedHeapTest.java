@@ -36,10 +36,10 @@ class BoundedHeapTest {
       String err = Files.readString(stderr);
       assertFalse(err.contains("OutOfMemoryError"), err);
       assertEquals(0, child.exitValue(), err);
-      assertTrue(err.contains("crawl page limit: 1200 pages"), err);
-      Matcher left = Pattern.compile("left in the frontier for 'resume': (\\d+)").matcher(err);
+      assertTrue(err.contains("crawl page limit: 1,200 pages"), err);
+      Matcher left = Pattern.compile("left in the frontier for 'resume': ([0-9,]+)").matcher(err);
       assertTrue(left.find(), err);
-      long queued = Long.parseLong(left.group(1));
+      long queued = Long.parseLong(left.group(1).replace(",", ""));
       System.out.printf("bounded heap: %d URLs left in the frontier after 1200 pages, -Xmx128m%n", queued);
       assertTrue(queued > 1_000_000, "over a million URLs queued: " + queued);
     }

@@ -63,7 +63,7 @@ class ResumeTest {
       assertEquals(0, site.repeatedRequests());
       assertEquals(2_000, distinctUrls(results));
       assertEquals(2_000, Files.readAllLines(results).size());
-      assertTrue(resumed.err().contains("whole crawl:     2 runs, 2000 pages"), resumed.err());
+      assertTrue(resumed.err().contains("whole crawl:     2 runs, 2,000 pages"), resumed.err());
 
       Cmd again = Cmd.run("resume", job.toString(), "--log-file", log());
       assertEquals(ExitCodes.OK, again.exitCode());

@@ -1,5 +1,6 @@
 package io.sievecrawl.sieve;
 
+import java.util.Locale;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -75,15 +76,30 @@ public final class CapacityMonitor {
       return; // another process sharing the filter warned about this level
     }
     log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); its false-positive"
-            + " rate is now {} against a target of {}, so new URLs are increasingly dropped as duplicates."
-            + " Raise {} for the next crawl.",
-        PHRASE, (long) Math.ceil(estimate), multiple(crossed), capacity, formatRate(sizing.fppAtSetBits(bits)),
-        formatRate(sizing.targetFpp()), capacityKey);
+            + " rate, {} now (target {}), climbs with every new URL, and new URLs it takes for seen are dropped."
+            + " Raise {} to {} or more for the next crawl.",
+        PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity),
+        formatRate(sizing.fppAtSetBits(bits)), formatRate(sizing.targetFpp()), capacityKey,
+        thousands(suggestedCapacity(estimate)));
+  }
+
+  /**
+   * A capacity for a crawl that saw {@code seen} URLs: twice as many (a crawl that filled its filter had not
+   * finished finding URLs), rounded up to two significant digits.
+   */
+  public static long suggestedCapacity(double seen) {
+    double twice = Math.max(2 * seen, 100);
+    double unit = Math.pow(10, Math.floor(Math.log10(twice)) - 1);
+    return (long) (Math.ceil(twice / unit) * unit);
   }
 
   private String multiple(long crossedLevel) {
     long factor = crossedLevel / capacity;
-    return factor == 1 ? String.valueOf(crossedLevel) : crossedLevel + " (" + factor + "n)";
+    return thousands(crossedLevel) + (factor == 1 ? "" : " (" + factor + "n)");
+  }
+
+  private static String thousands(long count) {
+    return String.format(Locale.ROOT, "%,d", count);
   }
 
   private void setLevel(long newLevel) {

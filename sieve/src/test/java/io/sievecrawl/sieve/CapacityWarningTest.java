@@ -56,13 +56,21 @@ class CapacityWarningTest {
     ILoggingEvent first = appender.list.get(0);
     assertEquals(Level.WARN, first.getLevel());
     String message = first.getFormattedMessage();
-    assertTrue(message.startsWith("URL filter over capacity: about 100"), message);
-    assertTrue(message.contains("more than 10000 (the filter's capacity n = 10000)"), message);
-    assertTrue(message.contains("against a target of 0.0100"), message);
-    assertTrue(message.contains("Raise filter.n for the next crawl."), message);
-    assertTrue(appender.list.get(1).getFormattedMessage().contains("more than 20000 (2n)"));
-    assertTrue(appender.list.get(2).getFormattedMessage().contains("more than 40000 (4n)"));
+    assertTrue(message.startsWith("URL filter over capacity: about 10,0"), message);
+    assertTrue(message.contains("more than 10,000 (the filter's capacity n = 10,000)"), message);
+    assertTrue(message.contains("(target 0.0100)"), message);
+    assertTrue(message.contains("Raise filter.n to 21,000 or more for the next crawl."), message);
+    assertTrue(appender.list.get(1).getFormattedMessage().contains("more than 20,000 (2n)"));
+    assertTrue(appender.list.get(2).getFormattedMessage().contains("more than 40,000 (4n)"));
     assertEquals(4, sieve.stats().capacityWarnings());
+  }
+
+  @Test
+  void theSuggestedCapacityIsTwiceTheUrlsSeenInTwoSignificantDigits() {
+    assertEquals(21_000, CapacityMonitor.suggestedCapacity(10_001));
+    assertEquals(2_000_000, CapacityMonitor.suggestedCapacity(1_000_000));
+    assertEquals(3_100, CapacityMonitor.suggestedCapacity(1_501));
+    assertEquals(100, CapacityMonitor.suggestedCapacity(3), "at least 100");
   }
 
   @Test
