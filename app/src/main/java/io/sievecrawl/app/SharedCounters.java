@@ -27,7 +27,8 @@ final class SharedCounters implements ResultSink {
   @Override
   public void accept(CrawlResult result) throws IOException {
     results.accept(result);
-    if (result.errorKind() == ErrorKind.ROBOTS_DISALLOWED || result.errorKind() == ErrorKind.ROBOTS_UNAVAILABLE) {
+    if (result.errorKind() == ErrorKind.ROBOTS_DISALLOWED || result.errorKind() == ErrorKind.ROBOTS_UNAVAILABLE
+        || result.errorKind() == ErrorKind.ORIGIN_UNREACHABLE) { // no request was sent for these
       add("skipped", 1);
       return;
     }

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param byStatusClass fetched URLs by status class: {@code 2xx} ... {@code 5xx}, {@code none} (no response)
  * @param errors fetched URLs that ended in an error, by kind
  * @param skipped admitted URLs that will not be fetched, by reason ({@code robots}, {@code robots-unavailable},
- *     {@code host-budget})
+ *     {@code origin-unreachable}, {@code host-budget})
  * @param notAdmitted links and redirect targets refused before the frontier, by reason ({@code out-of-scope-host},
  *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap},
  *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in

@@ -239,6 +239,11 @@ final class PageProcessor {
           return End.HANDED_BACK;
         }
         case UNAVAILABLE -> {
+          if (verdict.unreachable()) {
+            origins.robots(origin, "unreachable: " + verdict.reason());
+            return skip(task, ErrorKind.ORIGIN_UNREACHABLE, "origin unreachable: " + verdict.reason()
+                + " (no request sent for this URL)", "origin-unreachable");
+          }
           origins.robots(origin, "unavailable: " + verdict.reason());
           return skip(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(),
               "robots-unavailable");

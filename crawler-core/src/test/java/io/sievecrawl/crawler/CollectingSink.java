@@ -41,7 +41,7 @@ final class CollectingSink implements ResultSink {
   /** Records of fetches, leaving out those of URLs given up for robots.txt reasons (no request was sent). */
   List<CrawlResult> fetched() {
     return results.stream().filter(r -> r.errorKind() != ErrorKind.ROBOTS_DISALLOWED
-        && r.errorKind() != ErrorKind.ROBOTS_UNAVAILABLE).toList();
+        && r.errorKind() != ErrorKind.ROBOTS_UNAVAILABLE && r.errorKind() != ErrorKind.ORIGIN_UNREACHABLE).toList();
   }
 
   /** The URLs of fetch records, sorted. */

@@ -93,8 +93,9 @@ class FailureIsolationTest {
     String reason = summary.givenUp().get("http://127.0.0.1:" + closed);
     assertTrue(reason != null && reason.startsWith("connection refused"), summary.givenUp().toString());
     assertTrue(summary.reachedNothing());
-    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(seed).errorKind());
-    assertTrue(sink.get(seed).error().contains("connection refused"), sink.get(seed).error());
+    assertEquals(ErrorKind.ORIGIN_UNREACHABLE, sink.get(seed).errorKind(), "the connection failure it is");
+    assertTrue(sink.get(seed).error().startsWith("origin unreachable: connection refused"), sink.get(seed).error());
+    assertEquals(1L, summary.skipped().get("origin-unreachable"));
     assertEquals(CrawlSummary.End.COMPLETED, summary.end(), "no wait of robots.retry-after (one hour here)");
   }
 
@@ -192,7 +193,7 @@ class FailureIsolationTest {
     String reason = summary.givenUp().get(origin);
     assertTrue(reason != null && reason.startsWith("the server does not speak TLS on this port"),
         summary.givenUp().toString());
-    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(origin + "/").errorKind());
+    assertEquals(ErrorKind.ORIGIN_UNREACHABLE, sink.get(origin + "/").errorKind());
   }
 
   @Test

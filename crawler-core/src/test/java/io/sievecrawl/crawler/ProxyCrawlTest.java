@@ -64,7 +64,7 @@ class ProxyCrawlTest {
   void withNoProxyTheNameDoesNotResolve() {
     CollectingSink sink = crawl("none");
     assertEquals(List.of(), sink.fetchedUrls());
-    assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get("http://site.invalid/").errorKind(), "unknown host");
+    assertEquals(ErrorKind.ORIGIN_UNREACHABLE, sink.get("http://site.invalid/").errorKind(), "unknown host");
     assertEquals(0, proxy.findAll(getRequestedFor(anyUrl())).size());
   }
 }

@@ -100,7 +100,7 @@ class RobotsTest {
     assertEquals(1L, summary.skipped().get("robots-unavailable"));
     server.verify(3, getRequestedFor(urlEqualTo("/robots.txt")));
     assertEquals(ErrorKind.ROBOTS_UNAVAILABLE, sink.get(root + "/").errorKind(), "the seed's record says why");
-    assertTrue(summary.givenUp().get(root).startsWith("robots.txt unreachable 3 times in a row"),
+    assertTrue(summary.givenUp().get(root).startsWith("robots.txt failed 3 times in a row"),
         summary.givenUp().toString());
     assertTrue(summary.reachedNothing());
   }

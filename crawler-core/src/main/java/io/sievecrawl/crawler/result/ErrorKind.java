@@ -22,8 +22,16 @@ public enum ErrorKind {
   INTERNAL,
   /** Not fetched: robots.txt disallows it (no request was sent for the page). */
   ROBOTS_DISALLOWED,
-  /** Not fetched: the origin was given up because its robots.txt could not be fetched (the error says why). */
+  /**
+   * Not fetched: the origin was given up because its robots.txt kept failing with 429 or 5xx, or timed out three
+   * times (the error says why).
+   */
   ROBOTS_UNAVAILABLE,
+  /**
+   * Not fetched: the origin's server cannot be reached at all (connection refused, unknown host, no route, TLS
+   * failure, met when fetching its robots.txt); no request was sent for this URL. The error says why.
+   */
+  ORIGIN_UNREACHABLE,
   /** Fetched as a sitemap (robots.txt or a sitemap index lists it), but its body is no sitemap (the error says why). */
   NOT_A_SITEMAP
 }

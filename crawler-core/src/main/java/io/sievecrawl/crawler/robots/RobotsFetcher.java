@@ -25,13 +25,17 @@ final class RobotsFetcher {
   private static final int MAX_ROBOTS_BYTES = 500 * 1024;
 
   /** What one fetch found: the rules and their size, or why there are none. */
-  record Outcome(BaseRobotRules rules, long bytes, String failure, boolean permanent) {
+  /**
+   * @param permanent whether retrying soon is pointless
+   * @param unreachable whether the failure is the server's not being reachable (no HTTP answer at all)
+   */
+  record Outcome(BaseRobotRules rules, long bytes, String failure, boolean permanent, boolean unreachable) {
     static Outcome rules(BaseRobotRules rules, long bytes) {
-      return new Outcome(rules, bytes, null, false);
+      return new Outcome(rules, bytes, null, false, false);
     }
 
-    static Outcome failed(String why, boolean permanent) {
-      return new Outcome(null, 0, why, permanent);
+    static Outcome failed(String why, boolean permanent, boolean unreachable) {
+      return new Outcome(null, 0, why, permanent, unreachable);
     }
   }
 
@@ -53,9 +57,9 @@ final class RobotsFetcher {
       return fetch(HttpUrl.get(origin + "/robots.txt"));
     } catch (IOException e) {
       FailureCause cause = FailureCause.of(e);
-      return Outcome.failed(cause.description(), cause.permanent());
+      return Outcome.failed(cause.description(), cause.permanent(), true);
     } catch (RuntimeException e) {
-      return Outcome.failed(e.toString(), false);
+      return Outcome.failed(e.toString(), false, false);
     }
   }
 
@@ -92,7 +96,7 @@ final class RobotsFetcher {
               content.length);
         }
         if (code == 429 || code >= 500) {
-          return Outcome.failed("robots.txt answered HTTP " + code, false);
+          return Outcome.failed("robots.txt answered HTTP " + code, false, false);
         }
         return Outcome.rules(allowAll(), 0); // 4xx, and anything else unexpected: "unavailable" means no restrictions
       } finally {

@@ -57,10 +57,13 @@ public final class RobotsPolicy implements AutoCloseable {
   private final Semaphore fetchSlots = new Semaphore(MAX_PARALLEL_FETCHES);
   private final Object lock = new Object();
   private final LinkedHashMap<String, Entry> cache = new LinkedHashMap<>(256, 0.75f, true); // guarded by lock
-  private final LinkedHashMap<String, String> givenUp = new LinkedHashMap<>(); // guarded by lock
+  private final LinkedHashMap<String, GivenUp> givenUp = new LinkedHashMap<>(); // guarded by lock
   private long cachedBytes; // guarded by lock
   private volatile long givenUpCount; // written under lock
   private volatile boolean stopping;
+
+  /** Why an origin was given up, and whether its server could not be reached at all. */
+  private record GivenUp(String reason, boolean unreachable) {}
 
   /** One origin's robots.txt state; guarded by {@code lock}. */
   private static final class Entry {
@@ -96,9 +99,9 @@ public final class RobotsPolicy implements AutoCloseable {
     boolean startFetch = false;
     RobotsVerdict verdict;
     synchronized (lock) {
-      String reason = givenUp.get(origin);
-      if (reason != null) {
-        return RobotsVerdict.unavailable(reason);
+      GivenUp gone = givenUp.get(origin);
+      if (gone != null) {
+        return RobotsVerdict.unavailable(gone.reason(), gone.unreachable());
       }
       Entry e = cache.get(origin);
       if (e == null) {
@@ -146,7 +149,9 @@ public final class RobotsPolicy implements AutoCloseable {
   /** The origins given up on, with why (the first {@value #MAX_GIVEN_UP}). */
   public Map<String, String> givenUp() {
     synchronized (lock) {
-      return Collections.unmodifiableMap(new LinkedHashMap<>(givenUp));
+      Map<String, String> reasons = new LinkedHashMap<>();
+      givenUp.forEach((origin, gone) -> reasons.put(origin, gone.reason()));
+      return Collections.unmodifiableMap(reasons);
     }
   }
 
@@ -160,7 +165,7 @@ public final class RobotsPolicy implements AutoCloseable {
         fetchSlots.release();
       }
     } catch (InterruptedException interrupted) {
-      outcome = RobotsFetcher.Outcome.failed("interrupted", false);
+      outcome = RobotsFetcher.Outcome.failed("interrupted", false, false);
     }
     List<Runnable> waiters;
     synchronized (lock) {
@@ -181,8 +186,9 @@ public final class RobotsPolicy implements AutoCloseable {
       } else {
         e.failures++;
         if (outcome.permanent() || e.failures >= MAX_FAILURES) {
-          giveUp(origin, outcome.permanent() ? outcome.failure()
-              : "robots.txt unreachable " + e.failures + " times in a row (" + outcome.failure() + ")");
+          giveUp(origin, new GivenUp(outcome.permanent() ? outcome.failure()
+              : "robots.txt failed " + e.failures + " times in a row (" + outcome.failure() + ")",
+              outcome.unreachable()));
         } else {
           e.retryAt = clock.instant().plus(retryAfter);
           log.warn("pausing {} for {}: {} (attempt {} of {})", origin,
@@ -195,16 +201,16 @@ public final class RobotsPolicy implements AutoCloseable {
     waiters.forEach(Runnable::run);
   }
 
-  private void giveUp(String origin, String reason) { // caller holds lock
+  private void giveUp(String origin, GivenUp gone) { // caller holds lock
     givenUpCount++;
     if (givenUp.size() < MAX_GIVEN_UP) {
-      givenUp.put(origin, reason);
+      givenUp.put(origin, gone);
     }
     Entry e = cache.remove(origin);
     if (e != null) {
       cachedBytes -= e.weight;
     }
-    log.warn("giving up {}: {}; its URLs are recorded as not fetched", origin, reason);
+    log.warn("giving up {}: {}; its URLs are recorded as not fetched", origin, gone.reason());
   }
 
   /** Puts {@code entry} in the cache and drops the least recently used entries past the memory bound. */

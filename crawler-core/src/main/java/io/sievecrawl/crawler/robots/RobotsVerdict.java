@@ -15,7 +15,7 @@ import java.util.List;
  *     empty in every other
  */
 public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retryAt, String reason,
-    List<String> sitemaps) {
+    boolean unreachable, List<String> sitemaps) {
 
   /** The possible answers. */
   public enum Decision {
@@ -30,22 +30,23 @@ public record RobotsVerdict(Decision decision, Duration crawlDelay, Instant retr
   }
 
   static RobotsVerdict allowed(Duration crawlDelay, List<String> sitemaps) {
-    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null, null, sitemaps);
+    return new RobotsVerdict(Decision.ALLOWED, crawlDelay, null, null, false, sitemaps);
   }
 
   static RobotsVerdict disallowed(Duration crawlDelay, List<String> sitemaps) {
-    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null, null, sitemaps);
+    return new RobotsVerdict(Decision.DISALLOWED, crawlDelay, null, null, false, sitemaps);
   }
 
   static RobotsVerdict pending() {
-    return new RobotsVerdict(Decision.PENDING, Duration.ZERO, null, null, List.of());
+    return new RobotsVerdict(Decision.PENDING, Duration.ZERO, null, null, false, List.of());
   }
 
   static RobotsVerdict retryLater(Instant retryAt) {
-    return new RobotsVerdict(Decision.RETRY_LATER, Duration.ZERO, retryAt, null, List.of());
+    return new RobotsVerdict(Decision.RETRY_LATER, Duration.ZERO, retryAt, null, false, List.of());
   }
 
-  static RobotsVerdict unavailable(String reason) {
-    return new RobotsVerdict(Decision.UNAVAILABLE, Duration.ZERO, null, reason, List.of());
+  /** @param unreachable whether the server could not be reached at all, rather than answering with errors */
+  static RobotsVerdict unavailable(String reason, boolean unreachable) {
+    return new RobotsVerdict(Decision.UNAVAILABLE, Duration.ZERO, null, reason, unreachable, List.of());
   }
 }
