@@ -304,6 +304,7 @@ final class PageProcessor {
     int outlinks = 0;
     String title = null;
     String text = null;
+    boolean truncated = response.truncated(); // or, for a compressed sitemap, its decompression cut at the cap
     List<CrawlResult.Link> linksFound = null;
     if (errorKind == null && response.isRedirect()) {
       if (response.location() == null) {
@@ -326,14 +327,18 @@ final class PageProcessor {
       }
     } else if (errorKind == null && task.sitemap() && response.status() / 100 == 2) {
       try {
-        outlinks = offerListed(task, SitemapReader.read(response.body(), response.contentType(), task.key()));
+        SitemapReader.Listing listing = SitemapReader.read(response.body(), response.contentType(), task.key());
+        outlinks = offerListed(task, listing);
+        truncated |= listing.truncated();
       } catch (SitemapReader.NotASitemapException e) {
         errorKind = ErrorKind.NOT_A_SITEMAP;
         error = e.getMessage();
       }
     } else if (errorKind == null && response.status() / 100 == 2 && mayListPages(task, response)) {
       try {
-        outlinks = offerListed(task, SitemapReader.read(response.body(), response.contentType(), task.key()));
+        SitemapReader.Listing listing = SitemapReader.read(response.body(), response.contentType(), task.key());
+        outlinks = offerListed(task, listing);
+        truncated |= listing.truncated();
       } catch (SitemapReader.NotASitemapException e) {
         // an XML document of another kind: a page without links, as any other non-HTML page
       }
@@ -368,7 +373,7 @@ final class PageProcessor {
       }
     }
     return new CrawlResult(task.key(), response.status(), response.contentType(), title, response.bytes(),
-        response.truncated(), task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
+        truncated, task.depth(), task.referrer(), response.startedAt(), response.millis(), outlinks,
         redirectTo == null ? null : redirectTo.toString(), errorKind, error, task.attempt() + 1, text,
         linksFound == null && settings.recordLinks() ? List.of() : linksFound);
   }

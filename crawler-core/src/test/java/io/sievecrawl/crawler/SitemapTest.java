@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -112,6 +113,28 @@ class SitemapTest {
         root + "/from-gzip", root + "/from-index", root + "/linked", root + "/orphan", root + "/sitemap-index.xml"),
         sink.fetchedUrls());
     assertEquals(1, sink.get(root + "/from-gzip").depth(), "an index's sitemaps and their URLs keep its depth");
+  }
+
+  @Test
+  void aCompressedSitemapCutAtTheProtocolsLimitIsRecordedAsTruncated() throws IOException {
+    robots("Sitemap: " + root + "/bomb.xml.gz\n");
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(bytes)) {
+      out.write(urlset(root + "/orphan").replace("</urlset>", "").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      byte[] spaces = new byte[1 << 20];
+      java.util.Arrays.fill(spaces, (byte) ' ');
+      for (int i = 0; i < 60; i++) { // past the protocol's 50 MB uncompressed
+        out.write(spaces);
+      }
+      out.write("</urlset>".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    server.stubFor(get(urlEqualTo("/bomb.xml.gz")).willReturn(aResponse()
+        .withHeader("Content-Type", "application/x-gzip").withBody(bytes.toByteArray())));
+    CollectingSink sink = crawl(CrawlSettings.builder());
+    CrawlResult bomb = sink.get(root + "/bomb.xml.gz");
+    assertTrue(bomb.truncated(), "cut at 50 MB decompressed: " + bomb);
+    assertTrue(sink.fetchedUrls().contains(root + "/orphan"), "what came before the cut is read");
+    assertFalse(sink.get(root + "/").truncated());
   }
 
   @Test

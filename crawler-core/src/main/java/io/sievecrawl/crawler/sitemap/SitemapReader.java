@@ -39,8 +39,10 @@ public final class SitemapReader {
    * @param urls the URLs in document order, at most {@link #MAX_URLS}
    * @param index whether they are sitemaps (a sitemap index) rather than pages
    * @param overCap URLs past {@link #MAX_URLS}, not taken
+   * @param truncated whether a compressed sitemap went on past {@link #MAX_UNCOMPRESSED} (a gzip bomb, say): only
+   *     what came before the cut was read
    */
-  public record Listing(List<String> urls, boolean index, int overCap) {}
+  public record Listing(List<String> urls, boolean index, int overCap, boolean truncated) {}
 
   /** A body that is no sitemap crawler-commons can read. */
   public static final class NotASitemapException extends Exception {
@@ -63,9 +65,12 @@ public final class SitemapReader {
       throw new NotASitemapException("not a URL crawler-commons reads: " + url);
     }
     AbstractSiteMap map;
+    boolean truncated = false;
     try {
       if (isGzip(body)) { // by its bytes, whatever its name and type; decompressed here to a bound
-        body = Bodies.decode(new Buffer().write(body), "gzip", MAX_UNCOMPRESSED).bytes();
+        Bodies.Decoded decoded = Bodies.decode(new Buffer().write(body), "gzip", MAX_UNCOMPRESSED);
+        body = decoded.bytes();
+        truncated = decoded.truncated();
         contentType = startsWithMarkup(body) ? "application/xml" : "text/plain";
       }
       // Not strict: keep URLs outside the sitemap's folder. Partial: keep what precedes a cut or an error.
@@ -88,7 +93,7 @@ public final class SitemapReader {
           overCap++;
         }
       }
-      return new Listing(urls, true, overCap);
+      return new Listing(urls, true, overCap, truncated);
     }
     for (SiteMapURL entry : ((SiteMap) map).getSiteMapUrls()) {
       if (urls.size() < MAX_URLS) {
@@ -97,7 +102,7 @@ public final class SitemapReader {
         overCap++;
       }
     }
-    return new Listing(urls, false, overCap);
+    return new Listing(urls, false, overCap, truncated);
   }
 
   private static boolean isGzip(byte[] body) {

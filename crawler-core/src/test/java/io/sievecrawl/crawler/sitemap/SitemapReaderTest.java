@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.sitemap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,8 +89,18 @@ class SitemapReaderTest {
       out.write("<url><loc>https://example.com/past-the-cap</loc></url></urlset>".getBytes(StandardCharsets.UTF_8));
     }
     assertTrue(bytes.size() < 200_000, bytes.size() + " bytes compressed");
-    assertEquals(List.of("https://example.com/first"),
-        SitemapReader.read(bytes.toByteArray(), "application/gzip", "https://example.com/s.xml.gz").urls());
+    SitemapReader.Listing listing = SitemapReader.read(bytes.toByteArray(), "application/gzip",
+        "https://example.com/s.xml.gz");
+    assertEquals(List.of("https://example.com/first"), listing.urls());
+    assertTrue(listing.truncated(), "the record of a bomb says it was cut");
+
+    ByteArrayOutputStream small = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(small)) {
+      out.write(("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+          + "<url><loc>https://example.com/a</loc></url></urlset>").getBytes(StandardCharsets.UTF_8));
+    }
+    assertFalse(SitemapReader.read(small.toByteArray(), "application/gzip", "https://example.com/s.xml.gz")
+        .truncated());
   }
 
   @Test
