@@ -161,10 +161,12 @@ public final class RedisCrawl implements AutoCloseable {
     String uri = shown(rawUri);
     RedisURI parsed;
     try {
+      checkHostAndPort(rawUri);
       parsed = RedisURI.create(rawUri);
     } catch (IllegalArgumentException e) {
-      throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri
-          + "' (expected redis://[:password@]HOST:PORT[/DB], or rediss:// for TLS)");
+      throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri + "'"
+          + (e.getMessage() != null && e.getMessage().startsWith("the ") ? ": " + e.getMessage() : "")
+          + " (expected redis://[:password@]HOST:PORT[/DB], or rediss:// for TLS)");
     }
     String password = System.getenv(PASSWORD_VARIABLE);
     if (!USER_INFO.matcher(rawUri).find() && password != null && !password.isEmpty()) {
@@ -209,6 +211,38 @@ public final class RedisCrawl implements AutoCloseable {
     return meta;
   }
 
+  /**
+   * Refuses a host or port Lettuce would read wrongly: it takes {@code HOST:abc} for a host name of that spelling
+   * (and reports a failed DNS query for it).
+   *
+   * @throws IllegalArgumentException saying what is wrong, starting with "the"
+   */
+  static void checkHostAndPort(String rawUri) {
+    java.net.URI parsed;
+    try {
+      parsed = new java.net.URI(rawUri);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(e.getReason());
+    }
+    String scheme = parsed.getScheme();
+    if (scheme == null || !(scheme.equalsIgnoreCase("redis") || scheme.equalsIgnoreCase("rediss"))) {
+      return; // another form (a Unix socket, a Sentinel list): Lettuce's own parser decides
+    }
+    String authority = parsed.getRawAuthority();
+    String hostPort = authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
+    int colon = hostPort.lastIndexOf(':');
+    if (colon > hostPort.lastIndexOf(']')) {
+      String port = hostPort.substring(colon + 1);
+      if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+        throw new IllegalArgumentException("the port '" + port + "' is not a number from 1 to 65535");
+      }
+      hostPort = hostPort.substring(0, colon);
+    }
+    if (hostPort.isEmpty()) {
+      throw new IllegalArgumentException("the host is missing");
+    }
+  }
+
   /** A one-line reason for a Redis failure: unreachable, refused credentials, or something else. */
   static SharedCrawlException failure(String uri, RedisException e) {
     String message = rootMessage(e);
@@ -217,10 +251,22 @@ public final class RedisCrawl implements AutoCloseable {
           + message + " (give the password in " + PASSWORD_VARIABLE + ", or in the URI: redis://:PASSWORD@HOST:PORT)");
     }
     if (e instanceof RedisConnectionException) {
+      if (message.contains("NXDOMAIN") || hasCause(e, java.net.UnknownHostException.class)) {
+        message = "unknown host (" + message + ")";
+      }
       return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "cannot reach Redis at " + uri + ": "
           + message);
     }
     return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "Redis at " + uri + " failed: " + message);
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String rootMessage(Throwable e) {

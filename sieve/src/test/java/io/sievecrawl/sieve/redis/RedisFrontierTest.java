@@ -241,6 +241,22 @@ class RedisFrontierTest {
   }
 
   @Test
+  void aBadPortOrAnUnknownHostIsSaidAsSuch() {
+    for (String port : List.of("abc", "99999", "0", "")) {
+      SharedCrawlException bad = assertThrows(SharedCrawlException.class,
+          () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test"), port);
+      assertTrue(bad.getMessage().startsWith("not a Redis URI: 'redis://127.0.0.1:" + port + "/0': the port '" + port
+          + "' is not a number from 1 to 65535"), bad.getMessage());
+    }
+    // No DNS query is sent from a test: the failure Lettuce reports for an unknown host is made here.
+    SharedCrawlException unknown = RedisCrawl.failure("redis://nowhere.invalid:6379",
+        new io.lettuce.core.RedisConnectionException("Unable to connect",
+            new java.net.UnknownHostException("nowhere.invalid: Query failed with NXDOMAIN")));
+    assertTrue(unknown.getMessage().startsWith("cannot reach Redis at redis://nowhere.invalid:6379: unknown host"),
+        unknown.getMessage());
+  }
+
+  @Test
   void anUnreachableRedisAndAWrongPasswordAreToldApart() throws Exception {
     int port = redis.port();
     redis.close();
