@@ -163,7 +163,7 @@ final class SharedCrawlRun {
     }
     Throwable failure = summary.failure();
     if (failure instanceof FrontierFailure e) {
-      throw new UserError(ExitCodes.SHARED, e.getMessage());
+      throw new UserError(ExitCodes.SHARED, CommandName.inHints(e.getMessage()));
     }
     if (failure instanceof WarcWriteException e) {
       throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; the agent's unfinished pages go to the other"
@@ -171,6 +171,10 @@ final class SharedCrawlRun {
     }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e));
+    }
+    io.lettuce.core.RedisException redis = redisCause(failure);
+    if (redis != null) { // from a call besides the frontier's: the shared counters, the scope's sites
+      throw new UserError(ExitCodes.SHARED, CommandName.inHints(RedisCrawl.failure(crawl.uri(), redis).getMessage()));
     }
     if (failure != null) {
       throw new UserError(ExitCodes.INTERNAL, "the agent failed: " + failure + "; its unfinished pages go to the"
@@ -185,6 +189,16 @@ final class SharedCrawlRun {
       throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched by any agent: no server answered");
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
+  }
+
+  /** The Redis failure in {@code failure}'s causes, or null. */
+  private static io.lettuce.core.RedisException redisCause(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof io.lettuce.core.RedisException redis) {
+        return redis;
+      }
+    }
+    return null;
   }
 
   private static void print(String line, StatusLine status, Logging.Verbosity verbosity) {

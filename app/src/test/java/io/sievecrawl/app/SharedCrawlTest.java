@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,6 +53,23 @@ class SharedCrawlTest {
       assertEquals(ExitCodes.SHARED, shownWrong.exitValue());
       String said = Files.readString(stderr);
       assertTrue(said.contains("redis://:***@127.0.0.1:" + redis.port()) && !said.contains("wrong-pw"), said);
+    }
+  }
+
+  @Test
+  void aRedisOutOfMemoryEndsTheAgentWithTheSharedCrawlsCodeAndSaysWhy() throws Exception {
+    try (RedisServer redis = RedisServer.start(null, List.of("--maxmemory", "3mb"));
+        SyntheticSite site = SyntheticSite.start(50_000, 40)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path stderr = dir.resolve("stderr.txt");
+      Process agent = ChildProcess.start(Main.class, List.of(), Map.of(), stderr, "crawl", seeds.toString(),
+          "--redis", redis.uri(), "--crawl-name", "full", "-n", "100k", "-o", dir.resolve("out.jsonl").toString(),
+          "--log-file", dir.resolve("agent.log").toString(), "--delay", "0ms", "--host-concurrency", "4");
+      assertTrue(agent.waitFor(3, TimeUnit.MINUTES), "the agent ends");
+      String said = Files.readString(stderr);
+      assertEquals(ExitCodes.SHARED, agent.exitValue(), said);
+      assertTrue(said.contains("is out of memory") && said.contains("maxmemory"), said);
+      assertFalse(said.contains("internal error") || said.contains("\tat "), said);
     }
   }
 

@@ -244,11 +244,16 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** A one-line reason for a Redis failure: unreachable, refused credentials, or something else. */
-  static SharedCrawlException failure(String uri, RedisException e) {
+  public static SharedCrawlException failure(String uri, RedisException e) {
     String message = rootMessage(e);
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
       return new SharedCrawlException(SharedCrawlException.Kind.REFUSED, "Redis at " + uri + " refused us: "
           + message + " (give the password in " + PASSWORD_VARIABLE + ", or in the URI: redis://:PASSWORD@HOST:PORT)");
+    }
+    if (message.startsWith("OOM ")) {
+      return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "Redis at " + uri + " is out of memory"
+          + " (" + message.replaceFirst("\\. script: .*", "") + "): raise its maxmemory or free memory, then continue"
+          + " the crawl with 'sievecrawl join'");
     }
     if (e instanceof RedisConnectionException) {
       if (message.contains("NXDOMAIN") || hasCause(e, java.net.UnknownHostException.class)) {

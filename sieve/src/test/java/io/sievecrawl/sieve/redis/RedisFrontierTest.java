@@ -254,6 +254,12 @@ class RedisFrontierTest {
             new java.net.UnknownHostException("nowhere.invalid: Query failed with NXDOMAIN")));
     assertTrue(unknown.getMessage().startsWith("cannot reach Redis at redis://nowhere.invalid:6379: unknown host"),
         unknown.getMessage());
+    SharedCrawlException full = RedisCrawl.failure("redis://127.0.0.1:6379", new io.lettuce.core
+        .RedisCommandExecutionException("OOM command not allowed when used memory > 'maxmemory'. script: 6e6f, on"
+            + " @user_script:34."));
+    assertEquals("Redis at redis://127.0.0.1:6379 is out of memory (OOM command not allowed when used memory >"
+        + " 'maxmemory'): raise its maxmemory or free memory, then continue the crawl with 'sievecrawl join'",
+        full.getMessage());
   }
 
   @Test

@@ -26,6 +26,11 @@ public final class RedisServer implements AutoCloseable {
 
   /** Starts a server without persistence; {@code password} may be {@code null}. */
   public static RedisServer start(String password) throws IOException, InterruptedException {
+    return start(password, List.of());
+  }
+
+  /** As {@link #start(String)}, with more of redis-server's options ({@code --maxmemory 2mb}, say). */
+  public static RedisServer start(String password, List<String> options) throws IOException, InterruptedException {
     Path binary = List.of(Path.of("/usr/bin/redis-server"), Path.of("/usr/local/bin/redis-server")).stream()
         .filter(Files::isExecutable).findFirst().orElse(null);
     Assumptions.assumeTrue(binary != null, "redis-server is not installed (apt-get install redis-server)");
@@ -38,6 +43,7 @@ public final class RedisServer implements AutoCloseable {
     if (password != null) {
       command.addAll(List.of("--requirepass", password));
     }
+    command.addAll(options);
     Process process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     RedisServer server = new RedisServer(process, port);
