@@ -34,10 +34,18 @@ final class FilterFit {
     long heap = Runtime.getRuntime().maxMemory();
     if (inThisHeap && heap != Long.MAX_VALUE && sizing.bytes() + HEAP_BESIDES_FILTER > heap) {
       long wantedMb = (sizing.bytes() + HEAP_BESIDES_FILTER) * 5 / 4 >> 20; // and a quarter more for the collector
-      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "the URL filter for n = %s at p = %s takes"
-          + " %s, more than this JVM's heap (%s): run with SIEVECRAWL_OPTS=-Xmx%dm, or lower -n",
-          Values.formatCount(n), p, Values.formatSize(sizing.bytes()), Values.formatSize(heap), wantedMb));
+      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "this JVM's heap (%s) is too small for the"
+          + " crawl: the URL filter for n = %s at p = %s takes %s, and the crawl needs about %s besides; run with"
+          + " SIEVECRAWL_OPTS=-Xmx%dm%s", mebibytes(heap), Values.formatCount(n), p, mebibytes(sizing.bytes()),
+          mebibytes(HEAP_BESIDES_FILTER), wantedMb,
+          sizing.bytes() > HEAP_BESIDES_FILTER ? ", or lower -n" : ""));
     }
+  }
+
+  /** {@code bytes} in the unit of {@code -Xmx...m}, so that the figures compare with the option. */
+  private static String mebibytes(long bytes) {
+    double mib = bytes / (double) (1 << 20);
+    return String.format(Locale.ROOT, mib < 10 ? "%.1f MiB" : "%,.0f MiB", mib);
   }
 
   /** The largest n a filter can hold at {@code p}. */

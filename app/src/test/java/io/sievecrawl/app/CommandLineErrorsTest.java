@@ -260,7 +260,22 @@ class CommandLineErrorsTest {
         huge.err());
     Cmd heap = Cmd.run("crawl", "https://example.com/", "-n", "5G");
     assertEquals(ExitCodes.CONFIG, heap.exitCode(), heap.toString());
-    assertTrue(heap.err().contains("more than this JVM's heap") && heap.err().contains("SIEVECRAWL_OPTS=-Xmx"),
-        heap.err());
+    assertTrue(heap.err().contains("heap") && heap.err().contains("is too small for the crawl: the URL filter for"
+        + " n = 5G at p = 0.001 takes 9,404 MiB") && heap.err().contains("SIEVECRAWL_OPTS=-Xmx"), heap.err());
+  }
+
+  /** A small heap with a small filter: the message names both figures, and blames neither wrongly. */
+  @Test
+  void aHeapTooSmallForTheCrawlSaysWhatTheCrawlNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path stderr = dir.resolve("stderr.txt");
+    Process child = ChildProcess.start(java.util.List.of("-Xmx40m"), stderr, "crawl", "https://example.com/",
+        "-n", "2M", "-p", "0.01", "--job", dir.resolve("job").toString());
+    assertTrue(child.waitFor(1, java.util.concurrent.TimeUnit.MINUTES));
+    String err = java.nio.file.Files.readString(stderr).strip();
+    assertEquals(ExitCodes.CONFIG, child.exitValue(), err);
+    assertTrue(err.matches("sievecrawl: this JVM's heap \\(4[0-9] MiB\\) is too small for the crawl: the URL filter for"
+        + " n = 2M at p = 0.01 takes 2.4 MiB, and the crawl needs about 96 MiB besides; run with"
+        + " SIEVECRAWL_OPTS=-Xmx123m"), err);
   }
 }
