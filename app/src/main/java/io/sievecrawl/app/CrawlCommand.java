@@ -1,20 +1,20 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.redis.RedisCrawl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.sievecrawl.sieve.redis.RedisCrawl;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -113,7 +113,22 @@ final class CrawlCommand implements Callable<Integer> {
 
   private int crawl(CrawlSettings settings, StatusLine status) {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
-    List<String> seedUrls = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, log::warn);
+    boolean temporary = job == null;
+    Path dir = redis != null ? null : temporary ? defaultJobDir() : job;
+    Path spool = spoolFile(dir);
+    try {
+      SeedFile.Read seedRead = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, spool, log::warn);
+      return crawl(settings, status, seedRead, dir, temporary);
+    } finally {
+      try {
+        Files.deleteIfExists(spool); // moved into a new crawl directory, or read by a shared crawl's run
+      } catch (IOException e) {
+        log.warn("could not remove {}: {}", spool, Errors.reason(e));
+      }
+    }
+  }
+
+  private int crawl(CrawlSettings settings, StatusLine status, SeedFile.Read seedRead, Path dir, boolean temporary) {
     reports.checkWritable(); // every check passes before anything is created or emptied
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
@@ -122,29 +137,38 @@ final class CrawlCommand implements Callable<Integer> {
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
-          seedUrls.size(), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
+          String.format("%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
           String.join(System.lineSeparator(), settings.describe()));
-      return SharedCrawlRun.run(shared, settings, seedUrls, ResultsFile.create(output, terminal.out()), reports, status,
-          logOptions.verbosity());
+      return SharedCrawlRun.run(shared, settings, seedRead.seeds(), ResultsFile.create(output, terminal.out()),
+          reports, status, logOptions.verbosity());
     }
-    boolean temporary = job == null;
-    Path dir = temporary ? defaultJobDir() : job;
     CrawlJob crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedUrls, output);
+      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output);
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, CommandName.inHints(e.getMessage()));
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
-    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", seedUrls.size(),
+    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", String.format("%,d", seedRead.count()),
         seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());
-    warnWithoutContact(settings, seedUrls);
+    if (settings.contact().isEmpty() && seedRead.anyPublic()) {
+      // site owners should be able to reach whoever crawls them
+      log.warn("fetch.contact is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an"
+          + " e-mail address (--set fetch.contact=...), which goes into the User-Agent");
+    }
     try {
+      Seeds seedsInJob;
+      try {
+        seedsInJob = crawlJob.seeds();
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
+      }
       ResultsFile results = ResultsFile.create(output, terminal.out());
-      return CrawlRun.run(crawlJob, temporary, settings, seedUrls, results, reports, status, logOptions.verbosity());
+      return CrawlRun.run(crawlJob, temporary, settings, seedsInJob, results, reports, status,
+          logOptions.verbosity());
     } finally {
       try {
         crawlJob.close(); // the directory's lock (a completed temporary directory is gone already)
@@ -154,13 +178,20 @@ final class CrawlCommand implements Callable<Integer> {
     }
   }
 
-  /** Site owners should be able to reach whoever crawls them: say so when no contact is set for a public site. */
-  private static void warnWithoutContact(CrawlSettings settings, List<String> seedUrls) {
-    boolean publicSeed = seedUrls.stream().anyMatch(url -> !io.sievecrawl.crawler.fetch.PrivateAddresses
-        .isLocalLiteral(UrlNormalizer.parseCanonical(url).host()));
-    if (settings.contact().isEmpty() && publicSeed) {
-      log.warn("fetch.contact is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an"
-          + " e-mail address (--set fetch.contact=...), which goes into the User-Agent");
+  /**
+   * Where the seeds are written as they are read: beside the crawl directory, so that moving them in is a rename,
+   * or in the temporary directory for a shared crawl (or a directory whose parent does not exist yet).
+   */
+  private static Path spoolFile(Path dir) {
+    Path parent = dir == null ? null : dir.toAbsolutePath().getParent();
+    try {
+      if (parent != null && Files.isDirectory(parent)) {
+        return Files.createTempFile(parent, ".sievecrawl-seeds-", ".tmp");
+      }
+      return Files.createTempFile("sievecrawl-seeds-", ".tmp");
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write the seeds read to " + (parent == null
+          ? System.getProperty("java.io.tmpdir") : parent) + ": " + Errors.reason(e));
     }
   }
 

@@ -4,6 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.warc.WarcArchive;
@@ -11,6 +12,7 @@ import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -39,7 +41,7 @@ final class CrawlRun {
    *     when the crawl completes
    * @throws UserError when the run fails (results or directory unwritable, an internal error), after the summary
    */
-  static int run(CrawlJob job, boolean temporary, CrawlSettings settings, List<String> seeds, ResultsFile results,
+  static int run(CrawlJob job, boolean temporary, CrawlSettings settings, Seeds seeds, ResultsFile results,
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
@@ -82,6 +84,8 @@ final class CrawlRun {
     HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
+    } catch (UncheckedIOException e) {
+      throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + job.dir() + ": " + Errors.reason(e.getCause()));
     } finally {
       heap.close();
       progress.close();

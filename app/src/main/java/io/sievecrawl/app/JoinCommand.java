@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,7 +99,7 @@ final class JoinCommand implements Callable<Integer> {
       log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName,
           RedisCrawl.shown(redis), output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-      code = SharedCrawlRun.run(crawl, settings, List.of(), ResultsFile.create(output, terminal.out()), reports, status,
+      code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()), ResultsFile.create(output, terminal.out()), reports, status,
           logOptions.verbosity());
     } catch (RuntimeException e) {
       Logging.shutdown();

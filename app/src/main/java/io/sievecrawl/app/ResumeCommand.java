@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import java.io.IOException;
@@ -77,7 +78,7 @@ final class ResumeCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
-      List<String> seeds;
+      Seeds seeds;
       try {
         seeds = job.seeds();
       } catch (IOException e) {

@@ -1,23 +1,31 @@
 package io.sievecrawl.app;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import io.sievecrawl.crawler.Seeds;
+import io.sievecrawl.crawler.fetch.PrivateAddresses;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
+import io.sievecrawl.sieve.Durable;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads seed URLs: one per line, blank lines and {@code #} comments ignored, a UTF-8 byte-order mark tolerated,
@@ -33,66 +41,97 @@ final class SeedFile {
   /** A "line" longer than this is no seed file at all ({@code /dev/zero}): the read stops. */
   static final long MAX_SKIPPED_LINE_BYTES = 16L << 20;
   static final int MAX_WARNINGS = 20;
+  /** This many invalid lines in a row ({@code /dev/urandom}) are no seed file: the read stops. */
+  static final int MAX_INVALID_RUN = 10_000;
+  private static final int PROGRESS_LINES = 1_000_000;
+  private static final Logger log = LoggerFactory.getLogger(SeedFile.class);
+  private static final ThreadLocal<CharsetDecoder> UTF8 = ThreadLocal.withInitial(() -> StandardCharsets.UTF_8
+      .newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
   private static final int MAX_ECHO = 200;
 
   private SeedFile() {}
 
   /**
-   * The valid seeds of {@code source} ("-" for {@code stdin}, or a URL), normalized, in file order.
+   * What a read of seeds left: the file of normalized seeds, one a line, in the order read (a duplicate is left to
+   * the crawl's filter), and how many there are.
+   */
+  record Read(Path file, long count, boolean anyPublic) {
+    Seeds seeds() {
+      return Seeds.inFile(file);
+    }
+  }
+
+  /**
+   * Reads the valid seeds of {@code source} ("-" for {@code stdin}, or a URL), normalized, into {@code spool},
+   * streaming: a seed file of any length is read in bounded memory.
    *
    * @param warn receives one line per skipped seed ({@code seeds.txt:3: skipped 'ftp://x': unsupported scheme})
-   * @throws UserError with {@link ExitCodes#SEEDS} if the file cannot be read, a line is invalid while strict, or
-   *     no valid seed remains
+   * @throws UserError with {@link ExitCodes#SEEDS} if the file cannot be read, a line is invalid while strict,
+   *     {@value #MAX_INVALID_RUN} lines in a row are invalid, or no valid seed remains
    */
-  static List<String> read(String source, InputStream stdin, boolean strict, UrlNormalizer normalizer,
+  static Read read(String source, InputStream stdin, boolean strict, UrlNormalizer normalizer, Path spool,
       Consumer<String> warn) {
     if (looksLikeUrl(source) && !Files.exists(Path.of(source))) {
       try {
-        return List.of(normalizer.normalize(source));
+        String seed = normalizer.normalize(source);
+        Durable.replace(spool, seed + "\n");
+        return new Read(spool, 1, isPublic(seed));
       } catch (InvalidUrlException e) {
         throw new UserError(ExitCodes.SEEDS, "invalid seed URL '" + escape(source) + "': " + e.getMessage());
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.OUTPUT, "cannot write " + spool + ": " + Errors.reason(e));
       }
     }
     String name = source.equals("-") ? "<stdin>" : source;
-    Set<String> seeds = new LinkedHashSet<>();
-    List<String> problems = new ArrayList<>();
-    List<String> notes = new ArrayList<>(); // warnings that do not make a seed invalid, even with --strict-seeds
-    try (InputStream in = open(source, stdin)) {
+    Warnings problems = new Warnings();
+    Warnings notes = new Warnings(); // warnings that do not make a seed invalid, even with --strict-seeds
+    long count = 0;
+    boolean anyPublic = false;
+    int invalidRun = 0;
+    try (InputStream in = open(source, stdin);
+        Writer out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(spool), UTF_8), 1 << 16)) {
       LineReader lines = new LineReader(in);
       for (byte[] line = lines.next(); line != null; line = lines.next()) {
         int number = lines.number();
+        if (number % PROGRESS_LINES == 0) {
+          log.info("reading seeds: {} lines of {}", String.format("%,d", number), name);
+        }
+        String problem = null;
+        String text = decode(line, number);
         if (lines.wasTooLong()) {
-          problems.add(name + ":" + number + ": skipped a line longer than " + MAX_LINE_BYTES + " bytes");
+          problem = "skipped a line longer than " + MAX_LINE_BYTES + " bytes";
+        } else if (text == null) {
+          problem = (strict ? "invalid" : "skipped") + " line: not UTF-8 text";
+        } else if (text.isEmpty() || text.startsWith("#")) {
           continue;
-        }
-        String text;
-        try {
-          text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(line)).toString();
-        } catch (CharacterCodingException e) {
-          problems.add(name + ":" + number + ": " + (strict ? "invalid" : "skipped") + " line: not UTF-8 text");
-          continue;
-        }
-        if (number == 1 && text.startsWith("\uFEFF")) {
-          text = text.substring(1);
-        }
-        text = text.strip();
-        if (text.isEmpty() || text.startsWith("#")) {
-          continue;
-        }
-        try {
-          seeds.add(normalizer.normalize(text));
-          if (hasUserInfo(text)) {
-            notes.add(name + ":" + number + ": the user name and password in '" + escape(withoutUserInfo(text))
-                + "' are not sent: the crawler sends no credentials from URLs; give an Authorization header"
-                + " (--header) instead");
+        } else {
+          try {
+            String seed = normalizer.normalize(text);
+            out.write(seed);
+            out.write('\n');
+            count++;
+            anyPublic = anyPublic || isPublic(seed);
+            if (hasUserInfo(text)) {
+              notes.add(name + ":" + number + ": the user name and password in '" + escape(withoutUserInfo(text))
+                  + "' are not sent: the crawler sends no credentials from URLs; give an Authorization header"
+                  + " (--header) instead");
+            }
+          } catch (InvalidUrlException e) {
+            boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
+                && normalizer.normalizeOrNull("https://" + text) != null; // "not a url" is no host name either
+            String hint = schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
+            problem = (strict ? "invalid" : "skipped") + " seed '" + escape(text) + "': " + e.getMessage() + hint;
           }
-        } catch (InvalidUrlException e) {
-          boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
-              && normalizer.normalizeOrNull("https://" + text) != null; // "not a url" is no host name either
-          String hint = schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
-          problems.add(name + ":" + number + ": " + (strict ? "invalid" : "skipped") + " seed '" + escape(text)
-              + "': " + e.getMessage() + hint);
+        }
+        if (problem == null) {
+          invalidRun = 0;
+          continue;
+        }
+        problems.add(name + ":" + number + ": " + problem);
+        if (++invalidRun == MAX_INVALID_RUN) {
+          throw new UserError(ExitCodes.SEEDS, name + ": " + String.format("%,d", MAX_INVALID_RUN) + " lines in a"
+              + " row up to line " + String.format("%,d", number) + " hold no URL: not a file of seed URLs (one"
+              + " absolute http or https URL per line; # starts a comment)");
         }
       }
     } catch (NoSuchFileException e) {
@@ -100,16 +139,60 @@ final class SeedFile {
     } catch (IOException e) {
       throw new UserError(ExitCodes.SEEDS, "cannot read seed file " + escape(name) + ": " + Errors.reason(e));
     }
-    if (strict && !problems.isEmpty()) {
-      throw new UserError(ExitCodes.SEEDS, String.join("\n", limited(problems)));
+    if (strict && problems.count() > 0) {
+      throw new UserError(ExitCodes.SEEDS, String.join("\n", problems.shown()));
     }
-    limited(problems).forEach(warn);
-    limited(notes).forEach(warn);
-    if (seeds.isEmpty()) {
+    problems.shown().forEach(warn);
+    notes.shown().forEach(warn);
+    if (count == 0) {
       throw new UserError(ExitCodes.SEEDS, "no valid seed URL in " + escape(name)
           + " (one absolute http or https URL per line; # starts a comment)");
     }
-    return List.copyOf(seeds);
+    return new Read(spool, count, anyPublic);
+  }
+
+  /** A line as text without a byte-order mark or surrounding spaces, or {@code null} if it is not UTF-8. */
+  private static String decode(byte[] line, int number) {
+    String text;
+    try {
+      text = UTF8.get().decode(ByteBuffer.wrap(line)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+    if (number == 1 && text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    return text.strip();
+  }
+
+  private static boolean isPublic(String seed) {
+    return !PrivateAddresses.isLocalLiteral(UrlNormalizer.parseCanonical(seed).host());
+  }
+
+  /** The first {@value #MAX_WARNINGS} warnings, and a count of the rest: a file may hold millions of bad lines. */
+  private static final class Warnings {
+    private final List<String> first = new ArrayList<>();
+    private long count;
+
+    void add(String warning) {
+      if (first.size() < MAX_WARNINGS) {
+        first.add(warning);
+      }
+      count++;
+    }
+
+    long count() {
+      return count;
+    }
+
+    List<String> shown() {
+      if (count <= MAX_WARNINGS) {
+        return first;
+      }
+      List<String> shown = new ArrayList<>(first);
+      shown.add("... and " + String.format("%,d", count - MAX_WARNINGS) + " more lines like these");
+      return shown;
+    }
   }
 
   /** Whether an absolute URL has {@code user[:password]@} before its host. */
@@ -130,15 +213,6 @@ final class SeedFile {
     int start = url.indexOf("//") + 2;
     int at = url.indexOf('@', start);
     return url.substring(0, start) + url.substring(at + 1);
-  }
-
-  private static List<String> limited(List<String> problems) {
-    if (problems.size() <= MAX_WARNINGS) {
-      return problems;
-    }
-    List<String> shown = new ArrayList<>(problems.subList(0, MAX_WARNINGS));
-    shown.add("... and " + (problems.size() - MAX_WARNINGS) + " more lines like these");
-    return shown;
   }
 
   private static boolean looksLikeUrl(String source) {
@@ -168,12 +242,16 @@ final class SeedFile {
     if (Files.isDirectory(path)) {
       throw new IOException("it is a directory");
     }
-    return new BufferedInputStream(Files.newInputStream(path), 64 * 1024);
+    return Files.newInputStream(path);
   }
 
   /** Lines as bytes, never holding more than {@value #MAX_LINE_BYTES} of one. */
   private static final class LineReader {
     private final InputStream in;
+    private final byte[] buffer = new byte[64 * 1024];
+    private int position;
+    private int limit;
+    private final byte[] line = new byte[MAX_LINE_BYTES];
     private int number;
     private boolean tooLong;
     private boolean ended;
@@ -187,34 +265,46 @@ final class SeedFile {
       if (ended) {
         return null;
       }
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int length = 0;
+      long skipped = 0;
       tooLong = false;
-      int b;
-      long length = 0;
-      while ((b = in.read()) != -1 && b != '\n') {
-        if (line.size() < MAX_LINE_BYTES) {
-          line.write(b);
+      while (true) {
+        if (position == limit && !fill()) {
+          ended = true;
+          if (length == 0 && !tooLong) {
+            return null;
+          }
+          break;
+        }
+        byte b = buffer[position++];
+        if (b == '\n') {
+          break;
+        }
+        if (length < MAX_LINE_BYTES) {
+          line[length++] = b;
         } else {
           tooLong = true;
-          if (++length > MAX_SKIPPED_LINE_BYTES) {
+          if (++skipped > MAX_SKIPPED_LINE_BYTES) {
             throw new IOException("line " + (number + 1) + " runs on for more than " + (MAX_SKIPPED_LINE_BYTES >> 20)
                 + " MB without ending: not a file of URLs");
           }
         }
       }
-      if (b == -1) {
-        ended = true;
-        if (line.size() == 0 && !tooLong) {
-          return null;
-        }
-      }
       number++;
-      byte[] bytes = line.toByteArray();
-      int end = bytes.length;
-      if (end > 0 && bytes[end - 1] == '\r') {
-        end--;
+      if (length > 0 && line[length - 1] == '\r') {
+        length--;
       }
-      return end == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, end);
+      return Arrays.copyOf(line, length);
+    }
+
+    private boolean fill() throws IOException {
+      int read = in.read(buffer);
+      if (read <= 0) {
+        return false;
+      }
+      position = 0;
+      limit = read;
+      return true;
     }
 
     int number() {

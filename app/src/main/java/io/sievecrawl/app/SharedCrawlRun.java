@@ -3,10 +3,11 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
-import io.sievecrawl.crawler.warc.WarcArchive;
-import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.ScopeSites;
+import io.sievecrawl.crawler.Seeds;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
@@ -14,7 +15,6 @@ import io.sievecrawl.sieve.redis.SharedCrawlException;
 import io.sievecrawl.sieve.redis.SharedState;
 import java.io.IOException;
 import java.util.Collection;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -65,7 +65,7 @@ final class SharedCrawlRun {
     }
   }
 
-  static int run(RedisCrawl crawl, CrawlSettings settings, List<String> seeds, ResultsFile results,
+  static int run(RedisCrawl crawl, CrawlSettings settings, Seeds seeds, ResultsFile results,
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
     RedisFrontier<CrawlTask> frontier;
     try {

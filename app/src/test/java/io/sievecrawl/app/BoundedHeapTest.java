@@ -44,4 +44,35 @@ class BoundedHeapTest {
       assertTrue(queued > 1_000_000, "over a million URLs queued: " + queued);
     }
   }
+
+  /**
+   * A million seeds are read, checked and queued a batch at a time: a 128 MB heap holds the crawl (held in memory,
+   * they took 862 MB), the first fetch does not wait for the last seed to be queued, and a stop ends the queuing.
+   */
+  @Test
+  void aMillionSeedsStreamIntoACrawlIn128MegabytesOfHeap() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(1_000, 2)) {
+      Path seeds = dir.resolve("seeds.txt");
+      try (var out = Files.newBufferedWriter(seeds)) {
+        for (int i = 0; i < 1_000_000; i++) {
+          out.write(site.rootUrl() + "seed/" + i + "?from=a-long-enough-seed-file-line\n");
+        }
+      }
+      Path stderr = dir.resolve("stderr.txt");
+      Process child = ChildProcess.start(List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"), stderr, "crawl",
+          seeds.toString(), "--job", dir.resolve("job").toString(), "-o", dir.resolve("results.jsonl").toString(),
+          "--log-file", dir.resolve("sievecrawl.log").toString(), "--max-pages", "100", "-n", "2M", "-p", "0.01",
+          "--concurrency", "8", "--host-concurrency", "8", "--delay", "0ms");
+      assertTrue(child.waitFor(5, TimeUnit.MINUTES), "the crawl ends");
+      String err = Files.readString(stderr);
+      assertFalse(err.contains("OutOfMemoryError"), err);
+      assertEquals(0, child.exitValue(), err);
+      assertTrue(err.contains("crawl page limit: 100 pages"), err);
+      Matcher left = Pattern.compile("left in the frontier for 'resume': ([0-9,]+)").matcher(err);
+      assertTrue(left.find(), err);
+      long queued = Long.parseLong(left.group(1).replace(",", ""));
+      assertTrue(queued < 999_900, "queuing stopped with the crawl, before every seed: " + queued + " queued");
+      assertEquals(1_000_000, Files.lines(dir.resolve("job").resolve("seeds.txt")).count(), "every seed kept for resume");
+    }
+  }
 }

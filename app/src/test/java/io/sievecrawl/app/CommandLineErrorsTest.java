@@ -246,6 +246,26 @@ class CommandLineErrorsTest {
     assertTrue(cmd.err().lines().count() < 30, "warnings are capped");
   }
 
+  /** Random bytes (a seed file that is {@code /dev/urandom}) end the read after a run of lines without a URL. */
+  @Test
+  void randomBytesAreNoSeedFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    byte[] noise = new byte[4 << 20];
+    new java.util.Random(42).nextBytes(noise);
+    java.nio.file.Path seeds = dir.resolve("seeds.bin");
+    java.nio.file.Files.write(seeds, concat("https://example.com/\n".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        noise));
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--job", dir.resolve("j").toString(), "-o",
+        dir.resolve("o").toString(), "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().matches("(?s)sievecrawl: .*seeds.bin: 10,000 lines in a row up to line [0-9,]+ hold no URL:"
+        + " not a file of seed URLs.*"), cmd.err());
+    assertFalse(java.nio.file.Files.exists(dir.resolve("j")), "no crawl directory");
+    try (var left = java.nio.file.Files.list(dir)) {
+      assertEquals(java.util.List.of("log", "seeds.bin"), left.map(f -> f.getFileName().toString()).sorted().toList(),
+          "the seeds read so far are not left behind");
+    }
+  }
+
   private static byte[] concat(byte[] a, byte[] b) {
     byte[] all = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);

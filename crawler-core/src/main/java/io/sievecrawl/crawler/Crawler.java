@@ -20,6 +20,7 @@ import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -212,17 +213,30 @@ public final class Crawler {
    * @throws IllegalArgumentException if a seed is not a valid http(s) URL, naming it
    */
   public CrawlSummary run(Collection<String> seeds) {
-    List<Url> normalized = new ArrayList<>();
-    for (String seed : seeds) {
-      try {
-        normalized.add(normalizer.toUrl(seed));
-      } catch (InvalidUrlException e) {
-        throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
-      }
+    return run(Seeds.of(seeds));
+  }
+
+  /**
+   * Crawls from {@code seeds}, read twice: once for the sites in scope before the first fetch, and once to queue
+   * them, while the crawl runs on a frontier of this process (a shared frontier gets them all before this agent
+   * fetches, so that no agent finds it empty meanwhile).
+   *
+   * @throws IllegalArgumentException if a seed is not a valid http(s) URL, naming it
+   * @throws UncheckedIOException if the seeds cannot be read
+   */
+  public CrawlSummary run(Seeds seeds) {
+    ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
+    try {
+      seeds.forEach(seed -> {
+        Url url = seedUrl(seed);
+        if (scope.addSeed(url)) {
+          scopeSites.publish(ScopePolicy.siteOf(url));
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
     }
-    ScopePolicy scope = new ScopePolicy(settings, normalized, before.scopeSites());
     scope.addSites(scopeSites.load());
-    normalized.forEach(url -> scopeSites.publish(ScopePolicy.siteOf(url)));
     scope.onNewSite(scopeSites::publish);
     this.scope = scope;
     ScheduledExecutorService scopeRefresh = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -248,18 +262,18 @@ public final class Crawler {
 
     long start = System.nanoTime();
     startedAt = start;
-    try {
-      List<CrawlTask> batch = new ArrayList<>();
-      for (Url url : normalized) { // together: one round trip a thousand seeds to a shared frontier
-        batch.add(CrawlTask.seed(url));
-        if (batch.size() == SEED_BATCH) {
-          scheduler.offerAll(batch);
-          batch.clear();
+    Thread seedFeeder = null;
+    if (frontier.isShared()) {
+      queueSeeds(seeds);
+    } else {
+      scheduler.producerStarts();
+      seedFeeder = Thread.ofVirtual().name("seed-feeder").start(() -> {
+        try {
+          queueSeeds(seeds);
+        } finally {
+          scheduler.producerDone();
         }
-      }
-      scheduler.offerAll(batch);
-    } catch (FrontierFailure e) {
-      control.fail(e);
+      });
     }
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
@@ -277,6 +291,7 @@ public final class Crawler {
       workers.shutdownNow();
       scopeRefresh.shutdownNow();
     }
+    joinQuietly(seedFeeder); // it stops at its next batch once the crawl is stopping
     try {
       sink.flush();
     } catch (IOException e) {
@@ -302,6 +317,61 @@ public final class Crawler {
         atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
     CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
     return summary(end, carriedOver, run.admitted(), run.notFetched(), atEnd, givenUp, elapsed, failure, totals);
+  }
+
+  private Url seedUrl(String seed) {
+    try {
+      return normalizer.toUrl(seed);
+    } catch (InvalidUrlException e) {
+      throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
+    }
+  }
+
+  /** Offers the seeds to the frontier a batch at a time (one round trip a batch to a shared one). */
+  private void queueSeeds(Seeds seeds) {
+    List<CrawlTask> batch = new ArrayList<>();
+    try {
+      seeds.forEach(seed -> {
+        if (control.isStopping()) {
+          throw new SeedsStopped();
+        }
+        batch.add(CrawlTask.seed(seedUrl(seed)));
+        if (batch.size() == SEED_BATCH) {
+          scheduler.offerAll(batch);
+          batch.clear();
+        }
+      });
+      scheduler.offerAll(batch);
+    } catch (SeedsStopped e) {
+      // the crawl ends before every seed was queued: a resumed crawl offers them all again
+    } catch (IOException | RuntimeException e) {
+      control.fail(e);
+    }
+  }
+
+  /** Ends the read of the seeds when the crawl stops. */
+  private static final class SeedsStopped extends RuntimeException {
+    SeedsStopped() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static void joinQuietly(Thread thread) {
+    if (thread == null) {
+      return;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
@@ -368,7 +438,7 @@ public final class Crawler {
         return;
       }
       if (lease == null) {
-        if (control.isStopping() || frontier.isFinished()) {
+        if (control.isStopping() || scheduler.isFinished()) {
           return;
         }
         continue;

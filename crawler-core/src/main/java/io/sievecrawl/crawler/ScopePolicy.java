@@ -32,7 +32,7 @@ final class ScopePolicy {
   private final Scope scope;
   private final Set<String> seedSites = ConcurrentHashMap.newKeySet();
   private final Set<String> seedHosts = ConcurrentHashMap.newKeySet();
-  private final Set<String> seedOrigins;
+  private final Set<String> seedOrigins = ConcurrentHashMap.newKeySet();
   private final Set<String> seedDomains = ConcurrentHashMap.newKeySet();
   private final Set<String> seedPorts = ConcurrentHashMap.newKeySet();
   private final List<Pattern> include;
@@ -55,8 +55,7 @@ final class ScopePolicy {
     this.maxPathSegments = settings.maxPathSegments();
     this.maxSegmentRepeats = settings.maxSegmentRepeats();
     this.allowLocal = settings.allowPrivateAddresses();
-    this.seedOrigins = Set.copyOf(seedUrls.stream().map(Url::origin).toList());
-    seedUrls.forEach(url -> addSeedSite(siteOf(url)));
+    seedUrls.forEach(this::addSeed);
     moreSeedSites.forEach(this::addSeedSite);
   }
 
@@ -67,6 +66,17 @@ final class ScopePolicy {
   /** Runs {@code listener} for every site a seed redirect brings into scope from now on (to share it). */
   void onNewSite(java.util.function.Consumer<String> listener) {
     this.onNewSite = listener;
+  }
+
+  /** Adds a seed URL: its origin takes credentials, its site is in scope. Returns whether its site is new. */
+  boolean addSeed(Url seed) {
+    seedOrigins.add(seed.origin());
+    String site = siteOf(seed);
+    if (seedSites.contains(site)) {
+      return false;
+    }
+    addSeedSite(site);
+    return true;
   }
 
   /** Adds sites that count as the seeds' (shared by other agents of the crawl). */

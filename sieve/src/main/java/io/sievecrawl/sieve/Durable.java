@@ -56,6 +56,18 @@ public final class Durable {
   }
 
   /**
+   * Moves {@code source} to {@code target} (copied across file systems) and forces the file and the directory entry
+   * to the device.
+   */
+  public static void move(Path source, Path target) throws IOException {
+    Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+    try (FileChannel channel = FileChannel.open(target, StandardOpenOption.WRITE)) {
+      channel.force(true);
+    }
+    syncDirectory(target.toAbsolutePath().getParent());
+  }
+
+  /**
    * Forces {@code dir}'s entries (new, renamed and deleted files) to the device. Where the platform cannot open a
    * directory for this (not Linux), does nothing.
    */

@@ -8,6 +8,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.fetch.CookiesTxt;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.Durable;
@@ -105,6 +106,24 @@ public final class CrawlJob implements java.io.Closeable {
    */
   public static CrawlJob create(Path dir, CrawlSettings settings, List<String> seeds, String output)
       throws IOException {
+    return create(dir, settings, seedsFile -> Durable.replace(seedsFile, String.join("\n", seeds) + "\n"), output);
+  }
+
+  /**
+   * As {@link #create(Path, CrawlSettings, List, String)}, with the seeds (normalized, one a line) in
+   * {@code seedFile}, which is moved into the crawl directory.
+   */
+  public static CrawlJob create(Path dir, CrawlSettings settings, Path seedFile, String output) throws IOException {
+    return create(dir, settings, seedsFile -> Durable.move(seedFile, seedsFile), output);
+  }
+
+  /** Writes a new crawl's seeds file. */
+  private interface SeedWriter {
+    void writeTo(Path seedsFile) throws IOException;
+  }
+
+  private static CrawlJob create(Path dir, CrawlSettings settings, SeedWriter seeds, String output)
+      throws IOException {
     if (Files.exists(dir.resolve(MANIFEST))) {
       if (completed(dir.resolve(MANIFEST))) {
         throw new CrawlJobException(dir + " holds a completed crawl: choose another directory for a new one, or"
@@ -132,12 +151,12 @@ public final class CrawlJob implements java.io.Closeable {
     }
   }
 
-  private static CrawlJob create(Path dir, DirectoryLock lock, CrawlSettings settings, List<String> seeds,
+  private static CrawlJob create(Path dir, DirectoryLock lock, CrawlSettings settings, SeedWriter seeds,
       String output) throws IOException {
     Files.createDirectories(dir.resolve(FRONTIER));
     Durable.replacePrivate(dir.resolve(SETTINGS), ("# The settings of this crawl; 'sievecrawl resume' reads them.\n"
         + settings.toConfigText()).getBytes(StandardCharsets.UTF_8)); // headers may hold credentials
-    Durable.replace(dir.resolve(SEEDS), String.join("\n", seeds) + "\n");
+    seeds.writeTo(dir.resolve(SEEDS));
     String now = Instant.now().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
@@ -235,8 +254,12 @@ public final class CrawlJob implements java.io.Closeable {
   }
 
   /** The seeds, normalized, as the crawl began with them. */
-  public List<String> seeds() throws IOException {
-    return Files.readAllLines(dir.resolve(SEEDS), StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+  public Seeds seeds() throws IOException {
+    Path file = dir.resolve(SEEDS);
+    if (!Files.isRegularFile(file)) {
+      throw new NoSuchFileException(file.toString());
+    }
+    return Seeds.inFile(file);
   }
 
   /**

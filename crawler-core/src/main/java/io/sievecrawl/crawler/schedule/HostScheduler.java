@@ -52,6 +52,7 @@ public final class HostScheduler<T> {
   private final Map<String, ActiveOrigin<T>> active = new HashMap<>();
   private final DueOrigins<T> due = new DueOrigins<>();
   private boolean stopped;
+  private int producers; // offering tasks outside the workers: while any is, an empty frontier is not the end
 
   /** A task handed to a worker: its frontier claim and its origin. */
   public record Lease<T>(Claim<T> claim, String origin) {
@@ -114,6 +115,43 @@ public final class HostScheduler<T> {
     return admitted;
   }
 
+  /**
+   * Keeps the crawl from finishing while a producer besides the workers (the seeds being queued) may still offer
+   * tasks; {@link #producerDone} ends the hold.
+   */
+  public void producerStarts() {
+    lock.lock();
+    try {
+      producers++;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Ends a {@link #producerStarts} hold; workers waiting on an empty frontier look again. */
+  public void producerDone() {
+    lock.lock();
+    try {
+      producers--;
+      timekeeper.wakeAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the crawl is finished: nothing waits, nothing is in flight, and no producer may offer more. */
+  public boolean isFinished() {
+    lock.lock();
+    try {
+      if (producers > 0) {
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
+    return frontier.isFinished();
+  }
+
   /** Whether this process may still work on the lease's task (see {@link Frontier#owns}). */
   public boolean owns(Lease<T> lease) {
     return frontier.owns(lease.claim());
@@ -136,7 +174,7 @@ public final class HostScheduler<T> {
         if (lease != null) {
           return lease;
         }
-        if (frontier.isFinished()) {
+        if (producers == 0 && frontier.isFinished()) {
           timekeeper.wakeAll(); // a shared frontier finishes without a signal here: every worker should see it
           return null;
         }

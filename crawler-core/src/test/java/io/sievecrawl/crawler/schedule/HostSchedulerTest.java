@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -410,6 +411,31 @@ class HostSchedulerTest {
     assertNotNull(lease, "the timekeeper looks again within its recheck, not at the next start");
     assertEquals("https://b.example/1", lease.orElseThrow().task());
     s.stop();
+    for (Thread worker : workers) {
+      worker.join(Duration.ofMinutes(1));
+    }
+  }
+
+  @Test
+  void anEmptyFrontierIsNotTheEndWhileAProducerMayStillOffer() throws InterruptedException {
+    WatchedClock clock = new WatchedClock();
+    HostScheduler<String> s = new HostScheduler<>(frontier, Politeness.fixed(1, Duration.ZERO, 1_000), clock,
+        HostScheduler.LeaseObserver.NONE);
+    assertTrue(s.isFinished(), "nothing queued, nobody producing");
+    s.producerStarts();
+    assertFalse(s.isFinished());
+    BlockingQueue<Optional<HostScheduler.Lease<String>>> leases = new LinkedBlockingQueue<>();
+    List<Thread> workers = startAcquiring(2, s, Duration.ofMinutes(30), leases);
+    awaitTrue(() -> workers.stream().allMatch(w -> clock.readsBy(w) >= 2), "every worker waits");
+    assertTrue(leases.isEmpty(), "no worker gave up on the empty frontier");
+
+    s.offer("https://a.example/1");
+    HostScheduler.Lease<String> lease = leases.poll(1, TimeUnit.MINUTES).orElseThrow();
+    assertEquals("https://a.example/1", lease.task());
+    s.complete(lease);
+    s.producerDone();
+    assertEquals(Optional.empty(), leases.poll(1, TimeUnit.MINUTES), "the other worker sees the end");
+    assertTrue(s.isFinished());
     for (Thread worker : workers) {
       worker.join(Duration.ofMinutes(1));
     }

@@ -1,0 +1,47 @@
+package io.sievecrawl.crawler;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * The seed URLs of a crawl, read as often as the crawl needs them (once for the scope, once to queue them) without
+ * holding them all: a crawl may start from millions.
+ */
+public interface Seeds {
+  /** Receives one seed at a time. */
+  @FunctionalInterface
+  interface Action {
+    void accept(String url) throws IOException;
+  }
+
+  /** Hands every seed, in order, to {@code action}. */
+  void forEach(Action action) throws IOException;
+
+  /** Seeds held in memory: a few, given on the command line or by a test. */
+  static Seeds of(Collection<String> urls) {
+    List<String> copy = List.copyOf(urls);
+    return action -> {
+      for (String url : copy) {
+        action.accept(url);
+      }
+    };
+  }
+
+  /** The seeds in a UTF-8 file, one URL per line; blank lines are skipped. */
+  static Seeds inFile(Path file) {
+    return action -> {
+      try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          if (!line.isBlank()) {
+            action.accept(line);
+          }
+        }
+      }
+    };
+  }
+}

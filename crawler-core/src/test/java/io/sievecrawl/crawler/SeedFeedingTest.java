@@ -1,0 +1,88 @@
+package io.sievecrawl.crawler;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seeds are queued while the crawl runs: the first fetch does not wait for the last seed, and workers that empty the
+ * frontier before the seeds are all queued wait for the rest instead of ending the crawl.
+ */
+class SeedFeedingTest {
+  private static final int SEEDS = 2_500;
+  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+
+  @BeforeEach
+  void serve() {
+    server.start();
+    server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
+    server.stubFor(get(urlPathMatching("/p\\d+")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody(Html.page("leaf"))));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop();
+  }
+
+  @Test
+  void seedsAreQueuedWhileTheCrawlRunsAndItWaitsForTheLast() {
+    CountDownLatch firstFetched = new CountDownLatch(1);
+    CountDownLatch twoBatchesFetched = new CountDownLatch(2_000);
+    CollectingSink sink = new CollectingSink(r -> {
+      firstFetched.countDown();
+      twoBatchesFetched.countDown();
+    });
+    AtomicInteger passes = new AtomicInteger();
+    Seeds seeds = action -> {
+      boolean queuing = passes.incrementAndGet() == 2; // the first pass reads the sites in scope
+      for (int i = 0; i < SEEDS; i++) {
+        if (queuing && i == 1_000) {
+          await(firstFetched); // a page was fetched with only the first batch queued
+        }
+        if (queuing && i == 2_000) {
+          await(twoBatchesFetched); // the frontier is empty; the workers must wait for the rest
+        }
+        action.accept("http://localhost:" + server.port() + "/p" + i);
+      }
+    };
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+        .set(Setting.FILTER_N, 10_000L).set(Setting.HOST_CONCURRENCY, 4).set(Setting.CONCURRENCY, 4).build();
+    Crawler crawler = Crawler.create(settings, sink);
+    CrawlSummary summary = crawler.run(seeds);
+
+    assertEquals(CrawlSummary.End.COMPLETED, summary.end(), summary.toString());
+    assertEquals(SEEDS, summary.fetched());
+    assertEquals(2, passes.get());
+    assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
+    assertEquals(List.of(), crawler.workerFailures());
+  }
+
+  private static void await(CountDownLatch latch) throws IOException {
+    try {
+      if (!latch.await(60, TimeUnit.SECONDS)) {
+        throw new IOException("the crawl did not get that far while seeds were still being queued");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+}
