@@ -145,6 +145,9 @@ final class CrawlCommand implements Callable<Integer> {
     CrawlJob crawlJob;
     try {
       crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output);
+      if (temporary) {
+        crawlJob.removeWhenComplete();
+      }
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, CommandName.inHints(e.getMessage()));
     } catch (IOException e) {

@@ -87,7 +87,7 @@ final class ResumeCommand implements Callable<Integer> {
       log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
           job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
-      code = CrawlRun.run(job, false, settings, seeds, results, reports, status, logOptions.verbosity());
+      code = CrawlRun.run(job, job.removedWhenComplete(), settings, seeds, results, reports, status, logOptions.verbosity());
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

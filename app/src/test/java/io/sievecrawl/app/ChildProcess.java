@@ -23,6 +23,16 @@ final class ChildProcess {
   /** As {@link #start(Class, List, Path, String...)}, with {@code environment} added to the child's. */
   static Process start(Class<?> main, List<String> jvmOptions, Map<String, String> environment, Path stderr,
       String... args) throws IOException {
+    return start(null, main, jvmOptions, environment, stderr, args);
+  }
+
+  /** A running {@code sievecrawl ARGS...} in the working directory {@code directory}. */
+  static Process startIn(Path directory, Path stderr, String... args) throws IOException {
+    return start(directory, Main.class, List.of(), Map.of(), stderr, args);
+  }
+
+  private static Process start(Path directory, Class<?> main, List<String> jvmOptions, Map<String, String> environment,
+      Path stderr, String... args) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -33,6 +43,9 @@ final class ChildProcess {
     ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
     builder.environment().putAll(environment);
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
     return builder.start();
   }
 }

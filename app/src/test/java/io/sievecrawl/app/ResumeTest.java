@@ -71,6 +71,31 @@ class ResumeTest {
     }
   }
 
+  /** The directory {@code crawl} makes without {@code --job} goes when a later {@code resume} completes the crawl. */
+  @Test
+  void theDefaultDirectoryGoesWhenResumeCompletesTheCrawl() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(100, 5)) {
+      Path work = Files.createDirectories(dir.resolve("work"));
+      Path stderr = dir.resolve("stderr.txt");
+      Process child = ChildProcess.startIn(work, stderr, "crawl", seeds(site).toString(), "-o",
+          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "40", "--delay", "0ms");
+      assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+      assertEquals(ExitCodes.OK, child.exitValue(), Files.readString(stderr));
+      List<Path> made;
+      try (Stream<Path> entries = Files.list(work)) {
+        made = entries.toList();
+      }
+      assertEquals(1, made.size(), "the crawl directory: " + made);
+      assertTrue(made.get(0).getFileName().toString().startsWith("sievecrawl-job-"), made.toString());
+
+      Cmd resumed = Cmd.run("resume", made.get(0).toString(), "--log-file", log(), "--max-pages", "0");
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertTrue(resumed.err().contains("crawl completed"), resumed.err());
+      assertFalse(Files.exists(made.get(0)), "removed, as the crawl said it would be");
+      assertEquals(100, distinctUrls(dir.resolve("results.jsonl")));
+    }
+  }
+
   @Test
   void aTornResultsLineIsCutOffOnResume() throws Exception {
     try (SyntheticSite site = SyntheticSite.start(100, 5)) {

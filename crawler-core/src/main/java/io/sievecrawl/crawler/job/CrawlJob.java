@@ -62,7 +62,7 @@ public final class CrawlJob implements java.io.Closeable {
    * @param p the URL filter's p, fixed likewise
    */
   record Manifest(String format, int version, String status, String output, long n, double p, String created,
-      String updated, int runs) {}
+      String updated, int runs, boolean removeWhenComplete) {}
 
   /** The state file: the crawl's totals and the hosts in scope. */
   record StateFile(int runs, long fetched, long bytes, long retries, Map<String, Long> byStatusClass,
@@ -160,7 +160,7 @@ public final class CrawlJob implements java.io.Closeable {
     String now = Instant.now().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
-        settings.expectedUrls(), settings.fpp(), now, now, 0));
+        settings.expectedUrls(), settings.fpp(), now, now, 0, false));
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
     return job;
@@ -246,6 +246,18 @@ public final class CrawlJob implements java.io.Closeable {
   /** Runs started so far. */
   public int runs() {
     return manifest.runs();
+  }
+
+  /** Whether the directory goes when the crawl completes (it was made for the crawl, without the user naming it). */
+  public boolean removedWhenComplete() {
+    return manifest.removeWhenComplete();
+  }
+
+  /** Records that the directory goes when the crawl completes, whichever run completes it. */
+  public synchronized void removeWhenComplete() throws IOException {
+    manifest = new Manifest(manifest.format(), manifest.version(), manifest.status(), manifest.output(), manifest.n(),
+        manifest.p(), manifest.created(), manifest.updated(), manifest.runs(), true);
+    writeManifest();
   }
 
   /** The settings file, to load as the base of a resumed crawl's settings. */
@@ -337,14 +349,15 @@ public final class CrawlJob implements java.io.Closeable {
   /** Records that a run starts. */
   public void runStarts() throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
-        manifest.n(), manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs() + 1);
+        manifest.n(), manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs() + 1,
+        manifest.removeWhenComplete());
     writeManifest();
   }
 
   /** Records how the last run ended. */
   public void runEnded(Status status) throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs());
+        manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs(), manifest.removeWhenComplete());
     writeManifest();
   }
 
