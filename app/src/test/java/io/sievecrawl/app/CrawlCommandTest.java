@@ -223,6 +223,23 @@ class CrawlCommandTest {
   }
 
   @Test
+  void anIncludePatternNoSeedMatchesIsSaidAtTheStart() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(60, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("pages.jsonl").toString(), "--log-file",
+          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/tutorial");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertTrue(cmd.err().contains("WARN") && cmd.err().contains("no seed matches crawl.include (/tutorial): the"
+          + " seeds are fetched, but of the links found only those it matches; to crawl a part of a site, start from"
+          + " a page in it"), cmd.err());
+
+      Cmd matching = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("more.jsonl").toString(), "--log-file",
+          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/", "--max-pages", "5");
+      assertFalse(matching.err().contains("no seed matches"), matching.err());
+    }
+  }
+
+  @Test
   void includeAndExcludeFlagsAddUpToOnePatternListEach() {
     Cmd cmd = Cmd.run("crawl", "--include", "/docs/", "--include", "\\.html$", "--exclude", "/private/",
         "--print-settings");

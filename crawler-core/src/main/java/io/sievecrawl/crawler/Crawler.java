@@ -35,6 +35,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -226,15 +227,22 @@ public final class Crawler {
    */
   public CrawlSummary run(Seeds seeds) {
     ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
+    boolean[] anyIncluded = {false};
     try {
       seeds.forEach(seed -> {
         Url url = seedUrl(seed);
         if (scope.addSeed(url)) {
           scopeSites.publish(ScopePolicy.siteOf(url));
         }
+        anyIncluded[0] |= scope.included(url);
       });
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
+    }
+    if (!anyIncluded[0]) {
+      log.warn("no seed matches crawl.include ({}): the seeds are fetched, but of the links found only those it"
+          + " matches; to crawl a part of a site, start from a page in it", settings.include().stream()
+          .map(Object::toString).collect(Collectors.joining(", ")));
     }
     scope.addSites(scopeSites.load());
     scope.onNewSite(scopeSites::publish);

@@ -161,6 +161,11 @@ final class ScopePolicy {
     return isTrap(url.path()) ? Reason.TRAP : null;
   }
 
+  /** Whether {@code url} is one the include patterns let in (every URL when there are none). */
+  boolean included(Url url) {
+    return include.isEmpty() || matchesAny(include, url.toString());
+  }
+
   private static boolean matchesAny(List<Pattern> patterns, String url) {
     for (Pattern pattern : patterns) { // a loop, not a stream: this runs for every link found
       if (pattern.matcher(url).find()) {
