@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -50,8 +52,128 @@ class BloomFilterFileTest {
   }
 
   @Test
-  void theFileHasTheDocumentedSize() {
-    assertEquals(BloomFilterFile.HEADER_BYTES + filter.bitSize() / 8 + BloomFilterFile.TRAILER_BYTES, bytes.length);
+  void aFullFilterTakesItsBitsAndARunHeaderPerChunk() {
+    assertTrue(Arrays.stream(filter.words()).noneMatch(w -> w == 0), "at capacity, about half the bits are set");
+    long chunks = (filter.words().length + BloomFilterFile.CHUNK_WORDS - 1) / BloomFilterFile.CHUNK_WORDS;
+    assertEquals(BloomFilterFile.HEADER_BYTES + filter.bitSize() / 8 + chunks * BloomFilterFile.RUN_HEADER_BYTES
+        + BloomFilterFile.TRAILER_BYTES, bytes.length);
+  }
+
+  @Test
+  void emptySparseAndFullFiltersComeBackBitForBit() throws IOException {
+    BloomFilter sparse = BloomFilter.create(BloomSizing.of(1_000_000, 0.001), 7);
+    BloomFilter empty = BloomFilter.create(sparse.sizing(), 7); // 246,528 words: zero runs longer than MAX_RUN
+    for (int i = 0; i < 300; i++) {
+      sparse.add(urls.url(i));
+    }
+    for (BloomFilter original : new BloomFilter[] {empty, sparse, filter}) {
+      assertSameFilter(original, roundTrip(original));
+    }
+  }
+
+  @Test
+  void runsAtTheEdgesOfChunksAndOfTheLongestRunComeBack() throws IOException {
+    BloomSizing sizing = BloomSizing.of(100_000, 0.001); // 24,656 words
+    long[] words = new long[Math.toIntExact(sizing.blocks() * 8)];
+    int max = BloomFilterFile.MAX_RUN;
+    int chunk = BloomFilterFile.CHUNK_WORDS;
+    assertTrue(words.length > 3 * chunk && words.length < max, "else the indexes below miss");
+    words[0] = -1; // a literal run at the start,
+    words[chunk - 1] = 1; // one that a chunk's end splits,
+    words[chunk] = 2;
+    words[2 * chunk + 5] = 3; // one after zeros that cross a chunk's end
+    BloomFilter edges = restored(sizing, words);
+    assertSameFilter(edges, roundTrip(edges));
+    words[words.length - 1] = Long.MIN_VALUE; // and a literal at the very end
+    edges = restored(sizing, words);
+    assertSameFilter(edges, roundTrip(edges));
+
+    BloomSizing large = BloomSizing.of(1_000_000, 0.001); // 246,528 words
+    long[] far = new long[Math.toIntExact(large.blocks() * 8)];
+    far[max] = 5; // exactly MAX_RUN zeros before it
+    far[2 * max + 2] = 6; // MAX_RUN + 1 zeros before it
+    BloomFilter sparse = restored(large, far);
+    assertSameFilter(sparse, roundTrip(sparse));
+  }
+
+  @Test
+  void aSparseFilterTakesSpaceForItsSetBitsNotItsSize() throws IOException {
+    BloomFilter big = BloomFilter.create(10_000_000, 0.001); // the crawl's default n and p
+    for (int i = 0; i < 1_000; i++) {
+      big.add(urls.url(i));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(big, out);
+    // Each nonzero word (at most k per URL) costs 8 bytes and at most one run header; the zeros cost a header per
+    // MAX_RUN of them, and one for those at the end.
+    long words = big.words().length;
+    long bound = BloomFilterFile.HEADER_BYTES + BloomFilterFile.TRAILER_BYTES
+        + (Long.BYTES + BloomFilterFile.RUN_HEADER_BYTES) * big.sizing().hashCount() * 1_000L
+        + BloomFilterFile.RUN_HEADER_BYTES * (words / BloomFilterFile.MAX_RUN + 1);
+    assertTrue(out.size() <= bound, out.size() + " bytes, bound " + bound);
+    assertEquals(120_208, bound); // k = 10: 0.6% of the 19.7 MB of bits
+  }
+
+  @Test
+  void aVersion2FileStillReads() throws IOException {
+    // Written by the build before version 3: BloomSizing.of(1_000, 0.01), seed 77, the first 500 URLs of urls.
+    BloomFilter old;
+    try (InputStream in = getClass().getResourceAsStream("filter-v2.bf")) {
+      old = BloomFilterFile.read(in);
+      assertEquals(-1, in.read());
+    }
+    assertEquals(BloomSizing.of(1_000, 0.01), old.sizing());
+    assertEquals(77, old.seed());
+    assertEquals(2_963, old.bitCount());
+    for (int i = 0; i < 500; i++) {
+      assertTrue(old.mightContain(urls.url(i)), urls.url(i));
+    }
+    assertSameFilter(old, roundTrip(old)); // and rewritten as version 3
+  }
+
+  @Test
+  void aRunPastTheFiltersEndIsRefused() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(BloomFilter.create(BloomSizing.of(1_000, 0.01), 77), out); // 160 words: one zero run
+    byte[] corrupt = out.toByteArray();
+    assertEquals(160, ByteBuffer.wrap(corrupt).getShort(BloomFilterFile.HEADER_BYTES));
+    corrupt[BloomFilterFile.HEADER_BYTES + 3] = 1; // and one literal word
+    FilterFileException e = assertThrows(FilterFileException.class,
+        () -> BloomFilterFile.read(new ByteArrayInputStream(corrupt)));
+    assertEquals("corrupt file: the run at byte 44 (160 zero and 1 literal words from word 0) goes past the"
+        + " filter's 160 words", e.getMessage());
+  }
+
+  @Test
+  void aRunLengthOffByOneIsRefused() throws IOException {
+    BloomFilter sparse = BloomFilter.create(BloomSizing.of(1_000, 0.01), 77);
+    sparse.add(urls.url(1));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(sparse, out);
+    for (int field = 0; field < 4; field += 2) { // the first run's zero count, then its literal count
+      byte[] corrupt = out.toByteArray();
+      corrupt[BloomFilterFile.HEADER_BYTES + field + 1]--;
+      FilterFileException e = assertThrows(FilterFileException.class,
+          () -> BloomFilterFile.read(new ByteArrayInputStream(corrupt)));
+      assertTrue(e.getMessage().matches("(corrupt file|checksum mismatch|truncated): .*"), e.getMessage());
+    }
+  }
+
+  @Test
+  void everyTruncationOfARunFileIsRefused() throws IOException {
+    BloomFilter sparse = BloomFilter.create(BloomSizing.of(1_000, 0.01), 77);
+    for (int i = 0; i < 3; i++) {
+      sparse.add(urls.url(i));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(sparse, out);
+    byte[] whole = out.toByteArray();
+    for (int length = 0; length < whole.length; length++) {
+      byte[] cut = Arrays.copyOf(whole, length);
+      FilterFileException e = assertThrows(FilterFileException.class,
+          () -> BloomFilterFile.read(new ByteArrayInputStream(cut)));
+      assertTrue(e.getMessage().startsWith("truncated: the file ends early"), length + ": " + e.getMessage());
+    }
   }
 
   @Test
@@ -107,10 +229,10 @@ class BloomFilterFileTest {
   @Test
   void aNewerVersionIsRefusedByNumber() {
     byte[] newer = bytes.clone();
-    newer[7] = 3;
+    newer[7] = 4;
     FilterFileException e = assertThrows(FilterFileException.class,
         () -> BloomFilterFile.read(new ByteArrayInputStream(newer)));
-    assertEquals("unsupported filter file version 3 (this build reads version 2)", e.getMessage());
+    assertEquals("unsupported filter file version 4 (this build reads versions 2 and 3)", e.getMessage());
   }
 
   @Test
@@ -154,5 +276,22 @@ class BloomFilterFileTest {
     Files.write(file, Arrays.copyOf(bytes, bytes.length + 1));
     FilterFileException e = assertThrows(FilterFileException.class, () -> BloomFilterFile.read(file));
     assertEquals(file + ": unexpected bytes after the checksum", e.getMessage());
+  }
+
+  private static BloomFilter roundTrip(BloomFilter original) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    BloomFilterFile.write(original, out);
+    return BloomFilterFile.read(new ByteArrayInputStream(out.toByteArray()));
+  }
+
+  private static BloomFilter restored(BloomSizing sizing, long[] words) {
+    return BloomFilter.restore(sizing, 1, words.clone(), Arrays.stream(words).map(Long::bitCount).sum());
+  }
+
+  private static void assertSameFilter(BloomFilter expected, BloomFilter actual) {
+    assertEquals(expected.sizing(), actual.sizing());
+    assertEquals(expected.seed(), actual.seed());
+    assertEquals(expected.bitCount(), actual.bitCount());
+    assertTrue(Arrays.equals(expected.words(), actual.words()), "the same bits");
   }
 }
