@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntSupplier;
 
 /**
  * Standard error shared by log messages and, on a terminal, one live progress line: a log message first clears
@@ -14,16 +15,28 @@ final class StatusLine {
 
   private final PrintStream err;
   private final boolean terminal;
+  private final IntSupplier columns;
   private String current = ""; // guarded by this
 
   StatusLine(PrintStream err, boolean terminal) {
+    this(err, terminal, terminal ? TerminalWidth.ofTty()::columns : () -> Integer.MAX_VALUE);
+  }
+
+  /** @param columns the terminal's width now (asked at each redraw, so that it follows resizes) */
+  StatusLine(PrintStream err, boolean terminal, IntSupplier columns) {
     this.err = err;
     this.terminal = terminal;
+    this.columns = columns;
   }
 
   /** Whether a live progress line is shown (standard error is a terminal). */
   boolean isTerminal() {
     return terminal;
+  }
+
+  /** The terminal's width now; unlimited when standard error is not a terminal. */
+  int columns() {
+    return terminal ? columns.getAsInt() : Integer.MAX_VALUE;
   }
 
   /** Replaces the progress line; does nothing when standard error is not a terminal. */
