@@ -213,11 +213,14 @@ final class CrawlRun {
     reports.writeStats(summary);
   }
 
-  /** A line for the log and the console: once, however verbose the console is (it shows INFO with -v). */
+  /**
+   * A line for the log and the console: once, however verbose the console is (it shows INFO with -v); wrapped on a
+   * terminal.
+   */
   static void print(String line, StatusLine status, Logging.Verbosity verbosity) {
     log.info(line);
     if (verbosity == Logging.Verbosity.NORMAL) {
-      status.println(line);
+      status.printWrapped(line);
     }
   }
 

@@ -91,6 +91,14 @@ final class StatusLine {
   }
 
   /**
+   * Prints a line of the summary: on a terminal wrapped at spaces to its width, so that no word is split; as it is
+   * otherwise, for logs and pipes.
+   */
+  void printWrapped(String line) {
+    println(terminal ? String.join(System.lineSeparator(), WordWrap.wrap(line, columns())) : line);
+  }
+
+  /**
    * Whether standard error is a terminal. On Linux, /proc says where file descriptor 2 points; elsewhere the
    * console's view of standard input and output stands in for it.
    */

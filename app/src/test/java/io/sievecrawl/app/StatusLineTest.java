@@ -9,8 +9,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class StatusLineTest {
+  private static final String LINE =
+      "  not fetched:     robots 1,204, out-of-scope 3; left in the frontier for 'resume': 12";
+
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+  @Test
+  void onATerminalASummaryLineIsWrappedAtWordsToItsWidth() {
+    new StatusLine(err, true, () -> 40).printWrapped(LINE);
+    assertEquals("""
+          not fetched:     robots 1,204,
+              out-of-scope 3; left in the
+              frontier for 'resume': 12
+        """, written());
+  }
+
+  @Test
+  void inALogOrAPipeASummaryLineIsLeftWhole() {
+    new StatusLine(err, false, () -> 40).printWrapped(LINE);
+    assertEquals(LINE + "\n", written());
+  }
 
   @Test
   void theWidthIsAskedAgainEachTime() {
@@ -20,5 +39,9 @@ class StatusLineTest {
     columns.set(60);
     assertEquals(60, status.columns());
     assertEquals(Integer.MAX_VALUE, new StatusLine(err, false, columns::get).columns());
+  }
+
+  private String written() {
+    return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
   }
 }
