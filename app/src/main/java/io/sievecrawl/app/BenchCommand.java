@@ -108,7 +108,7 @@ final class BenchCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
       PrintStream out = terminal.out();
-      out.printf(Locale.ROOT, "synthetic site: %d pages, %d random links each, on loopback; Java %s, %d cores%n",
+      out.printf(Locale.ROOT, "synthetic site: %,d pages, %,d random links each, on loopback; Java %s, %d cores%n",
           pages, fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
       for (CrawlBenchmark.FrontierKind kind : kinds) { // warm-up
         CrawlBenchmark.run(Math.min(pages, 1_000), fanOut, levels.get(0), settings, r -> { }, kind);
@@ -125,16 +125,17 @@ final class BenchCommand implements Callable<Integer> {
             CrawlBenchmark.Run r = runOnce(level, settings, kind, last);
             allOnce &= r.exactlyOnce();
             rates.computeIfAbsent(kind, k -> new ArrayList<>()).add(r.pagesPerSecond());
-            out.printf(Locale.ROOT, "%-12d %-9s %8d %10.0f %8.1f %9.2f  %s%n", level,
+            out.printf(Locale.ROOT, "%-,12d %-9s %,8d %,10.0f %,8.1f %,9.2f  %s%n", level,
                 kind.name().toLowerCase(Locale.ROOT), r.fetched(), r.pagesPerSecond(), r.megabytesPerSecond(),
                 r.seconds(), r.exactlyOnce() ? "yes"
-                    : "NO: " + r.servedOnce() + " of " + r.pages() + " once, " + r.repeated() + " repeated");
+                    : String.format(Locale.ROOT, "NO: %,d of %,d once, %,d repeated", r.servedOnce(), r.pages(),
+                        r.repeated()));
             out.flush();
           }
         }
         if (repeat > 1 || kinds.size() > 1) {
-          StringBuilder medians = new StringBuilder("  median pages/s at " + level + ":");
-          rates.forEach((kind, list) -> medians.append(String.format(Locale.ROOT, " %s %.0f",
+          StringBuilder medians = new StringBuilder(String.format(Locale.ROOT, "  median pages/s at %,d:", level));
+          rates.forEach((kind, list) -> medians.append(String.format(Locale.ROOT, " %s %,.0f",
               kind.name().toLowerCase(Locale.ROOT), median(list))));
           if (kinds.size() > 1) {
             medians.append(String.format(Locale.ROOT, "; disk / memory = %.2f",
@@ -169,7 +170,7 @@ final class BenchCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "broad crawl: %,d sites of %,d pages on one loopback server, delay %s, %d s; Java %s,"
               + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.delay()), seconds,
           Runtime.version(), Runtime.getRuntime().availableProcessors());
-      out.printf("%-12s %9s %9s %9s %7s %12s %14s %5s %7s%n", "concurrency", "pages", "pages/s", "ideal", "share",
+      out.printf("%-12s %9s %9s %9s %7s %16s %14s %5s %7s%n", "concurrency", "pages", "pages/s", "ideal", "share",
           "past seed", "median/site", "p10", "CPU s");
       List<Integer> broadLevels = spec.commandLine().getParseResult().hasMatchedOption("--levels") ? levels
           : List.of(settings.concurrency()); // a broad crawl at the crawl's own concurrency unless told otherwise
@@ -177,10 +178,11 @@ final class BenchCommand implements Callable<Integer> {
         for (int round = 0; round < repeat; round++) {
           boolean last = level == broadLevels.get(broadLevels.size() - 1) && round == repeat - 1;
           BroadBenchmark.Run r = broadOnce(level, settings, last);
-          out.printf(Locale.ROOT, "%-12d %9d %9.1f %9.1f %6.0f%% %12s %14s %5d %7.1f%n", level, r.fetched(),
+          out.printf(Locale.ROOT, "%-,12d %,9d %,9.1f %,9.1f %6.0f%% %16s %14s %,5d %,7.1f%n", level, r.fetched(),
               r.pagesPerSecond(), r.idealPagesPerSecond(), r.idealPagesPerSecond() == 0 ? 0
                   : 100 * r.pagesPerSecond() / r.idealPagesPerSecond(),
-              r.sitesPastSeed() + " of " + r.sites(), r.medianPerSite() + " (" + r.idealPerSite() + ")",
+              String.format(Locale.ROOT, "%,d of %,d", r.sitesPastSeed(), r.sites()),
+              String.format(Locale.ROOT, "%,d (%,d)", r.medianPerSite(), r.idealPerSite()),
               r.p10PerSite(), r.cpuSeconds());
           out.flush();
         }
@@ -216,11 +218,12 @@ final class BenchCommand implements Callable<Integer> {
       int[] spread = SyntheticSites.medianAndP10(perSite);
       double ideal = delay.isZero() ? 0 : sites * 1e9 / delay.toNanos();
       long idealPerSite = delay.isZero() ? pagesPerSite : Math.min(pagesPerSite, seconds * 1_000_000_000L / delay.toNanos());
-      out.printf(Locale.ROOT, "%9s %9s %9s %7s %12s %14s %5s %9s%n", "pages", "pages/s", "ideal", "share", "past seed",
+      out.printf(Locale.ROOT, "%9s %9s %9s %7s %16s %14s %5s %9s%n", "pages", "pages/s", "ideal", "share", "past seed",
           "median/site", "p10", "repeated");
-      out.printf(Locale.ROOT, "%9d %9.1f %9.1f %6.0f%% %12s %14s %5d %9d%n", pages, pages / (double) seconds, ideal,
-          ideal == 0 ? 0 : 100 * pages / seconds / ideal, pastSeed + " of " + sites,
-          spread[0] + " (" + idealPerSite + ")", spread[1], served.repeatedRequests());
+      out.printf(Locale.ROOT, "%,9d %,9.1f %,9.1f %6.0f%% %16s %14s %,5d %,9d%n", pages, pages / (double) seconds,
+          ideal, ideal == 0 ? 0 : 100 * pages / seconds / ideal,
+          String.format(Locale.ROOT, "%,d of %,d", pastSeed, sites),
+          String.format(Locale.ROOT, "%,d (%,d)", spread[0], idealPerSite), spread[1], served.repeatedRequests());
       return ExitCodes.OK;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

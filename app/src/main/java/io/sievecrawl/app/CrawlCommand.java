@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,7 +138,7 @@ final class CrawlCommand implements Callable<Integer> {
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
-          String.format("%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
+          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
           String.join(System.lineSeparator(), settings.describe()));
       return SharedCrawlRun.run(shared, settings, seedRead.seeds(), ResultsFile.create(output, terminal.out()),
           reports, status, logOptions.verbosity());
@@ -153,7 +154,7 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
-    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", String.format("%,d", seedRead.count()),
+    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", String.format(Locale.ROOT, "%,d", seedRead.count()),
         seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,15 +122,17 @@ final class CrawlRun {
     List<String> why = new ArrayList<>();
     long disallowed = summary.skipped().getOrDefault("robots", 0L);
     if (disallowed > 0) {
-      why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL" : "all " + disallowed + " URLs"));
+      why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL"
+          : String.format(Locale.ROOT, "all %,d URLs", disallowed)));
     }
     if (!summary.givenUp().isEmpty()) {
-      why.add(summary.givenUp().size() + " origins given up (see above)");
+      why.add(String.format(Locale.ROOT, "%,d origins given up (see above)", summary.givenUp().size()));
     }
     if (why.isEmpty()) {
       why.add("no server answered");
     }
-    return String.join("; ", why) + (summary.errors().isEmpty() ? "" : "; errors: " + summary.errors());
+    return String.join("; ", why) + (summary.errors().isEmpty() ? "" : "; errors: "
+        + SummaryReport.join(summary.errors()));
   }
 
   /** Checkpoints the frontier, saves the state and the status, closes everything; returns the first failure. */

@@ -28,18 +28,24 @@ final class FilterFit {
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "filter.n = %s at filter.p = %s needs a"
           + " larger URL filter than one can be (%s); at this p, n can be at most %s: lower -n or raise -p",
-          Values.formatCount(n), p, Values.formatSize(BloomSizing.MAX_BLOCKS * BloomSizing.BLOCK_BITS / 8),
-          Values.formatCount(largestN(p))));
+          count(n), p, Values.formatSize(BloomSizing.MAX_BLOCKS * BloomSizing.BLOCK_BITS / 8),
+          count(largestN(p))));
     }
     long heap = Runtime.getRuntime().maxMemory();
     if (inThisHeap && heap != Long.MAX_VALUE && sizing.bytes() + HEAP_BESIDES_FILTER > heap) {
       long wantedMb = (sizing.bytes() + HEAP_BESIDES_FILTER) * 5 / 4 >> 20; // and a quarter more for the collector
       throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "this JVM's heap (%s) is too small for the"
           + " crawl: the URL filter for n = %s at p = %s takes %s, and the crawl needs about %s besides; run with"
-          + " SIEVECRAWL_OPTS=-Xmx%dm%s", mebibytes(heap), Values.formatCount(n), p, mebibytes(sizing.bytes()),
+          + " SIEVECRAWL_OPTS=-Xmx%dm%s", mebibytes(heap), count(n), p, mebibytes(sizing.bytes()),
           mebibytes(HEAP_BESIDES_FILTER), wantedMb,
           sizing.bytes() > HEAP_BESIDES_FILTER ? ", or lower -n" : ""));
     }
+  }
+
+  /** A count as it is typed back: {@code 10M} when round, else with thousands separators ({@code 12,345,678}). */
+  static String count(long n) {
+    String shortened = Values.formatCount(n);
+    return shortened.equals(Long.toString(n)) ? String.format(Locale.ROOT, "%,d", n) : shortened;
   }
 
   /** {@code bytes} in the unit of {@code -Xmx...m}, so that the figures compare with the option. */

@@ -1,5 +1,6 @@
 package io.sievecrawl.app;
 
+import io.sievecrawl.config.Values;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryNotificationInfo;
 import java.lang.management.MemoryPoolMXBean;
@@ -84,7 +85,8 @@ final class HeapCeiling implements AutoCloseable {
     }
     System.gc(); // the serial collector's full collection
     long live = oldGeneration.getCollectionUsage().getUsed();
-    log.debug("old generation at {} MB: collected, {} MB left", info.getUsage().getUsed() >> 20, live >> 20);
+    log.debug("old generation at {}: collected, {} left", Values.formatSize(info.getUsage().getUsed()),
+        Values.formatSize(live));
     arm(live);
   }
 

@@ -89,8 +89,8 @@ final class JoinCommand implements Callable<Integer> {
     if (settings.expectedUrls() != crawl.n() || Double.compare(settings.fpp(), crawl.p()) != 0) {
       crawl.close();
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
-          + " cannot change: the shared crawl '" + crawlName + "' was sized for n = " + crawl.n() + ", p = "
-          + crawl.p());
+          + " cannot change: the shared crawl '" + crawlName + "' was sized for n = "
+          + String.format(java.util.Locale.ROOT, "%,d", crawl.n()) + ", p = " + crawl.p());
     }
     StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());

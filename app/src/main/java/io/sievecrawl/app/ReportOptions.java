@@ -103,12 +103,13 @@ final class ReportOptions {
         spread[1], summary.origins().size(), summary.origins().size() >= CrawlSummary.MAX_ORIGIN_ROWS
             ? " (the most recently active: the table keeps " + String.format(Locale.ROOT, "%,d", CrawlSummary.MAX_ORIGIN_ROWS)
             + ")" : ""));
-    lines.add(String.format(Locale.ROOT, "  %-40s %8s %10s %8s %9s  %s", "origin", "pages", "bytes", "errors",
+    lines.add(String.format(Locale.ROOT, "  %-40s %9s %10s %8s %9s  %s", "origin", "pages", "bytes", "errors",
         "paused s", "robots.txt"));
     for (OriginRow row : summary.origins().stream().limit(limit).toList()) {
-      lines.add(String.format(Locale.ROOT, "  %-40s %8d %10s %8d %9.1f  %s%s", row.origin(), row.pages(),
+      lines.add(String.format(Locale.ROOT, "  %-40s %,9d %10s %,8d %,9.1f  %s%s", row.origin(), row.pages(),
           io.sievecrawl.config.Values.formatSize(row.bytes()), row.errors(), row.pausedMillis() / 1000.0,
-          row.robots(), row.disallowed() > 0 ? " (" + row.disallowed() + " disallowed)" : ""));
+          row.robots(), row.disallowed() > 0 ? String.format(Locale.ROOT, " (%,d disallowed)", row.disallowed())
+              : ""));
     }
     return lines;
   }

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,9 +56,9 @@ final class ResultsFile implements AutoCloseable {
     }
     try {
       if (!overwrite && Files.exists(path) && Files.size(path) > 0) {
-        throw new UserError(ExitCodes.OUTPUT, "results file " + output + " exists (" + Files.size(path)
-            + " bytes): choose another -o, move it away, or pass --overwrite to replace it (a crawl is continued"
-            + " with '" + CommandName.get() + " resume DIR', which appends)");
+        throw new UserError(ExitCodes.OUTPUT, String.format(Locale.ROOT, "results file %s exists (%,d bytes): choose"
+            + " another -o, move it away, or pass --overwrite to replace it (a crawl is continued with '%s resume"
+            + " DIR', which appends)", output, Files.size(path), CommandName.get()));
       }
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + Errors.reason(e));
@@ -119,7 +120,7 @@ final class ResultsFile implements AutoCloseable {
             if (keep < length) {
               raf.setLength(keep);
               log.info("results file {}: cut off a torn last line ({} bytes) left by an interrupted run", path,
-                  length - keep);
+                  String.format(Locale.ROOT, "%,d", length - keep));
             }
             return length - keep;
           }
@@ -128,7 +129,8 @@ final class ResultsFile implements AutoCloseable {
       }
       if (length > 0) {
         raf.setLength(0);
-        log.info("results file {}: cut off a torn line ({} bytes) left by an interrupted run", path, length);
+        log.info("results file {}: cut off a torn line ({} bytes) left by an interrupted run", path,
+            String.format(Locale.ROOT, "%,d", length));
       }
       return length;
     }

@@ -8,6 +8,7 @@ import io.sievecrawl.crawler.job.CrawlJobException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,8 +120,8 @@ final class ResumeCommand implements Callable<Integer> {
     }
     if (settings.expectedUrls() != job.expectedUrls()) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
-          + "the crawl in " + dir + " was sized for n = " + job.expectedUrls() + " (given " + settings.origin(
-          Setting.FILTER_N) + ": " + settings.expectedUrls() + ")");
+          + "the crawl in " + dir + " was sized for n = " + String.format(Locale.ROOT, "%,d (given %s: %,d)",
+          job.expectedUrls(), settings.origin(Setting.FILTER_N), settings.expectedUrls()));
     }
     if (Double.compare(settings.fpp(), job.fpp()) != 0) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "

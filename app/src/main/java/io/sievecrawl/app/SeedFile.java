@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,12 +95,12 @@ final class SeedFile {
       for (byte[] line = lines.next(); line != null; line = lines.next()) {
         int number = lines.number();
         if (number % PROGRESS_LINES == 0) {
-          log.info("reading seeds: {} lines of {}", String.format("%,d", number), name);
+          log.info("reading seeds: {} lines of {}", String.format(Locale.ROOT, "%,d", number), name);
         }
         String problem = null;
         String text = decode(line, number);
         if (lines.wasTooLong()) {
-          problem = "skipped a line longer than " + MAX_LINE_BYTES + " bytes";
+          problem = "skipped a line longer than " + String.format(Locale.ROOT, "%,d", MAX_LINE_BYTES) + " bytes";
         } else if (text == null) {
           problem = (strict ? "invalid" : "skipped") + " line: not UTF-8 text";
         } else if (text.isEmpty() || text.startsWith("#")) {
@@ -129,8 +130,8 @@ final class SeedFile {
         }
         problems.add(name + ":" + number + ": " + problem);
         if (++invalidRun == MAX_INVALID_RUN) {
-          throw new UserError(ExitCodes.SEEDS, name + ": " + String.format("%,d", MAX_INVALID_RUN) + " lines in a"
-              + " row up to line " + String.format("%,d", number) + " hold no URL: not a file of seed URLs (one"
+          throw new UserError(ExitCodes.SEEDS, name + ": " + String.format(Locale.ROOT, "%,d", MAX_INVALID_RUN) + " lines in a"
+              + " row up to line " + String.format(Locale.ROOT, "%,d", number) + " hold no URL: not a file of seed URLs (one"
               + " absolute http or https URL per line; # starts a comment)");
         }
       }
@@ -190,7 +191,7 @@ final class SeedFile {
         return first;
       }
       List<String> shown = new ArrayList<>(first);
-      shown.add("... and " + String.format("%,d", count - MAX_WARNINGS) + " more lines like these");
+      shown.add("... and " + String.format(Locale.ROOT, "%,d", count - MAX_WARNINGS) + " more lines like these");
       return shown;
     }
   }

@@ -150,8 +150,8 @@ final class SharedCrawlRun {
     crawl.close();
     ReportOptions.close(skipLog);
     CrawlRun.report(summary, reports, status, verbosity);
-    print(String.format(Locale.ROOT, "  all agents:      %d pages, %d with a response, %s read; %d URLs admitted,"
-        + " %d duplicates dropped, %d still open; %d agents live", global.getOrDefault("pages", 0L),
+    print(String.format(Locale.ROOT, "  all agents:      %,d pages, %,d with a response, %s read; %,d URLs admitted,"
+        + " %,d duplicates dropped, %,d still open; %,d agents live", global.getOrDefault("pages", 0L),
         global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),
         globalFrontier.getOrDefault("admitted", 0L), globalFrontier.getOrDefault("dropped", 0L),
         globalFrontier.getOrDefault("open", 0L), agents), status, verbosity);

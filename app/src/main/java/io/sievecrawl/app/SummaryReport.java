@@ -5,6 +5,7 @@ import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTotals;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.SieveStats;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,8 +21,8 @@ final class SummaryReport {
   static List<String> lines(CrawlSummary s) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
-    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %.1f s (%.1f pages/s), %s read%s",
-        s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), s.elapsed().toMillis() / 1000.0,
+    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %s (%,.1f pages/s), %s read%s",
+        s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), took(s.elapsed()),
         s.pagesPerSecond(), Values.formatSize(s.bytes()),
         s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at fetch.max-body-size", s.truncated()) : ""));
     lines.add("  pages by status: " + (s.byStatusClass().isEmpty() ? "none" : join(s.byStatusClass())));
@@ -33,8 +34,8 @@ final class SummaryReport {
     if (!s.givenUp().isEmpty()) {
       lines.add("  origins given up: " + s.givenUp().entrySet().stream().limit(MAX_ORIGINS_LISTED)
           .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "))
-          + (s.givenUp().size() > MAX_ORIGINS_LISTED ? ", and " + (s.givenUp().size() - MAX_ORIGINS_LISTED) + " more"
-              : ""));
+          + (s.givenUp().size() > MAX_ORIGINS_LISTED ? String.format(Locale.ROOT, ", and %,d more",
+              s.givenUp().size() - MAX_ORIGINS_LISTED) : ""));
     }
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %,d%s; duplicates dropped: %,d; retries: %,d",
         s.admitted(), s.carriedOver() > 0 ? String.format(Locale.ROOT, " (plus %,d carried over from the last run)",
@@ -44,8 +45,8 @@ final class SummaryReport {
             + " to %,d or more next time", CapacityMonitor.suggestedCapacity(f.estimatedUrls())) : ""));
     CrawlTotals t = s.totals();
     if (t.runs() > 1) {
-      lines.add(String.format(Locale.ROOT, "  whole crawl:     %d runs, %,d pages, %s read, %.1f s crawling",
-          t.runs(), t.fetched(), Values.formatSize(t.bytes()), t.elapsed().toMillis() / 1000.0));
+      lines.add(String.format(Locale.ROOT, "  whole crawl:     %,d runs, %,d pages, %s read, %s crawling",
+          t.runs(), t.fetched(), Values.formatSize(t.bytes()), took(t.elapsed())));
     }
     return lines;
   }
@@ -61,7 +62,14 @@ final class SummaryReport {
         f.filterBits(), 100 * f.fillRatio(), f.currentFpp(), f.targetFpp(), f.estimatedFalsePositiveDrops());
   }
 
-  private static String join(Map<?, Long> counts) {
+  /** {@code 12.3 s} under a minute, to the tenth; {@code 12m05s}, {@code 3h02m} beyond. */
+  static String took(Duration d) {
+    return d.toSeconds() < 60 ? String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0)
+        : ProgressLine.elapsed(d.toSeconds());
+  }
+
+  /** {@code timeout 1,204, connect 3}. */
+  static String join(Map<?, Long> counts) {
     return counts.entrySet().stream()
         .map(e -> e.getKey().toString().toLowerCase(Locale.ROOT) + String.format(Locale.ROOT, " %,d", e.getValue()))
         .collect(Collectors.joining(", "));

@@ -22,7 +22,8 @@ final class VerboseResults implements ResultSink {
     results.accept(r);
     if (log.isDebugEnabled()) {
       String outcome = r.status() != null ? Integer.toString(r.status()) : r.errorKind().name();
-      log.debug("{} {}ms {} {}", outcome, r.fetchMillis(), Values.formatSize(r.bytes()), SeedFile.escape(r.url()));
+      log.debug("{} {} {} {}", outcome, String.format(java.util.Locale.ROOT, "%,dms", r.fetchMillis()),
+          Values.formatSize(r.bytes()), SeedFile.escape(r.url()));
     }
   }
 

@@ -53,10 +53,11 @@ final class WaczCommand implements Callable<Integer> {
         throw new UserError(ExitCodes.JOB, warcDir + " holds no WARC files (*.warc.gz)");
       }
       WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get());
-      terminal.out().printf(Locale.ROOT, "%s: %d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
+      terminal.out().printf(Locale.ROOT, "%s: %,d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
           s.warcFiles(), io.sievecrawl.config.Values.formatSize(s.warcBytes()), s.indexLines(), s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes()),
-          repaired > 0 ? "; " + repaired + " WARC files left open by a killed crawl were closed first" : "");
+          repaired > 0 ? String.format(Locale.ROOT, "; %,d WARC files left open by a killed crawl were closed first",
+              repaired) : "");
       return ExitCodes.OK;
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot package " + warcDir + " as " + output + ": " + Errors.reason(e));

@@ -107,6 +107,7 @@ final class WarcOutput {
 
   /** The summary's WARC line. */
   static String summary(WarcArchive archive) {
-    return "  WARC files:      " + archive.exchanges() + " exchanges recorded in " + archive.dir();
+    return String.format(java.util.Locale.ROOT, "  WARC files:      %,d exchanges recorded in %s", archive.exchanges(),
+        archive.dir());
   }
 }

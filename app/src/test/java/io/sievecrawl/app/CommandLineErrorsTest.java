@@ -137,7 +137,7 @@ class CommandLineErrorsTest {
         "sievecrawl: " + config + ":2: filter.n = 0: must be between 1 and 100G",
         "sievecrawl: " + config + ":3: filter.p = 0.9: must be between 1e-10 and 0.5",
         "sievecrawl: " + config + ":5: politeness.dealy = 1s: unknown key; did you mean politeness.delay?",
-        "sievecrawl: --concurrency: crawl.concurrency = 0: must be between 1 and 10000") + "\n", cmd.err());
+        "sievecrawl: --concurrency: crawl.concurrency = 0: must be between 1 and 10,000") + "\n", cmd.err());
   }
 
   @Test

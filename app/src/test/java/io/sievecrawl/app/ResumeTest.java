@@ -151,7 +151,7 @@ class ResumeTest {
     Cmd cmd = Cmd.run("resume", job.toString(), "-n", "5M");
     assertEquals(ExitCodes.CONFIG, cmd.exitCode(), cmd.toString());
     assertEquals("sievecrawl: filter.n cannot change when a crawl resumes: the crawl in " + job + " was sized for"
-        + " n = 100000 (given --expected-urls: 5000000)\n", cmd.err());
+        + " n = 100,000 (given --expected-urls: 5,000,000)\n", cmd.err());
     Cmd p = Cmd.run("resume", job.toString(), "-p", "0.01");
     assertEquals(ExitCodes.CONFIG, p.exitCode(), p.toString());
   }

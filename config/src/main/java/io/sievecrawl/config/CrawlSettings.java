@@ -481,7 +481,8 @@ public final class CrawlSettings {
             s.checkRange(value);
             complete.put(s, value);
           } catch (IllegalArgumentException e) {
-            String text = rawTexts.getOrDefault(s, String.valueOf(value));
+            String text = rawTexts.getOrDefault(s, value instanceof Duration d ? Values.formatDuration(d) // not PT2H
+                : String.valueOf(value));
             all.add(new Problem(origins.getOrDefault(s, ""), s.key(), text, e.getMessage()));
           }
         } else if (!rawTexts.containsKey(s)) {

@@ -283,7 +283,7 @@ public enum Setting {
       case COUNT, INT -> {
         long v = ((Number) value).longValue();
         if (v < min || v > max) {
-          throw new IllegalArgumentException(rangeText(Long.toString(min), max == Long.MAX_VALUE ? null : fmt(max)));
+          throw new IllegalArgumentException(rangeText(fmt(min), max == Long.MAX_VALUE ? null : fmt(max)));
         }
       }
       case DURATION -> {
@@ -342,7 +342,7 @@ public enum Setting {
   }
 
   private static String fmt(long v) {
-    return v >= 1_000_000 ? Values.formatCount(v) : Long.toString(v);
+    return v >= 1_000_000 ? Values.formatCount(v) : String.format(Locale.ROOT, "%,d", v);
   }
 
   private static String rangeText(String low, String high) {

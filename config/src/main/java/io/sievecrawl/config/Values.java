@@ -44,7 +44,8 @@ public final class Values {
     try {
       return value.longValueExact();
     } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("expected a whole number no larger than " + Long.MAX_VALUE);
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "expected a whole number no larger than %,d",
+          Long.MAX_VALUE));
     }
   }
 
@@ -81,7 +82,8 @@ public final class Values {
       return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(unitMillis)).setScale(0,
           java.math.RoundingMode.HALF_UP).longValueExact());
     } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("expected a duration no longer than " + Long.MAX_VALUE + "ms");
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "expected a duration no longer than %,dms",
+          Long.MAX_VALUE));
     }
   }
 
@@ -108,7 +110,8 @@ public final class Values {
       return amount.multiply(BigDecimal.valueOf(multiplier)).setScale(0, java.math.RoundingMode.HALF_UP)
           .longValueExact();
     } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("expected a size no larger than " + Long.MAX_VALUE + " bytes");
+      throw new IllegalArgumentException(String.format(Locale.ROOT, "expected a size no larger than %,d bytes",
+          Long.MAX_VALUE));
     }
   }
 

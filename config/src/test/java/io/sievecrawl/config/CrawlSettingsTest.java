@@ -81,7 +81,7 @@ class CrawlSettingsTest {
     assertEquals(List.of(
         "crawl.conf:3: filter.n = 0: must be between 1 and 100G",
         "crawl.conf:4: filter.p = 2: must be between 1e-10 and 0.5",
-        "crawl.conf:9: crawl.concurrency = 20000: must be between 1 and 10000",
+        "crawl.conf:9: crawl.concurrency = 20000: must be between 1 and 10,000",
         "--delay: politeness.delay = fast: expected a duration with a unit such as 500ms, 10s, 2m or 1h"),
         e.problems().stream().map(Problem::toString).toList());
   }
@@ -91,7 +91,7 @@ class CrawlSettingsTest {
     SettingsException e = assertThrows(SettingsException.class,
         () -> CrawlSettings.builder().set(Setting.DELAY, Duration.ofHours(2)).set(Setting.MAX_DEPTH, "x").build());
     assertEquals(List.of("code: crawl.max-depth = x: must be a whole number",
-            "code: politeness.delay = PT2H: must be between 0ms and 1h").stream().sorted().toList(),
+            "code: politeness.delay = 2h: must be between 0ms and 1h").stream().sorted().toList(),
         e.problems().stream().map(Problem::toString).sorted().toList());
   }
 

@@ -127,15 +127,15 @@ public final class CrawlBenchmark {
     }
     CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, (long) pages * 2).build();
     PrintStream out = System.out;
-    out.printf(Locale.ROOT, "synthetic site: %d pages, %d random links each, loopback; JVM %s, %d cores%n", pages,
+    out.printf(Locale.ROOT, "synthetic site: %,d pages, %,d random links each, loopback; JVM %s, %d cores%n", pages,
         fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
     run(Math.min(pages, 2_000), fanOut, levels.get(0), settings); // warm-up: JIT, class loading
     out.printf("%-12s %8s %10s %8s %10s %s%n", "concurrency", "pages", "pages/s", "MB/s", "seconds", "exactly once");
     for (int level : levels) {
       Run r = run(pages, fanOut, level, settings);
-      out.printf(Locale.ROOT, "%-12d %8d %10.0f %8.1f %10.2f %s%n", level, r.fetched(), r.pagesPerSecond(),
-          r.megabytesPerSecond(), r.seconds(), r.exactlyOnce() ? "yes" : "NO (" + r.servedOnce() + " once, "
-              + r.repeated() + " repeated)");
+      out.printf(Locale.ROOT, "%-,12d %,8d %,10.0f %,8.1f %,10.2f %s%n", level, r.fetched(), r.pagesPerSecond(),
+          r.megabytesPerSecond(), r.seconds(), r.exactlyOnce() ? "yes"
+              : String.format(Locale.ROOT, "NO (%,d once, %,d repeated)", r.servedOnce(), r.repeated()));
     }
   }
 }

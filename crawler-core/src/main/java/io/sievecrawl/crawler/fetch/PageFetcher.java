@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
+import java.util.Locale;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.Cookie;
@@ -195,7 +196,7 @@ public final class PageFetcher implements AutoCloseable {
       String error = null;
       if (raw.cutOff() != null) { // retried as a failure; the part received is parsed if this was the last attempt
         errorKind = classify(raw.cutOff());
-        error = describe(raw.cutOff()) + " after " + raw.length() + " bytes of the body";
+        error = describe(raw.cutOff()) + String.format(Locale.ROOT, " after %,d bytes of the body", raw.length());
       }
       if (parse) {
         try {

@@ -16,7 +16,7 @@ public final class InvalidUrlException extends Exception {
 
   /** A URL valid but for its length: a spider-trap guard refused it, not its syntax. */
   static InvalidUrlException tooLong(int maxLength) {
-    return new InvalidUrlException("longer than " + maxLength + " characters", true);
+    return new InvalidUrlException(String.format(java.util.Locale.ROOT, "longer than %,d characters", maxLength), true);
   }
 
   /** Whether the URL was refused only for being longer than the cap. */

@@ -32,6 +32,7 @@ import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -226,7 +227,8 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     } else {
       Files.move(open, closed, StandardCopyOption.ATOMIC_MOVE);
       log.info("WARC file {} was left open by a run that did not finish: {} closed as {}", open,
-          cut > 0 ? "cut back by " + cut + " bytes to its last complete record and" : "complete,", closed);
+          cut > 0 ? String.format(Locale.ROOT, "cut back by %,d bytes to its last complete record and", cut)
+              : "complete,", closed);
     }
     Durable.syncDirectory(open.getParent());
     return cut;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -112,8 +113,9 @@ final class LogRecovery {
     long started = System.nanoTime();
     CheckpointFile cp = checkpoint;
     if (cp.n() != n || Double.compare(cp.p(), p) != 0) {
-      throw new FrontierCorruptException(dir.resolve(CheckpointFile.NAME) + ": this frontier's URL filter was"
-          + " sized for n = " + cp.n() + " and p = " + cp.p() + "; it cannot change to n = " + n + ", p = " + p);
+      throw new FrontierCorruptException(dir.resolve(CheckpointFile.NAME) + String.format(Locale.ROOT, ": this"
+          + " frontier's URL filter was sized for n = %,d and p = %s; it cannot change to n = %,d, p = %s", cp.n(),
+          cp.p(), n, p));
     }
     filter = cp.filterFile().isEmpty() ? BloomFilter.create(BloomSizing.of(n, p), cp.seed()) : readFilter(dir, cp);
     dropTornLastSegment(dir, segmentNumbers);
@@ -221,9 +223,14 @@ final class LogRecovery {
     writer = LogWriter.append(dir, options.segmentBytes(), files, last, segments.firstSeqOf(last), end.offset());
     queues = new QueueTable(maxQueue + 1);
     restoreQueues(chains, codec, queueKey);
-    log.info("frontier in {} recovered in {} ms: {} tasks waiting in {} queues, {} admitted in all; filter from {}"
-            + " plus {} records replayed", dir, (System.nanoTime() - started) / 1_000_000, pending,
-        queues.holding(), admitted, cp.filterFile().isEmpty() ? "scratch" : cp.filterFile(), replayed);
+    log.info("frontier in {} recovered in {}: {} tasks waiting in {} queues, {} admitted in all; filter from {}"
+            + " plus {} records replayed", dir, String.format(Locale.ROOT, "%,d ms", (System.nanoTime() - started)
+            / 1_000_000), thousands(pending), thousands(queues.holding()), thousands(admitted),
+        cp.filterFile().isEmpty() ? "scratch" : cp.filterFile(), thousands(replayed));
+  }
+
+  private static String thousands(long count) {
+    return String.format(Locale.ROOT, "%,d", count);
   }
 
   /** Finds each live queue's head, ends its chain, learns its key from its head task, and lines them up. */

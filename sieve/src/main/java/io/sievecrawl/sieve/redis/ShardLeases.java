@@ -248,7 +248,8 @@ final class ShardLeases implements AutoCloseable {
       }
       crawl.redis().hdel(crawl.key("agents"), crawl.agentId());
     } catch (RuntimeException e) {
-      log.warn("could not hand the shard leases back ({}); they expire in {} ms", e.getMessage(), ttlMillis);
+      log.warn("could not hand the shard leases back ({}); they expire in {}", e.getMessage(),
+          String.format(java.util.Locale.ROOT, "%,d ms", ttlMillis));
     }
   }
 }

@@ -318,8 +318,8 @@ class DiskFrontierTest {
     open(dir, 1 << 20).close();
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class,
         () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, s -> "", Strings.quietOptions(1 << 20)));
-    assertTrue(e.getMessage().endsWith("this frontier's URL filter was sized for n = 100000 and p = 0.001; it cannot"
-        + " change to n = 100000, p = 0.01"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("this frontier's URL filter was sized for n = 100,000 and p = 0.001; it cannot"
+        + " change to n = 100,000, p = 0.01"), e.getMessage());
   }
 
   @Test
