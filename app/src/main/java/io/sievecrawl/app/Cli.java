@@ -83,6 +83,9 @@ final class Cli {
       if (type == BenchCommand.class) {
         return type.cast(new BenchCommand(terminal));
       }
+      if (type == RemoveCommand.class) {
+        return type.cast(new RemoveCommand(terminal));
+      }
       if (type == WaczCommand.class) {
         return type.cast(new WaczCommand(terminal));
       }

@@ -46,6 +46,10 @@ final class CrawlCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
   boolean overwrite;
 
+  @Option(names = "--append", description = "Add to an existing results file instead of refusing to start: an agent"
+      + " of a shared crawl restarted with its own file (a torn last line is cut off first).")
+  boolean append;
+
   @Option(names = "--job", paramLabel = "DIR",
       description = "Crawl directory: settings, seeds, frontier, filter checkpoints, state. A new or empty directory;"
           + " default: a new ./sievecrawl-job-YYYYMMDD-HHMMSS, removed when the crawl completes.")
@@ -95,6 +99,10 @@ final class CrawlCommand implements Callable<Integer> {
       throw new UserError(ExitCodes.USAGE, "--redis and --crawl-name go together: the Redis to share the crawl"
           + " through, and the crawl's name there");
     }
+    if (append && redis == null) {
+      throw new UserError(ExitCodes.USAGE, "--append is for an agent of a shared crawl (--redis): a crawl of this"
+          + " machine continues with '" + CommandName.get() + " resume DIR', which appends to its results");
+    }
     if (redis != null && job != null) {
       throw new UserError(ExitCodes.USAGE, "--job and --redis do not go together: a shared crawl keeps its state in"
           + " Redis");
@@ -134,13 +142,14 @@ final class CrawlCommand implements Callable<Integer> {
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
     logOptions.checkApartFrom(output, "-o");
-    ResultsFile.checkNew(output, overwrite);
+    ResultsFile.checkNew(output, overwrite || append);
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
           String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
           String.join(System.lineSeparator(), settings.describe()));
-      return SharedCrawlRun.run(shared, settings, seedRead.seeds(), ResultsFile.create(output, terminal.out()),
+      return SharedCrawlRun.run(shared, settings, seedRead.seeds(),
+          ResultsFile.forAgent(output, append, overwrite, terminal.out()),
           reports, status, logOptions.verbosity());
     }
     CrawlJob crawlJob;

@@ -200,7 +200,13 @@ final class CrawlRun {
 
   /** The summary on the console and in the log, the origins table, and {@code --stats-json}. */
   static void report(CrawlSummary summary, ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
-    for (String line : SummaryReport.lines(summary)) {
+    report(SummaryReport.lines(summary), summary, reports, status, verbosity);
+  }
+
+  /** Reports {@code lines} (the summary of {@code summary}), the filter's detail, the busiest origins, the stats. */
+  static void report(List<String> lines, CrawlSummary summary, ReportOptions reports, StatusLine status,
+      Logging.Verbosity verbosity) {
+    for (String line : lines) {
       print(line, status, verbosity);
     }
     log.info(SummaryReport.filterDetail(summary)); // in the log, and on the console with -v

@@ -43,6 +43,10 @@ final class JoinCommand implements Callable<Integer> {
   @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
   boolean overwrite;
 
+  @Option(names = "--append", description = "Add to an existing results file instead of refusing to start: an agent"
+      + " of a shared crawl restarted with its own file (a torn last line is cut off first).")
+  boolean append;
+
   @Mixin
   SettingsOptions settingsOptions;
 
@@ -60,7 +64,7 @@ final class JoinCommand implements Callable<Integer> {
   public Integer call() {
     reports.checkWritable(); // before anything is created or emptied
     logOptions.checkApartFrom(output, "-o");
-    ResultsFile.checkNew(output, overwrite);
+    ResultsFile.checkNew(output, overwrite || append);
     RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true);
     CrawlSettings settings;
     try {
@@ -99,8 +103,8 @@ final class JoinCommand implements Callable<Integer> {
       log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName,
           RedisCrawl.shown(redis), output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-      code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()), ResultsFile.create(output, terminal.out()), reports, status,
-          logOptions.verbosity());
+      code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()),
+          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity());
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

@@ -58,11 +58,25 @@ final class ResultsFile implements AutoCloseable {
       if (!overwrite && Files.exists(path) && Files.size(path) > 0) {
         throw new UserError(ExitCodes.OUTPUT, String.format(Locale.ROOT, "results file %s exists (%,d bytes): choose"
             + " another -o, move it away, or pass --overwrite to replace it (a crawl is continued with '%s resume"
-            + " DIR', which appends)", output, Files.size(path), CommandName.get()));
+            + " DIR', which appends; an agent of a shared crawl adds to its own with --append)", output,
+            Files.size(path), CommandName.get()));
       }
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + output + ": " + Errors.reason(e));
     }
+  }
+
+  /**
+   * Opens an agent's results: added to with {@code --append}, else emptied. ({@link #checkNew} has passed.)
+   *
+   * @throws UserError with {@link ExitCodes#USAGE} if both {@code --append} and {@code --overwrite} are given
+   */
+  static ResultsFile forAgent(String output, boolean append, boolean overwrite, PrintStream stdout) {
+    if (append && overwrite) {
+      throw new UserError(ExitCodes.USAGE, "--append and --overwrite do not go together: add to the results file, or"
+          + " replace it");
+    }
+    return append ? append(output, stdout) : create(output, stdout);
   }
 
   /** Opens the results of a new crawl, emptying the file ({@link #checkNew} has passed). */
@@ -70,7 +84,10 @@ final class ResultsFile implements AutoCloseable {
     return open(output, stdout, false);
   }
 
-  /** Opens a resumed crawl's results for appending, first cutting off a torn last line. */
+  /**
+   * Opens a resumed crawl's results (or a restarted agent's, with {@code --append}) for appending, first cutting off a
+   * torn last line.
+   */
   static ResultsFile append(String output, PrintStream stdout) {
     if (!output.equals("-")) {
       Path path = Path.of(output);

@@ -51,7 +51,7 @@ final class SharedCrawlRun {
           continue;
         }
         throw new UserError(e.kind() == SharedCrawlException.Kind.MISMATCH ? ExitCodes.CONFIG : ExitCodes.SHARED,
-            e.getMessage());
+            CommandName.inHints(e.getMessage()));
       }
     }
   }
@@ -149,7 +149,7 @@ final class SharedCrawlRun {
     frontier.close();
     crawl.close();
     ReportOptions.close(skipLog);
-    CrawlRun.report(summary, reports, status, verbosity);
+    CrawlRun.report(SummaryReport.sharedLines(summary), summary, reports, status, verbosity);
     print(String.format(Locale.ROOT, "  all agents:      %,d pages, %,d with a response, %s read; %,d URLs admitted,"
         + " %,d duplicates dropped, %,d still open; %,d agents live", global.getOrDefault("pages", 0L),
         global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),
@@ -187,6 +187,10 @@ final class SharedCrawlRun {
     if (summary.end() == CrawlSummary.End.COMPLETED && global.getOrDefault("responses", 0L) == 0
         && globalFrontier.getOrDefault("admitted", 0L) > 0) {
       throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched by any agent: no server answered");
+    }
+    if (summary.end() == CrawlSummary.End.COMPLETED && globalFrontier.getOrDefault("open", 1L) <= 0) {
+      print(CommandName.inHints("the shared crawl stays in Redis until removed with '" + RedisCrawl.removeCommand(
+          crawl.uri(), crawl.name()) + "'"), status, verbosity);
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
   }

@@ -19,6 +19,15 @@ final class SummaryReport {
   private SummaryReport() {}
 
   static List<String> lines(CrawlSummary s) {
+    return lines(s, "left in the frontier for 'resume'");
+  }
+
+  /** As {@link #lines(CrawlSummary)} for an agent of a shared crawl, whose unfinished pages go to the others. */
+  static List<String> sharedLines(CrawlSummary s) {
+    return lines(s, "left in the shared frontier for the other agents or 'join'");
+  }
+
+  private static List<String> lines(CrawlSummary s, String leftFor) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
     lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %s (%,.1f pages/s), %s read%s",
@@ -28,7 +37,7 @@ final class SummaryReport {
     lines.add("  pages by status: " + (s.byStatusClass().isEmpty() ? "none" : join(s.byStatusClass())));
     lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
     lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
-        + (s.notFetched() > 0 ? String.format(Locale.ROOT, "; left in the frontier for 'resume': %,d",
+        + (s.notFetched() > 0 ? String.format(Locale.ROOT, "; %s: %,d", leftFor,
             s.notFetched()) : ""));
     lines.add("  not followed:    " + (s.notAdmitted().isEmpty() ? "none" : join(s.notAdmitted())));
     if (!s.givenUp().isEmpty()) {

@@ -56,6 +56,53 @@ class SharedCrawlTest {
     }
   }
 
+  /**
+   * A finished shared crawl's name is taken until 'remove' deletes its keys; a restarted agent adds to its own
+   * results file with --append.
+   */
+  @Test
+  void aFinishedSharedCrawlIsSaidToBeSoAndRemoveFreesItsName() throws Exception {
+    try (RedisServer redis = RedisServer.start(null); SyntheticSite site = SyntheticSite.start(20, 3)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path out = dir.resolve("out.jsonl");
+      String log = dir.resolve("agent.log").toString();
+      Cmd first = Cmd.run("crawl", seeds.toString(), "--redis", redis.uri(), "--crawl-name", "docs", "-o",
+          out.toString(), "--log-file", log, "--delay", "0ms");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      String removeCommand = "sievecrawl remove --redis " + redis.uri() + " --crawl-name docs";
+      assertTrue(first.err().contains("the shared crawl stays in Redis until removed with '" + removeCommand + "'"),
+          first.err());
+
+      Cmd again = Cmd.run("crawl", seeds.toString(), "--redis", redis.uri(), "--crawl-name", "docs", "-o",
+          dir.resolve("again.jsonl").toString(), "--log-file", log);
+      assertEquals(ExitCodes.SHARED, again.exitCode(), again.toString());
+      assertEquals("sievecrawl: the shared crawl 'docs' in " + redis.uri() + " is finished already: choose another"
+          + " --crawl-name, or remove it first with '" + removeCommand + "'\n", again.err());
+
+      Cmd remove = Cmd.run("remove", "--redis", redis.uri(), "--crawl-name", "docs");
+      assertEquals(ExitCodes.OK, remove.exitCode(), remove.toString());
+      assertTrue(remove.out().matches("removed the shared crawl 'docs' from " + java.util.regex.Pattern.quote(
+          redis.uri()) + ": [1-9][0-9,]* keys\n"), remove.out());
+      Cmd gone = Cmd.run("remove", "--redis", redis.uri(), "--crawl-name", "docs");
+      assertEquals(ExitCodes.SHARED, gone.exitCode(), gone.toString());
+      assertTrue(gone.err().contains("no shared crawl named 'docs'"), gone.err());
+
+      Files.writeString(out, "{\"url\":\"torn", java.nio.file.StandardOpenOption.APPEND);
+      Cmd refused = Cmd.run("crawl", seeds.toString(), "--redis", redis.uri(), "--crawl-name", "docs", "-o",
+          out.toString(), "--log-file", log, "--delay", "0ms");
+      assertEquals(ExitCodes.OUTPUT, refused.exitCode(), refused.toString());
+      assertTrue(refused.err().contains("adds to its own with --append"), refused.err());
+      Cmd appended = Cmd.run("crawl", seeds.toString(), "--redis", redis.uri(), "--crawl-name", "docs", "-o",
+          out.toString(), "--log-file", log, "--delay", "0ms", "--append");
+      assertEquals(ExitCodes.OK, appended.exitCode(), appended.toString());
+      List<String> lines = Files.readAllLines(out);
+      assertEquals(40, lines.size(), "both runs' pages, the torn line cut off");
+      for (String line : lines) {
+        new ObjectMapper().readTree(line);
+      }
+    }
+  }
+
   @Test
   void aRedisOutOfMemoryEndsTheAgentWithTheSharedCrawlsCodeAndSaysWhy() throws Exception {
     try (RedisServer redis = RedisServer.start(null, List.of("--maxmemory", "3mb"));

@@ -1,11 +1,13 @@
 package io.sievecrawl.sieve.redis;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -39,7 +41,7 @@ import java.util.regex.Pattern;
  */
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
-  static final int VERSION = 2;
+  static final int VERSION = 3; // 3: filter chunks of 1,023 blocks
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   /** Connections tried when a handshake ends without the server's answer. */
@@ -96,9 +98,14 @@ public final class RedisCrawl implements AutoCloseable {
       });
       RedisCommands<String, byte[]> redis = link.connection().sync();
       String metaKey = key(name, "meta");
-      redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
+      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
           args.toArray(byte[][]::new));
       Map<String, String> meta = readMeta(redis, uri, name);
+      if (created == 0 && isFinished(redis, name)) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.FINISHED, "the shared crawl '" + name + "' in " + uri
+            + " is finished already: choose another --crawl-name, or remove it first with '" + removeCommand(uri, name)
+            + "'");
+      }
       if (Long.parseLong(meta.get("n")) != n || Double.compare(Double.parseDouble(meta.get("p")), p) != 0) {
         throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' in "
             + uri + " exists with n = " + meta.get("n") + " and p = " + meta.get("p") + "; join it with the same n and"
@@ -133,6 +140,67 @@ public final class RedisCrawl implements AutoCloseable {
       link.close();
       throw e;
     }
+  }
+
+  /**
+   * Removes the crawl {@code name} and every key it has from Redis; returns how many keys went. Refused while an agent
+   * has been heard from within {@code agentsQuietFor}: the crawl is still being worked.
+   *
+   * @throws SharedCrawlException if Redis cannot be reached or refuses us, there is no such crawl, or agents work it
+   */
+  public static long remove(String rawUri, String name, Duration agentsQuietFor) throws SharedCrawlException {
+    checkName(name);
+    String uri = shown(rawUri);
+    Link link = connect(rawUri);
+    try {
+      RedisCommands<String, byte[]> redis = link.connection().sync();
+      readMeta(redis, uri, name);
+      long now = redisMillis(redis);
+      long live = redis.hgetall(key(name, "agents")).values().stream()
+          .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < agentsQuietFor.toMillis())
+          .count();
+      if (live > 0) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.IN_USE, "the shared crawl '" + name + "' in " + uri
+            + " is being worked by " + live + (live == 1 ? " agent" : " agents") + ": stop them first (Ctrl-C),"
+            + " then remove it");
+      }
+      long removed = 0;
+      ScanArgs match = ScanArgs.Builder.matches(key(name, "*")).limit(1_000);
+      for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
+        if (!cursor.getKeys().isEmpty()) {
+          removed += redis.unlink(cursor.getKeys().toArray(String[]::new));
+        }
+        if (cursor.isFinished()) {
+          return removed;
+        }
+      }
+    } catch (RedisException e) {
+      throw failure(uri, e);
+    } finally {
+      link.close();
+    }
+  }
+
+  /** The command that removes the crawl {@code name}, for messages. */
+  public static String removeCommand(String uri, String name) {
+    return "sievecrawl remove --redis " + shown(uri) + " --crawl-name " + name;
+  }
+
+  /** Whether the crawl admitted URLs and has none open: a crawl that ran to its end. */
+  private static boolean isFinished(RedisCommands<String, byte[]> redis, String name) {
+    List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(key(name, "counters"), "admitted", "open");
+    long admitted = counters.get(0).hasValue() ? Long.parseLong(new String(counters.get(0).getValue(),
+        StandardCharsets.US_ASCII)) : 0;
+    long open = counters.get(1).hasValue() ? Long.parseLong(new String(counters.get(1).getValue(),
+        StandardCharsets.US_ASCII)) : 0;
+    return admitted > 0 && open <= 0;
+  }
+
+  /** Redis's clock in milliseconds: agents' heartbeats are written in it. */
+  static long redisMillis(RedisCommands<String, byte[]> redis) {
+    List<byte[]> time = redis.time();
+    return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
+        + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000;
   }
 
   /** A client and its one connection. */

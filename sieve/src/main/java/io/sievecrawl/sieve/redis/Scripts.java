@@ -1,11 +1,16 @@
 package io.sievecrawl.sieve.redis;
 
+import io.sievecrawl.sieve.BloomSizing;
+
 /**
  * The Lua scripts of a shared crawl. Each runs atomically in Redis and touches only keys of its crawl (one hash
  * slot). A script that finds the crawl's {@code meta} gone answers {@value #LOST}: Redis lost the crawl's data.
  */
 final class Scripts {
   static final String LOST = "SIEVECRAWL_LOST";
+
+  /** Bytes of filter per Redis key. */
+  static final int CHUNK_BYTES = RedisFrontier.CHUNK_BLOCKS * BloomSizing.BLOCK_BITS / Byte.SIZE;
 
   private Scripts() {}
 
@@ -18,7 +23,8 @@ final class Scripts {
    * shard's counter field. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen)
    * per task. Exactly one of any
    * number of concurrent admissions of a URL sees a clear bit: the script runs alone. The block is read and written
-   * whole (two calls) rather than bit by bit (2k calls).
+   * whole (two calls) rather than bit by bit (2k calls). A chunk is made whole, all zeros, the first time a bit is set
+   * in it: grown piece by piece by SETRANGE, Redis would allocate about twice the chunk's bytes.
    */
   static final String ADMIT = """
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
@@ -54,6 +60,9 @@ final class Scripts {
           result[i + 2] = 0
           dropped = dropped + 1
         else
+          if #block == 0 and redis.call('EXISTS', chunk) == 0 then
+            redis.call('SET', chunk, string.rep('\\0', %d))
+          end
           redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
           flippedTotal = flippedTotal + flipped
           if redis.call('RPUSH', list, task) == 1 then
@@ -74,7 +83,7 @@ final class Scripts {
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
       result[2] = linedUp
       return result
-      """.formatted(LOST);
+      """.formatted(LOST, CHUNK_BYTES);
 
   /**
    * Checks out the first origin in line among several shards' lines: KEYS the line keys; ARGV the index to start at

@@ -112,9 +112,7 @@ final class ShardLeases implements AutoCloseable {
         throw new FrontierFailure(crawl.lostMessage(),
             new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
       }
-      List<byte[]> time = redis.time();
-      long now = Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
-          + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000;
+      long now = RedisCrawl.redisMillis(redis);
       redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now)));
       int live = 0;
       for (Map.Entry<String, byte[]> agent : redis.hgetall(crawl.key("agents")).entrySet()) {

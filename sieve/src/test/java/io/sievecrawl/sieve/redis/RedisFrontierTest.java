@@ -229,6 +229,53 @@ class RedisFrontierTest {
   }
 
   @Test
+  void aCrawlAgentsWorkIsNotRemovedAndOneTheyLeftIsRemovedWhole() throws Exception {
+    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    frontier.offerAll(List.of("https://a.example/1", "https://b.example/1"));
+    SharedCrawlException inUse = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.remove(redis.uri(), "test", Duration.ofSeconds(30)));
+    assertEquals(SharedCrawlException.Kind.IN_USE, inUse.kind());
+    assertTrue(inUse.getMessage().contains("is being worked by 1 agent"), inUse.getMessage());
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+    open.clear();
+
+    long removed = RedisCrawl.remove(redis.uri(), "test", Duration.ZERO); // no agent counts as live
+    assertTrue(removed >= 5, "meta, counters, filter, queues, line: " + removed);
+    assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.join(redis.uri(), "test")).kind());
+    RedisCrawl fresh = RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.001, 8, "");
+    open.add(fresh);
+    RedisFrontier<String> again = RedisFrontier.open(fresh, UTF8, url -> url, RedisFrontierTest::host,
+        Duration.ofSeconds(10), "n");
+    open.add(again);
+    assertEquals(2, again.offerAll(List.of("https://a.example/1", "https://b.example/1")).cardinality(),
+        "nothing of the removed crawl is left: its URLs are new");
+  }
+
+  @Test
+  void aChunkOfTheFilterTakesItsSizeInRedisNotTwice() throws Exception {
+    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      urls.add("https://h" + (i % 7) + ".example/p" + i);
+    }
+    frontier.offerAll(urls);
+    RedisCrawl crawl = RedisCrawl.join(redis.uri(), "test");
+    open.add(crawl);
+    long chunks = 0;
+    for (int chunk = 0; chunk < 64; chunk++) {
+      Long bytes = crawl.redis().memoryUsage(crawl.key("f:" + chunk));
+      if (bytes != null) {
+        chunks++;
+        assertTrue(bytes < Scripts.CHUNK_BYTES * 21 / 20, "chunk " + chunk + " takes " + bytes + " bytes");
+      }
+    }
+    assertTrue(chunks > 0, "the URLs set bits in some chunk");
+  }
+
+  @Test
   void joiningWithAnotherNOrPIsRefused() throws Exception {
     agent(Duration.ofSeconds(10));
     SharedCrawlException e = assertThrows(SharedCrawlException.class,
