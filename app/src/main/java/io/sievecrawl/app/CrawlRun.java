@@ -9,6 +9,7 @@ import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
+import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
@@ -68,12 +69,15 @@ final class CrawlRun {
       t.setDaemon(true);
       return t;
     });
-    timers.scheduleWithFixedDelay(() -> saveState(job, crawler), STATE_EVERY_MILLIS, STATE_EVERY_MILLIS,
-        TimeUnit.MILLISECONDS);
+    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir());
+    timers.scheduleWithFixedDelay(() -> saveState(job, crawler, stateFailures), STATE_EVERY_MILLIS,
+        STATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
+    FailureLog warcFailures = WarcOutput.syncFailures(warc);
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
     timers.scheduleWithFixedDelay(() -> {
-      WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
-      syncResults(results);
+      WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
+      syncResults(results, resultFailures);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(again -> {
       log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
@@ -241,19 +245,21 @@ final class CrawlRun {
     }
   }
 
-  private static void saveState(CrawlJob job, Crawler crawler) {
+  private static void saveState(CrawlJob job, Crawler crawler, FailureLog failures) {
     try {
       job.writeState(crawler.state());
+      failures.succeeded();
     } catch (IOException | RuntimeException e) {
-      log.error("cannot save the crawl state in {}: {}", job.dir(), e.getMessage());
+      failures.failed(String.valueOf(e.getMessage()));
     }
   }
 
-  private static void syncResults(ResultsFile results) {
+  private static void syncResults(ResultsFile results, FailureLog failures) {
     try {
       results.sync();
+      failures.succeeded();
     } catch (IOException e) {
-      log.error("cannot force {} to disk: {}", results.name(), Errors.reason(e));
+      failures.failed(Errors.reason(e));
     }
   }
 }

@@ -8,6 +8,7 @@ import io.sievecrawl.crawler.ScopeSites;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
+import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
@@ -102,9 +103,16 @@ final class SharedCrawlRun {
     });
     timers.scheduleWithFixedDelay(() -> quietly(counters::flush), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
+    FailureLog warcFailures = WarcOutput.syncFailures(warc);
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
     timers.scheduleWithFixedDelay(() -> {
-      WarcOutput.sync(warc); // first: a page's WARC record is written before its result line
-      quietly(results::sync);
+      WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
+      try {
+        results.sync();
+        resultFailures.succeeded();
+      } catch (IOException e) {
+        resultFailures.failed(Errors.reason(e));
+      }
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals.install(again -> {
       log.warn("stopping this agent: finishing fetches in flight ({}); the other agents carry on with its shards",

@@ -3,6 +3,7 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.sieve.FailureLog;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -81,15 +82,21 @@ final class WarcOutput {
   }
 
   /** Forces the open file to disk; logs a failure (the next write reports it to the crawl). */
-  static void sync(WarcArchive archive) {
+  static void sync(WarcArchive archive, FailureLog failures) {
     if (archive == null) {
       return;
     }
     try {
       archive.sync();
+      failures.succeeded();
     } catch (IOException e) {
-      log.error("cannot force WARC files in {} to disk: {}", archive.dir(), Errors.reason(e));
+      failures.failed(Errors.reason(e));
     }
+  }
+
+  /** Where failures of {@link #sync} go: said once a minute while they last. */
+  static FailureLog syncFailures(WarcArchive archive) {
+    return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk");
   }
 
   /** Closes the archive; returns the failure, if any. */

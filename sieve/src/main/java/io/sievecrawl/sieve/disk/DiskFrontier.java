@@ -3,6 +3,7 @@ package io.sievecrawl.sieve.disk;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomFilterFile;
 import io.sievecrawl.sieve.BloomSizing;
+import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontier;
@@ -78,6 +79,8 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private static final Logger log = LoggerFactory.getLogger(DiskFrontier.class);
 
   private final Path dir;
+  private final FailureLog syncFailures; // a full disk fails these on every timer tick: said once a minute
+  private final FailureLog checkpointFailures;
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> key;
   private final Function<? super T, String> queueKey;
@@ -111,6 +114,8 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private DiskFrontier(Path dir, FrontierOptions options, TaskCodec<T> codec,
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey, LogRecovery recovered) {
     this.dir = dir;
+    this.syncFailures = new FailureLog(log, "cannot force the frontier log in " + dir + " to disk");
+    this.checkpointFailures = new FailureLog(log, "cannot write a frontier checkpoint in " + dir);
     this.codec = codec;
     this.key = key;
     this.queueKey = queueKey;
@@ -441,16 +446,18 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private void syncQuietly() {
     try {
       sync();
+      syncFailures.succeeded();
     } catch (IOException | RuntimeException e) {
-      log.error("cannot force the frontier log in {} to disk: {}", dir, e.getMessage());
+      syncFailures.failed(String.valueOf(e.getMessage()));
     }
   }
 
   private void checkpointQuietly() {
     try {
       checkpoint();
+      checkpointFailures.succeeded();
     } catch (IOException | RuntimeException e) {
-      log.error("cannot write a frontier checkpoint in {}: {}", dir, e.getMessage());
+      checkpointFailures.failed(String.valueOf(e.getMessage()));
     }
   }
 
