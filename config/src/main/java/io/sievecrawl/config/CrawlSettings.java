@@ -57,15 +57,20 @@ public final class CrawlSettings {
   }
 
   /**
-   * One line per setting, {@code key = value    # where it came from}: a config file that loads back to these
-   * settings (a {@code #} after white space starts a comment).
+   * One line per setting, {@code key = value    # where it came from}, and for a value not from the defaults whether
+   * it differs from the default ({@code # config.conf, default 10M} or {@code # config.conf, as the default}): a
+   * config file that loads back to these settings (a {@code #} after white space starts a comment).
    */
   public List<String> describe() {
+    CrawlSettings defaults = builder().build();
     List<String> lines = new ArrayList<>();
     for (Setting s : Setting.values()) {
       List<String> values = configValues(s, true);
+      List<String> defaultValues = defaults.configValues(s, true);
+      String sameness = origin(s).equals("default") ? ""
+          : values.equals(defaultValues) ? ", as the default" : ", default " + String.join(" ", defaultValues);
       for (int i = 0; i < values.size(); i++) {
-        lines.add(s.key() + " = " + values.get(i) + "    # " + originOf(s, i));
+        lines.add(s.key() + " = " + values.get(i) + "    # " + originOf(s, i) + sameness);
       }
     }
     return lines;

@@ -27,6 +27,16 @@ class CrawlSettingsTest {
   }
 
   @Test
+  void describeSaysWhichValuesNotFromTheDefaultsDifferFromThem() {
+    CrawlSettings.Builder loaded = CrawlSettings.builder();
+    ConfigFile.parse("copy.conf", "filter.n = 10M\nfilter.p = 0.01\n", loaded);
+    List<String> described = loaded.build().describe();
+    assertTrue(described.contains("filter.n = 10M    # copy.conf:1, as the default"), described.toString());
+    assertTrue(described.contains("filter.p = 0.01    # copy.conf:2, default 0.001"), described.toString());
+    assertTrue(described.contains("crawl.scope = host    # default"), described.toString());
+  }
+
+  @Test
   void theConfigTextOfSettingsLoadsBackToEqualSettings() {
     CrawlSettings changed = CrawlSettings.builder().set(Setting.FILTER_N, 12_345_678L).set(Setting.FILTER_P, 1e-4)
         .set(Setting.DELAY, Duration.ofMillis(250)).set(Setting.USER_AGENT, "sievecrawl/1.0 (+https://example.org)")

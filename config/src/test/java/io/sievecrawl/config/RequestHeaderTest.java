@@ -76,8 +76,8 @@ class RequestHeaderTest {
         """).build();
     String described = String.join("\n", s.describe());
     assertFalse(described.contains("dXNlcjpwYXNz") || described.contains("s3cret"), described);
-    assertTrue(described.contains("fetch.header = \"Authorization: <hidden>\"    # crawl.conf:1\n"), described);
-    assertTrue(described.contains("fetch.header = \"Accept: text/html\"    # crawl.conf:3\n"), described);
+    assertTrue(described.contains("fetch.header = \"Authorization: <hidden>\"    # crawl.conf:1, default \"\"\n"), described);
+    assertTrue(described.contains("fetch.header = \"Accept: text/html\"    # crawl.conf:3, default \"\"\n"), described);
     assertEquals(List.of("\"Authorization: <hidden>\"", "\"Cookie: <hidden>\"", "\"Accept: text/html\""),
         s.shownValues().get("fetch.header"));
 
