@@ -230,7 +230,7 @@ public final class Crawler {
     boolean[] anyIncluded = {false};
     try {
       seeds.forEach(seed -> {
-        Url url = seedUrl(seed);
+        Url url = seedUrl(seed, seeds.normalized());
         if (scope.addSeed(url)) {
           scopeSites.publish(ScopePolicy.siteOf(url));
         }
@@ -327,7 +327,14 @@ public final class Crawler {
     return summary(end, carriedOver, run.admitted(), run.notFetched(), atEnd, givenUp, elapsed, failure, totals);
   }
 
-  private Url seedUrl(String seed) {
+  private Url seedUrl(String seed, boolean normalized) {
+    if (normalized) {
+      try {
+        return UrlNormalizer.parseCanonical(seed); // split only: cheaper than normalizing it again
+      } catch (IllegalArgumentException e) {
+        // not of the canonical shape after all (a file edited by hand): normalized below, or refused
+      }
+    }
     try {
       return normalizer.toUrl(seed);
     } catch (InvalidUrlException e) {
@@ -343,7 +350,7 @@ public final class Crawler {
         if (control.isStopping()) {
           throw new SeedsStopped();
         }
-        batch.add(CrawlTask.seed(seedUrl(seed)));
+        batch.add(CrawlTask.seed(seedUrl(seed, seeds.normalized())));
         if (batch.size() == SEED_BATCH) {
           scheduler.offerAll(batch);
           batch.clear();

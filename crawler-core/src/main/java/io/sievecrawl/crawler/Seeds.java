@@ -22,6 +22,11 @@ public interface Seeds {
   /** Hands every seed, in order, to {@code action}. */
   void forEach(Action action) throws IOException;
 
+  /** Whether the seeds are normalized already (as a crawl directory's are), so that they need only be split. */
+  default boolean normalized() {
+    return false;
+  }
+
   /** Seeds held in memory: a few, given on the command line or by a test. */
   static Seeds of(Collection<String> urls) {
     List<String> copy = List.copyOf(urls);
@@ -32,15 +37,23 @@ public interface Seeds {
     };
   }
 
-  /** The seeds in a UTF-8 file, one URL per line; blank lines are skipped. */
+  /** The normalized seeds in a UTF-8 file, one URL per line; blank lines are skipped. */
   static Seeds inFile(Path file) {
-    return action -> {
-      try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-          if (!line.isBlank()) {
-            action.accept(line);
+    return new Seeds() {
+      @Override
+      public void forEach(Action action) throws IOException {
+        try (BufferedReader lines = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+          for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            if (!line.isBlank()) {
+              action.accept(line);
+            }
           }
         }
+      }
+
+      @Override
+      public boolean normalized() {
+        return true;
       }
     };
   }
