@@ -226,24 +226,7 @@ public final class Crawler {
    * @throws UncheckedIOException if the seeds cannot be read
    */
   public CrawlSummary run(Seeds seeds) {
-    ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
-    boolean[] anyIncluded = {false};
-    try {
-      seeds.forEach(seed -> {
-        Url url = seedUrl(seed, seeds.normalized());
-        if (scope.addSeed(url)) {
-          scopeSites.publish(ScopePolicy.siteOf(url));
-        }
-        anyIncluded[0] |= scope.included(url);
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
-    }
-    if (!anyIncluded[0]) {
-      log.warn("no seed matches crawl.include ({}): the seeds are fetched, but of the links found only those it"
-          + " matches; to crawl a part of a site, start from a page in it", settings.include().stream()
-          .map(Object::toString).collect(Collectors.joining(", ")));
-    }
+    ScopePolicy scope = scopeOf(seeds);
     scope.addSites(scopeSites.load());
     scope.onNewSite(scopeSites::publish);
     this.scope = scope;
@@ -270,19 +253,7 @@ public final class Crawler {
 
     long start = System.nanoTime();
     startedAt = start;
-    Thread seedFeeder = null;
-    if (frontier.isShared()) {
-      queueSeeds(seeds);
-    } else {
-      scheduler.producerStarts();
-      seedFeeder = Thread.ofVirtual().name("seed-feeder").start(() -> {
-        try {
-          queueSeeds(seeds);
-        } finally {
-          scheduler.producerDone();
-        }
-      });
-    }
+    Thread seedFeeder = startQueuing(seeds);
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
           workerFailures.add(e);
@@ -325,6 +296,51 @@ public final class Crawler {
         atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
     CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
     return summary(end, carriedOver, run.admitted(), run.notFetched(), atEnd, givenUp, elapsed, failure, totals);
+  }
+
+  /**
+   * The scope of the seeds' sites and the sites earlier runs brought in; publishes the seeds' sites to other agents
+   * and warns when no seed matches {@code crawl.include}.
+   */
+  private ScopePolicy scopeOf(Seeds seeds) {
+    ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
+    boolean[] anyIncluded = {false};
+    try {
+      seeds.forEach(seed -> {
+        Url url = seedUrl(seed, seeds.normalized());
+        if (scope.addSeed(url)) {
+          scopeSites.publish(ScopePolicy.siteOf(url));
+        }
+        anyIncluded[0] |= scope.included(url);
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
+    }
+    if (!anyIncluded[0]) {
+      log.warn("no seed matches crawl.include ({}): the seeds are fetched, but of the links found only those it"
+          + " matches; to crawl a part of a site, start from a page in it", settings.include().stream()
+          .map(Object::toString).collect(Collectors.joining(", ")));
+    }
+    return scope;
+  }
+
+  /**
+   * Queues the seeds: on a frontier of this process in a thread of their own while the workers fetch (returned, to
+   * join), on a shared one before any fetch (returns null).
+   */
+  private Thread startQueuing(Seeds seeds) {
+    if (frontier.isShared()) {
+      queueSeeds(seeds);
+      return null;
+    }
+    scheduler.producerStarts();
+    return Thread.ofVirtual().name("seed-feeder").start(() -> {
+      try {
+        queueSeeds(seeds);
+      } finally {
+        scheduler.producerDone();
+      }
+    });
   }
 
   private Url seedUrl(String seed, boolean normalized) {
