@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.sieve.testing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +10,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Fails a test when any background thread died of an uncaught exception while it ran: a dying thread must not go
- * unnoticed just because the test's own thread passed. Registered for every test of this module through
- * {@code META-INF/services} and {@code junit-platform.properties}.
+ * unnoticed just because the test's own thread passed. Registered for every test of the modules that list it in their
+ * {@code META-INF/services} (and enable {@code junit-platform.properties} autodetection): crawler-core and app.
  */
 public final class UncaughtExceptionsExtension implements BeforeEachCallback, AfterEachCallback {
   private static final Queue<String> FAILURES = new ConcurrentLinkedQueue<>();
