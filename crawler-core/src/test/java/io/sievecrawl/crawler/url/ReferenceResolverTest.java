@@ -83,7 +83,9 @@ class ReferenceResolverTest {
     assertEquals("http://127.0.0.1:8080/api/java.base/java/util/List.html", link.toString());
     assertSame(resolver.base().origin(), link.origin());
     assertSame(resolver.base().host(), link.host());
-    assertNotNull(resolver.resolvePlain(resolver.base(), "https://docs.example.org/en/stable/?q=1"));
+    Url elsewhere = resolver.resolvePlain(resolver.base(), "https://docs.example.org/en/stable/?q=1");
+    assertEquals("https://docs.example.org/en/stable/?q=1", elsewhere.toString());
+    assertEquals("https://docs.example.org", elsewhere.origin());
   }
 
   @Test
