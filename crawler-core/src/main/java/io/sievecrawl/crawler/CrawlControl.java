@@ -2,6 +2,7 @@ package io.sievecrawl.crawler;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +17,8 @@ final class CrawlControl {
   private final long maxPages;
   private final AtomicLong pagesStarted;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private volatile long stopRequestedAt; // System.nanoTime() of the first stop, 0 while none
+  private final LongSupplier ticker;
+  private volatile long stopRequestedAt; // the ticker's time of the first stop, 0 while none
   private volatile boolean pageLimitReached;
   private volatile boolean timeLimitReached;
   private volatile boolean stopRequested;
@@ -24,9 +26,11 @@ final class CrawlControl {
   /**
    * @param maxPages fetches allowed over the whole crawl, 0 for no limit
    * @param pagesBefore fetches started in earlier runs of the same crawl
+   * @param ticker the crawl's clock, in nanoseconds: the stop's grace period is counted on it
    */
-  CrawlControl(long maxPages, long pagesBefore, Runnable onStop) {
+  CrawlControl(long maxPages, long pagesBefore, LongSupplier ticker, Runnable onStop) {
     this.maxPages = maxPages;
+    this.ticker = ticker;
     this.pagesStarted = new AtomicLong(pagesBefore);
     this.onStop = onStop;
   }
@@ -72,7 +76,7 @@ final class CrawlControl {
 
   private synchronized void halt() {
     if (stopRequestedAt == 0) {
-      stopRequestedAt = System.nanoTime() | 1;
+      stopRequestedAt = ticker.getAsLong() | 1;
       onStop.run();
     }
   }
@@ -82,7 +86,7 @@ final class CrawlControl {
     return stopRequestedAt != 0;
   }
 
-  /** {@link System#nanoTime()} of the first stop, or 0. */
+  /** The ticker's time of the first stop, or 0. */
   long stopRequestedAt() {
     return stopRequestedAt;
   }

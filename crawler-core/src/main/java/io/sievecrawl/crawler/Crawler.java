@@ -95,7 +95,7 @@ public final class Crawler {
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(settings.hostConcurrency(), settings.delay(),
         settings.adaptiveDelay(), settings.responseTimeFactor(), settings.maxDelay()), b.ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
-    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), scheduler::stop);
+    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), b.ticker, scheduler::stop);
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
     CaptureInterceptor capture = b.recorder == null ? null
         : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
@@ -444,7 +444,7 @@ public final class Crawler {
         stop();
       }
       long stopAt = control.stopRequestedAt();
-      if (stopAt != 0 && System.nanoTime() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
+      if (stopAt != 0 && ticker.getAsLong() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
         RobotsPolicy stoppingRobots = robots;
         if (stoppingRobots != null) {
           stoppingRobots.stopping();
