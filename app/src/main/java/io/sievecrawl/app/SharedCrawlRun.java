@@ -68,6 +68,7 @@ final class SharedCrawlRun {
 
   static int run(RedisCrawl crawl, CrawlSettings settings, Seeds seeds, ResultsFile results,
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
+    crawl.setOutageGrace(settings.redisOutageGrace()); // Redis restarting: workers wait, and the crawl goes on
     RedisFrontier<CrawlTask> frontier;
     try {
       frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, settings.leaseTtl(),
@@ -101,7 +102,7 @@ final class SharedCrawlRun {
       t.setDaemon(true);
       return t;
     });
-    timers.scheduleWithFixedDelay(() -> quietly(counters::flush), 1, 1, TimeUnit.SECONDS);
+    timers.scheduleWithFixedDelay(() -> flushQuietly(counters), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc);
     FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
@@ -117,6 +118,7 @@ final class SharedCrawlRun {
     StopSignals.install(again -> {
       log.warn("stopping this agent: finishing fetches in flight ({}); the other agents carry on with its shards",
           again);
+      crawl.stopWaiting(); // a worker waiting out a Redis outage would hold the stop up
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
@@ -219,6 +221,20 @@ final class SharedCrawlRun {
 
   private interface Action {
     void run() throws IOException;
+  }
+
+  /**
+   * Sends the counts gathered; Redis failing is the frontier's to report (a failure there ends the agent), not a
+   * warning here every second until the agent has ended.
+   */
+  private static void flushQuietly(SharedCounters counters) {
+    try {
+      counters.flush();
+    } catch (FrontierFailure e) {
+      log.debug("{}", e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      log.warn("{}", e.getMessage());
+    }
   }
 
   private static void quietly(Action action) {

@@ -236,6 +236,10 @@ public final class CrawlSettings {
     return (Duration) values.get(Setting.LEASE_TTL);
   }
 
+  public Duration redisOutageGrace() {
+    return (Duration) values.get(Setting.REDIS_OUTAGE_GRACE);
+  }
+
   public Duration frontierCheckpointInterval() {
     return (Duration) values.get(Setting.FRONTIER_CHECKPOINT_INTERVAL);
   }

@@ -138,6 +138,11 @@ public enum Setting {
   LEASE_TTL("frontier.lease-ttl", Type.DURATION, "10s", 1_000, Duration.ofMinutes(10).toMillis(),
       "Shared crawls (--redis): how long the origins of an agent that stopped renewing its lease (a dead one) wait"
           + " before other agents take them over; agents renew every third of it."),
+  REDIS_OUTAGE_GRACE("frontier.redis-outage-grace", Type.DURATION, "60s", 0, Duration.ofHours(1).toMillis(),
+      "Shared crawls (--redis): how long an agent rides out Redis being unreachable (a restart, a dropped"
+          + " connection, Redis loading its data), its workers waiting while it retries with backoff; past it the"
+          + " agent ends with exit 9, and 'sievecrawl join' continues the crawl once Redis is back. 0s gives up at"
+          + " the first failure."),
 
   WARC_DIR("warc.dir", Type.STRING, "", 0, 0,
       "Write every HTTP exchange (pages, redirects, errors with a response, robots.txt) to WARC/1.1 files in this"

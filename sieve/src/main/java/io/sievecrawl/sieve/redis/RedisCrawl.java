@@ -6,15 +6,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.codec.StringCodec;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -29,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -38,6 +37,10 @@ import java.util.regex.Pattern;
  * <p>{@link #startOrJoin} creates the crawl, or joins it if it exists with the same n and p; {@link #join} joins one
  * that must exist. One Lettuce connection is shared by every thread: it is thread-safe, and the commands of
  * concurrent workers are pipelined on it.
+ *
+ * <p>Every command of a running crawl goes through {@link #call} (scripts through {@link #eval}), which rides out a
+ * Redis outage for the grace period set by {@link #setOutageGrace} ({@link OutageRetry}) on a connection made again
+ * when it drops ({@link SharedConnection}).
  */
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
@@ -47,8 +50,8 @@ public final class RedisCrawl implements AutoCloseable {
   /** Connections tried when a handshake ends without the server's answer. */
   private static final int HANDSHAKE_ATTEMPTS = 3;
 
-  private final RedisClient client;
-  private final StatefulRedisConnection<String, byte[]> connection;
+  private final SharedConnection connection;
+  private volatile OutageRetry retry;
   private final String name;
   private final String uri;
   private final String agentId;
@@ -58,14 +61,36 @@ public final class RedisCrawl implements AutoCloseable {
 
   private RedisCrawl(RedisClient client, StatefulRedisConnection<String, byte[]> connection, String uri, String name,
       Map<String, String> meta) {
-    this.client = client;
-    this.connection = connection;
     this.uri = uri;
     this.name = name;
+    this.connection = new SharedConnection(client, connection, key(name, "meta"), this::lost);
     this.meta = meta;
     this.sizing = new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()), Integer.parseInt(meta.get("k")),
         Long.parseLong(meta.get("blocks")));
     this.agentId = agentName();
+    this.retry = outageRetry(Duration.ZERO);
+  }
+
+  /**
+   * How long commands ride out Redis being unreachable, waiting and retrying, before they fail; zero (until this is
+   * called) fails at the first failure. Set before the crawl's frontier opens.
+   */
+  public void setOutageGrace(Duration grace) {
+    retry = outageRetry(grace);
+  }
+
+  private OutageRetry outageRetry(Duration grace) {
+    return new OutageRetry(uri, "'sievecrawl join --redis " + uri + " --crawl-name " + name + "' continues the crawl"
+        + " once it is back", grace, System::nanoTime, OutageRetry.monitorPause());
+  }
+
+  /** This agent is stopping: a command waiting for Redis gives up at once, and so does any after it. */
+  public void stopWaiting() {
+    retry.stopWaiting();
+  }
+
+  OutageRetry outages() {
+    return retry;
   }
 
   /**
@@ -242,11 +267,11 @@ public final class RedisCrawl implements AutoCloseable {
     }
     parsed.setTimeout(COMMAND_TIMEOUT);
     RedisClient client = RedisClient.create(parsed);
-    client.setOptions(ClientOptions.builder().autoReconnect(true)
+    client.setOptions(ClientOptions.builder().autoReconnect(false) // SharedConnection says why
         .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
     for (int attempt = 1; ; attempt++) {
       try {
-        return new Link(client, client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE)));
+        return new Link(client, client.connect(SharedConnection.CODEC));
       } catch (RedisException e) {
         // Lettuce closes the connection when its handshake fails (a wrong password, say), and now and then reports
         // that close instead of the server's answer; asking again gets the answer.
@@ -342,7 +367,7 @@ public final class RedisCrawl implements AutoCloseable {
     return false;
   }
 
-  private static String rootMessage(Throwable e) {
+  static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -380,41 +405,72 @@ public final class RedisCrawl implements AutoCloseable {
     return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
-  /** The commands of the shared connection. */
-  RedisCommands<String, byte[]> redis() {
-    return connection.sync();
-  }
-
-  StatefulRedisConnection<String, byte[]> connection() {
-    return connection;
-  }
-
   /**
-   * Runs a script by its SHA (loading it the first time); a reply {@link Scripts#LOST} or a Redis failure becomes a
-   * {@link FrontierFailure} naming the cause.
+   * Runs {@code command} on the shared connection, riding out an outage: while Redis cannot answer, it is sent again
+   * after a pause until the grace period runs out. Only a command whose second run is safe after a first one whose
+   * reply was lost may come here. A Redis failure becomes a {@link FrontierFailure} naming the cause.
    */
-  <R> R eval(String script, ScriptOutputType type, String[] keys, byte[]... args) {
+  <R> R call(Function<RedisCommands<String, byte[]>, R> command) {
     try {
-      String sha = shas.computeIfAbsent(script, s -> redis().scriptLoad(s));
-      try {
-        return redis().evalsha(sha, type, keys, args);
-      } catch (RedisCommandExecutionException e) {
-        if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) { // Redis restarted and forgot the script
-          shas.remove(script);
-          return redis().eval(script, type, keys, args);
+      return retry.call(() -> {
+        StatefulRedisConnection<String, byte[]> used = connection.live();
+        try {
+          return command.apply(used.sync());
+        } catch (RedisException e) {
+          if (OutageRetry.isOutage(e) && !(e instanceof RedisLoadingException)) {
+            connection.dropped(used); // Redis loading its data answers on the same connection
+          }
+          throw e;
         }
-        throw e;
-      }
+      });
+    } catch (OutageRetry.GaveUp e) {
+      throw new FrontierFailure(e.getMessage(), new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE,
+          e.getMessage()));
     } catch (RedisException e) {
       throw asFailure(e);
     }
   }
 
+  /**
+   * Runs {@code read} once, without waiting for Redis: {@code null} when it cannot answer now, for what only shows
+   * the crawl's state (progress lines, summaries).
+   */
+  <R> R readNow(Function<RedisCommands<String, byte[]>, R> read) {
+    try {
+      return connection.vanished() || retry.gaveUp() ? null : read.apply(connection.live().sync());
+    } catch (RedisException | FrontierFailure e) {
+      return null;
+    }
+  }
+
+  /**
+   * Runs a script by its SHA (loading it the first time) through {@link #call}; a reply {@link Scripts#LOST} or a
+   * Redis failure becomes a {@link FrontierFailure} naming the cause.
+   */
+  <R> R eval(String script, ScriptOutputType type, String[] keys, byte[]... args) {
+    return call(redis -> {
+      String sha = shas.computeIfAbsent(script, redis::scriptLoad);
+      try {
+        return redis.evalsha(sha, type, keys, args);
+      } catch (RedisCommandExecutionException e) {
+        if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) { // Redis restarted and forgot the script
+          shas.remove(script);
+          return redis.eval(script, type, keys, args);
+        }
+        throw e;
+      }
+    });
+  }
+
+  private FrontierFailure lost() {
+    return new FrontierFailure(lostMessage(), new SharedCrawlException(SharedCrawlException.Kind.LOST,
+        lostMessage()));
+  }
+
   /** A Redis failure as the frontier's failure, saying when the crawl's data vanished. */
   FrontierFailure asFailure(RedisException e) {
     if (String.valueOf(rootMessage(e)).contains(Scripts.LOST)) {
-      return new FrontierFailure(lostMessage(), new SharedCrawlException(SharedCrawlException.Kind.LOST,
-          lostMessage()));
+      return lost();
     }
     SharedCrawlException cause = failure(uri, e);
     return new FrontierFailure(cause.getMessage(), cause);
@@ -465,7 +521,7 @@ public final class RedisCrawl implements AutoCloseable {
 
   @Override
   public void close() {
-    close(client, connection);
+    connection.close();
   }
 
   private static void close(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {

@@ -1,7 +1,6 @@
 package io.sievecrawl.sieve.redis;
 
 import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;
@@ -58,6 +57,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
    * 4. Asking the lines for an origin when none was found is rate-limited (EMPTY_READ_PAUSE_NANOS) until this agent
    *    admits a task or releases an origin, and so is the global "finished" check, so idle workers do not hammer
    *    Redis.
+   * 5. While Redis is unreachable, every call here waits in RedisCrawl.call (workers with it) for up to the outage
+   *    grace; a call whose reply was lost is sent again, which Scripts shows to be safe for each script.
    */
   private static final int CLAIM_AHEAD = 8;
   private static final int TAKE_OVER_BATCH = 500; // origins a take-over script handles at most
@@ -83,6 +84,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private volatile long bits;
   private volatile long finishedCheckedAt;
   private volatile boolean finished;
+  private volatile List<KeyValue<String, byte[]>> lastCounters = List.of(); // as last read, while Redis is away
 
   /** A task claimed in Redis (in the flight hash under {@code field}), not handed out yet. */
   private record Claimed(String field, byte[] task) {}
@@ -106,6 +108,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
       @Override
       public boolean idle(int shard) {
         return idleShard(shard);
+      }
+
+      @Override
+      public void afterOutage(int shard) {
+        lineUp(shard, Map.of());
       }
     });
     this.capacity = new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey);
@@ -245,9 +252,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
           lastEmptyRead = now;
           return null;
         }
-        String[] keys = shards.stream().map(this::lineKey).toArray(String[]::new);
+        String[] keys = java.util.stream.Stream.concat(shards.stream().map(this::lineKey),
+            shards.stream().map(leases::leaseKey)).toArray(String[]::new);
         List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, keys,
-            RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine++, keys.length))));
+            RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine++, shards.size()))),
+            RedisCrawl.bytes(crawl.agentId()));
         if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
           lastEmptyRead = now;
           return null;
@@ -294,13 +303,15 @@ public final class RedisFrontier<T> implements Frontier<T> {
     List<byte[]> args = new ArrayList<>();
     args.add(RedisCrawl.bytes(Integer.toString(CLAIM_AHEAD)));
     args.add(RedisCrawl.bytes(origin));
+    args.add(RedisCrawl.bytes(crawl.agentId()));
     String[] fields = new String[CLAIM_AHEAD];
     for (int i = 0; i < CLAIM_AHEAD; i++) {
       fields[i] = crawl.agentId() + ":" + (++counter);
       args.add(RedisCrawl.bytes(fields[i]));
     }
     List<byte[]> tasks = crawl.eval(Scripts.CLAIM, ScriptOutputType.MULTI,
-        new String[] {listKey(origin), flightKey(shard), originsKey(shard)}, args.toArray(byte[][]::new));
+        new String[] {listKey(origin), flightKey(shard), originsKey(shard), leases.leaseKey(shard)},
+        args.toArray(byte[][]::new));
     for (int i = 0; i < tasks.size(); i++) {
       into.addLast(new Claimed(fields[i], tasks.get(i)));
     }
@@ -343,39 +354,43 @@ public final class RedisFrontier<T> implements Frontier<T> {
    * the previous owner, and so out of line).
    */
   private void takeOver(int shard) {
-    try {
-      var redis = crawl.redis();
-      Map<String, byte[]> left = redis.hgetall(flightKey(shard));
-      Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>();
-      left.entrySet().stream()
-          .sorted(Map.Entry.comparingByKey(RedisFrontier::compareFields))
-          .forEach(e -> {
-            T task = codec.decode(e.getValue(), 0, e.getValue().length);
-            byOrigin.computeIfAbsent(queueKey.apply(task), o -> new ArrayList<>())
-                .add(new Claimed(e.getKey(), e.getValue()));
-          });
-      for (byte[] origin : redis.smembers(originsKey(shard))) {
-        byOrigin.putIfAbsent(new String(origin, StandardCharsets.UTF_8), List.of());
-      }
-      List<String> origins = new ArrayList<>(byOrigin.keySet());
-      for (int from = 0; from < origins.size(); from += TAKE_OVER_BATCH) { // a script blocks Redis: keep each short
-        List<String> keys = new ArrayList<>(List.of(flightKey(shard), lineKey(shard), originsKey(shard)));
-        List<byte[]> args = new ArrayList<>();
-        for (String origin : origins.subList(from, Math.min(origins.size(), from + TAKE_OVER_BATCH))) {
-          List<Claimed> claims = byOrigin.get(origin);
-          keys.add(listKey(origin));
-          args.add(RedisCrawl.bytes(origin));
-          args.add(RedisCrawl.bytes(Integer.toString(claims.size())));
-          for (Claimed c : claims) {
-            args.add(RedisCrawl.bytes(c.field()));
-            args.add(c.task());
-          }
+    Map<String, byte[]> left = crawl.call(redis -> redis.hgetall(flightKey(shard)));
+    Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>();
+    left.entrySet().stream()
+        .sorted(Map.Entry.comparingByKey(RedisFrontier::compareFields))
+        .forEach(e -> {
+          T task = codec.decode(e.getValue(), 0, e.getValue().length);
+          byOrigin.computeIfAbsent(queueKey.apply(task), o -> new ArrayList<>())
+              .add(new Claimed(e.getKey(), e.getValue()));
+        });
+    lineUp(shard, byOrigin);
+  }
+
+  /**
+   * Puts {@code claims} back at the head of their origins' lists, and lines up every origin of the shard that holds
+   * tasks. Without claims, after an outage: an origin checked out by a call whose reply was lost is back in line.
+   */
+  private void lineUp(int shard, Map<String, List<Claimed>> claims) {
+    Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>(claims);
+    for (byte[] origin : crawl.call(redis -> redis.smembers(originsKey(shard)))) {
+      byOrigin.putIfAbsent(new String(origin, StandardCharsets.UTF_8), List.of());
+    }
+    List<String> origins = new ArrayList<>(byOrigin.keySet());
+    for (int from = 0; from < origins.size(); from += TAKE_OVER_BATCH) { // a script blocks Redis: keep each short
+      List<String> keys = new ArrayList<>(List.of(flightKey(shard), lineKey(shard), originsKey(shard)));
+      List<byte[]> args = new ArrayList<>();
+      for (String origin : origins.subList(from, Math.min(origins.size(), from + TAKE_OVER_BATCH))) {
+        List<Claimed> its = byOrigin.get(origin);
+        keys.add(listKey(origin));
+        args.add(RedisCrawl.bytes(origin));
+        args.add(RedisCrawl.bytes(Integer.toString(its.size())));
+        for (Claimed c : its) {
+          args.add(RedisCrawl.bytes(c.field()));
+          args.add(c.task());
         }
-        crawl.eval(Scripts.TAKE_OVER, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
-            args.toArray(byte[][]::new));
       }
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
+      crawl.eval(Scripts.TAKE_OVER, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
+          args.toArray(byte[][]::new));
     }
   }
 
@@ -472,16 +487,15 @@ public final class RedisFrontier<T> implements Frontier<T> {
     stopped = true;
   }
 
+  /** The counters as Redis has them now, or as last read while Redis cannot answer (stats do not wait for it). */
   @Override
   public SieveStats stats() {
-    List<KeyValue<String, byte[]>> values;
-    try {
-      values = crawl.redis().hmget(crawl.key("counters"), "bits", "admitted", "dropped", "open");
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
-    }
-    long setBits = number(values.get(0));
-    long open = number(values.get(3));
+    List<KeyValue<String, byte[]>> read = crawl.readNow(redis -> redis.hmget(crawl.key("counters"), "bits",
+        "admitted", "dropped", "open"));
+    List<KeyValue<String, byte[]>> values = read != null ? read : lastCounters;
+    lastCounters = values;
+    long setBits = number(values, 0);
+    long open = number(values, 3);
     int local;
     int origins;
     lock.lock();
@@ -491,7 +505,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     } finally {
       lock.unlock();
     }
-    return SieveStats.of(number(values.get(1)), number(values.get(2)), Math.max(0, open - local), local, origins,
+    return SieveStats.of(number(values, 1), number(values, 2), Math.max(0, open - local), local, origins,
         sizing, setBits, capacity.warnings());
   }
 
@@ -505,16 +519,13 @@ public final class RedisFrontier<T> implements Frontier<T> {
     return leases.liveAgents();
   }
 
-  private static long number(KeyValue<String, byte[]> value) {
-    return value.hasValue() ? Long.parseLong(new String(value.getValue(), StandardCharsets.US_ASCII)) : 0;
+  private static long number(List<KeyValue<String, byte[]>> values, int i) {
+    return i < values.size() && values.get(i).hasValue()
+        ? Long.parseLong(new String(values.get(i).getValue(), StandardCharsets.US_ASCII)) : 0;
   }
 
   private byte[] hget(String field) {
-    try {
-      return crawl.redis().hget(crawl.key("counters"), field);
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
-    }
+    return crawl.call(redis -> redis.hget(crawl.key("counters"), field));
   }
 
   private boolean firstToWarn(long level) {

@@ -5,6 +5,10 @@ import io.sievecrawl.sieve.BloomSizing;
 /**
  * The Lua scripts of a shared crawl. Each runs atomically in Redis and touches only keys of its crawl (one hash
  * slot). A script that finds the crawl's {@code meta} gone answers {@value #LOST}: Redis lost the crawl's data.
+ *
+ * <p>A script whose reply was lost with the connection is run again ({@link OutageRetry}), though the first run may
+ * have been applied: each script's "Run twice" says why that is safe, or what it costs. None loses a task or hands
+ * one out twice.
  */
 final class Scripts {
   static final String LOST = "SIEVECRAWL_LOST";
@@ -25,6 +29,9 @@ final class Scripts {
    * number of concurrent admissions of a URL sees a clear bit: the script runs alone. The block is read and written
    * whole (two calls) rather than bit by bit (2k calls). A chunk is made whole, all zeros, the first time a bit is set
    * in it: grown piece by piece by SETRANGE, Redis would allocate about twice the chunk's bytes.
+   *
+   * <p>Run twice: the second run finds every bit set and answers 0 for each task, so the caller takes the URLs the
+   * first run queued for duplicates, and {@code dropped} counts them too; each was queued once.
    */
   static final String ADMIT = """
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
@@ -86,30 +93,52 @@ final class Scripts {
       """.formatted(LOST, CHUNK_BYTES);
 
   /**
-   * Checks out the first origin in line among several shards' lines: KEYS the line keys; ARGV the index to start at
-   * (so that shards take turns). Returns {index, origin}, or nil when every line is empty.
+   * Checks out the first origin in line among several shards' lines: KEYS the line keys, then the same shards' lease
+   * keys; ARGV the index to start at (so that shards take turns), the agent. A line whose lease is not the agent's is
+   * skipped: an agent that has not noticed yet that it lost a shard takes nothing from its new owner. Returns {index,
+   * origin}, or nil when every line is empty.
+   *
+   * <p>Run twice: the second run takes another origin, and the first one is out of line though its list may hold
+   * tasks; for that reason an agent lines up every origin of its shards after an outage.
    */
   static final String NEXT_QUEUE = """
-      local n = #KEYS
+      local n = #KEYS / 2
       local start = tonumber(ARGV[1])
       for i = 0, n - 1 do
         local at = ((start + i) %% n) + 1
-        local origin = redis.call('LPOP', KEYS[at])
-        if origin then return {at - 1, origin} end
+        if redis.call('GET', KEYS[n + at]) == ARGV[2] then
+          local origin = redis.call('LPOP', KEYS[at])
+          if origin then return {at - 1, origin} end
+        end
       end
       return false
       """.formatted();
 
   /**
-   * Claims up to ARGV[1] tasks from the head of an origin's list: KEYS list, flight hash, origin set; ARGV count,
-   * origin, then one flight field per task to claim. Each claimed task is kept in the flight hash under its field
-   * until acknowledged, so that the shard's next owner can hand it out again. An origin left empty leaves the set.
-   * Returns the tasks claimed, oldest first.
+   * Claims up to ARGV[1] tasks from the head of an origin's list: KEYS list, flight hash, origin set, the shard's
+   * lease; ARGV count, origin, agent, then one flight field per task to claim (fields are never used twice). Each
+   * claimed task is kept in the flight hash under its field until acknowledged, so that the shard's next owner can
+   * hand it out again. An origin left empty leaves the set. Nothing is claimed unless the lease is the agent's: a
+   * claim after another agent took the shard over would stay in flight unseen. Returns the tasks claimed, oldest
+   * first.
+   *
+   * <p>Run twice: the first field is in the flight hash already, so the second run answers what the first one
+   * claimed (even if the lease has lapsed since), and claims nothing more.
    */
   static final String CLAIM = """
+      if redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then
+        local claimed = {}
+        for i = 4, #ARGV do
+          local task = redis.call('HGET', KEYS[2], ARGV[i])
+          if not task then break end
+          claimed[#claimed + 1] = task
+        end
+        return claimed
+      end
+      if redis.call('GET', KEYS[4]) ~= ARGV[3] then return {} end
       local tasks = redis.call('LPOP', KEYS[1], tonumber(ARGV[1]))
       if not tasks then return {} end
-      for i = 1, #tasks do redis.call('HSET', KEYS[2], ARGV[2 + i], tasks[i]) end
+      for i = 1, #tasks do redis.call('HSET', KEYS[2], ARGV[3 + i], tasks[i]) end
       if redis.call('LLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[3], ARGV[2]) end
       return tasks
       """;
@@ -119,6 +148,9 @@ final class Scripts {
    * list holds tasks: KEYS list, flight hash, line, origin set; ARGV origin, then field and task pairs, oldest
    * first. A field no longer in the flight hash (another agent has its task now) is skipped. Returns the tasks put
    * back.
+   *
+   * <p>Run twice: the fields are gone from the flight hash, so nothing is put back twice (the origin may be lined up
+   * twice, which is harmless).
    */
   static final String UNCLAIM = """
       local back = 0
@@ -141,6 +173,8 @@ final class Scripts {
    * claims to put back, then field and task pairs, oldest first. A claim whose field is no longer in the flight hash
    * is skipped; an origin whose list then holds tasks goes into line (duplicates in a line are harmless). Returns the
    * claims put back.
+   *
+   * <p>Run twice: as {@link #UNCLAIM}.
    */
   static final String TAKE_OVER = """
       local back = 0
@@ -164,7 +198,10 @@ final class Scripts {
       return back
       """;
 
-  /** Acknowledges a task: KEYS flight hash, counters; ARGV field, the shard's counter field. Returns 1 if it was open. */
+  /**
+   * Acknowledges a task: KEYS flight hash, counters; ARGV field, the shard's counter field. Returns 1 if it was open.
+   * Run twice: the field is gone, so the task is counted done once.
+   */
   static final String ACK = """
       local acked = redis.call('HDEL', KEYS[1], ARGV[1])
       if acked == 1 then
@@ -174,13 +211,37 @@ final class Scripts {
       return acked
       """;
 
-  /** Renews a lease if this agent still holds it: KEYS lease; ARGV agent, ttl ms. Returns 1 if renewed. */
+  /**
+   * Renews a lease if this agent still holds it, or holds it again if it expired and no agent took the shard since
+   * this one did (an outage longer than the lease, a slow heartbeat): its claims in flight are then all its own.
+   * KEYS lease, owners hash; ARGV agent, ttl ms, shard. Returns 1 if renewed. Run twice: renews again.
+   */
   static final String RENEW = """
-      if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+      local holder = redis.call('GET', KEYS[1])
+      if holder == ARGV[1] or (not holder and redis.call('HGET', KEYS[2], ARGV[3]) == ARGV[1]) then
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        return 1
+      end
       return 0
       """;
 
-  /** Releases a lease if this agent holds it: KEYS lease; ARGV agent. */
+  /**
+   * Takes a free lease, noting this agent as the shard's last taker: KEYS lease, owners hash; ARGV agent, ttl ms,
+   * shard. Returns 1 if taken. Run twice: the lease is this agent's already, which answers 1 as the first run did.
+   */
+  static final String TAKE = """
+      local holder = redis.call('GET', KEYS[1])
+      if holder == ARGV[1] then
+        redis.call('PEXPIRE', KEYS[1], ARGV[2])
+        return 1
+      end
+      if holder then return 0 end
+      redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+      redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+      return 1
+      """;
+
+  /** Releases a lease if this agent holds it: KEYS lease; ARGV agent. Run twice: the lease is not the agent's. */
   static final String RELEASE = """
       if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
       return 0
@@ -188,7 +249,7 @@ final class Scripts {
 
   /**
    * Whether this agent is the first to report the filter past a capacity level: KEYS counters; ARGV level. The
-   * agent that gets 1 logs the warning; the others do not.
+   * agent that gets 1 logs the warning; the others do not. Run twice: answers 0, so that warning may go unlogged.
    */
   static final String FIRST_TO_WARN = """
       local current = tonumber(redis.call('HGET', KEYS[1], 'warned') or '0')
@@ -201,7 +262,8 @@ final class Scripts {
 
   /**
    * Counts one page of an origin unless its count has reached the limit, in a count-min sketch of u32 counters with
-   * conservative update: KEYS budget; ARGV limit, then one counter index per row. Returns 1 if counted.
+   * conservative update: KEYS budget; ARGV limit, then one counter index per row. Returns 1 if counted. Run twice:
+   * the page is counted twice, so the origin's budget ends a page early.
    */
   static final String TAKE_BUDGET = """
       local limit = tonumber(ARGV[1])
@@ -219,7 +281,19 @@ final class Scripts {
       return 1
       """;
 
-  /** Creates the crawl's meta hash unless it exists: KEYS meta; ARGV field, value, ... Returns 1 if created. */
+  /**
+   * Adds to the crawl's counters summed over agents: KEYS stats; ARGV field, delta, ... Run twice: the deltas count
+   * twice, so the all-agents counters overstate by one flush's counts.
+   */
+  static final String ADD_COUNTERS = """
+      for i = 1, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+      return 0
+      """;
+
+  /**
+   * Creates the crawl's meta hash unless it exists: KEYS meta; ARGV field, value, ... Returns 1 if created. Runs at
+   * the start only, where a failure ends the agent rather than being retried.
+   */
   static final String CREATE = """
       if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
       redis.call('HSET', KEYS[1], unpack(ARGV))

@@ -1,8 +1,6 @@
 package io.sievecrawl.sieve.redis;
 
-import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SetArgs;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * of it in flight. A crawl of a few busy origins among many shards is spread that way, not only its idle shards. An
  * agent that dies stops renewing: its leases expire and others take its shards. The heartbeat also notices when the
  * crawl's data vanished from Redis.
+ *
+ * <p>Leases expire during a Redis outage longer than they last. An agent then holds its shards again if nobody took
+ * them since it did ({@link Scripts#RENEW}), so its claims in flight stay its own and no page is fetched twice; for
+ * a while after an outage it neither takes free shards nor counts silent agents dead, as the others come back too.
  */
 final class ShardLeases implements AutoCloseable {
   /** What the frontier does when ownership changes. */
@@ -35,6 +37,9 @@ final class ShardLeases implements AutoCloseable {
 
     /** Whether nothing of the shard is in flight here, so its lease can be handed back. */
     boolean idle(int shard);
+
+    /** Redis is back after an outage: line up the shard's origins that a lost reply may have left out of line. */
+    void afterOutage(int shard);
   }
 
   private static final Logger log = LoggerFactory.getLogger(ShardLeases.class);
@@ -52,6 +57,7 @@ final class ShardLeases implements AutoCloseable {
   });
   private volatile FrontierFailure failure;
   private volatile int liveAgents = 1;
+  private long linedUpAfter; // the outages after which the shards' origins were lined up again
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
     this.crawl = crawl;
@@ -105,42 +111,56 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
+  /** Each call rides out an outage: reads, and writes whose second run changes nothing (Scripts for the leases'). */
   private synchronized void beat() {
-    try {
-      var redis = crawl.redis();
-      if (redis.exists(crawl.key("meta")) == 0) {
-        throw new FrontierFailure(crawl.lostMessage(),
-            new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
+    if (crawl.call(redis -> redis.exists(crawl.key("meta"))) == 0) {
+      throw new FrontierFailure(crawl.lostMessage(),
+          new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
+    }
+    long now = crawl.call(RedisCrawl::redisMillis);
+    crawl.call(redis -> redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now))));
+    // leases are renewed every third of their time: an outage shorter than that let none expire
+    boolean settling = crawl.outages().recoveredWithin(TimeUnit.MILLISECONDS.toNanos(Math.max(ttlMillis, 5_000)),
+        TimeUnit.MILLISECONDS.toNanos(ttlMillis / 3));
+    int live = 0;
+    for (Map.Entry<String, byte[]> agent : crawl.call(redis -> redis.hgetall(crawl.key("agents"))).entrySet()) {
+      long seen = Long.parseLong(new String(agent.getValue(), StandardCharsets.US_ASCII));
+      // live while its leases would be: a dead agent counted any longer keeps the others' shares small, and its
+      // expired shards waited (three lease times, 30 s by default) before anyone took them
+      if (now - seen < ttlMillis) {
+        live++;
+      } else if (!settling) {
+        crawl.call(redis -> redis.hdel(crawl.key("agents"), agent.getKey()));
       }
-      long now = RedisCrawl.redisMillis(redis);
-      redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now)));
-      int live = 0;
-      for (Map.Entry<String, byte[]> agent : redis.hgetall(crawl.key("agents")).entrySet()) {
-        long seen = Long.parseLong(new String(agent.getValue(), StandardCharsets.US_ASCII));
-        // live while its leases would be: a dead agent counted any longer keeps the others' shares small, and its
-        // expired shards waited (three lease times, 30 s by default) before anyone took them
-        if (now - seen < ttlMillis) {
-          live++;
-        } else {
-          redis.hdel(crawl.key("agents"), agent.getKey());
-        }
+    }
+    liveAgents = Math.max(1, live);
+    renew();
+    lineUpAfterOutage();
+    if (settling) {
+      return; // the other agents are coming back too: their shards are theirs to hold again
+    }
+    Set<Integer> busy = busyShards();
+    int target = (shards + liveAgents - 1) / liveAgents;
+    int busyShare = (busy.size() + liveAgents - 1) / liveAgents;
+    handBackExcess(target, busy, busyShare);
+    takeFree(target, busy, busyShare);
+  }
+
+  private void lineUpAfterOutage() {
+    long outages = crawl.outages().recoveries();
+    if (outages != linedUpAfter) {
+      for (int shard : readable()) {
+        listener.afterOutage(shard);
       }
-      liveAgents = Math.max(1, live);
-      renew();
-      Set<Integer> busy = busyShards();
-      int target = (shards + liveAgents - 1) / liveAgents;
-      int busyShare = (busy.size() + liveAgents - 1) / liveAgents;
-      handBackExcess(target, busy, busyShare);
-      takeFree(target, busy, busyShare);
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
+      linedUpAfter = outages;
     }
   }
 
   private void renew() {
     for (int shard : List.copyOf(owned)) {
-      Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER, new String[] {leaseKey(shard)},
-          RedisCrawl.bytes(crawl.agentId()), RedisCrawl.bytes(Long.toString(ttlMillis)));
+      Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER,
+          new String[] {leaseKey(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
+          RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
       if (renewed == 0) {
         owned.remove(shard);
         releasing.remove(shard);
@@ -151,7 +171,7 @@ final class ShardLeases implements AutoCloseable {
 
   /** The shards that hold tasks (waiting or claimed), from their counters in one read. */
   private Set<Integer> busyShards() {
-    Map<String, byte[]> counters = crawl.redis().hgetall(crawl.key("counters"));
+    Map<String, byte[]> counters = crawl.call(redis -> redis.hgetall(crawl.key("counters")));
     Set<Integer> busy = new java.util.HashSet<>();
     for (int s = 0; s < shards; s++) {
       byte[] open = counters.get(RedisFrontier.openField(s));
@@ -206,9 +226,10 @@ final class ShardLeases implements AutoCloseable {
       if (hasWork ? ownedBusy >= busyShare : owned.size() - releasing.size() >= target) {
         continue;
       }
-      String ok = crawl.redis().set(leaseKey(shard), RedisCrawl.bytes(crawl.agentId()),
-          SetArgs.Builder.nx().px(ttlMillis));
-      if ("OK".equals(ok)) {
+      Long taken = crawl.eval(Scripts.TAKE, ScriptOutputType.INTEGER,
+          new String[] {leaseKey(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
+          RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
+      if (taken == 1) {
         owned.add(shard);
         listener.acquired(shard);
         if (hasWork) {
@@ -227,7 +248,7 @@ final class ShardLeases implements AutoCloseable {
     releasing.remove(shard);
   }
 
-  private String leaseKey(int shard) {
+  String leaseKey(int shard) {
     return crawl.key("lease:" + shard);
   }
 
@@ -244,10 +265,9 @@ final class ShardLeases implements AutoCloseable {
       for (int shard : List.copyOf(owned)) {
         release(shard);
       }
-      crawl.redis().hdel(crawl.key("agents"), crawl.agentId());
+      crawl.call(redis -> redis.hdel(crawl.key("agents"), crawl.agentId()));
     } catch (RuntimeException e) {
-      log.warn("could not hand the shard leases back ({}); they expire in {}", e.getMessage(),
-          String.format(java.util.Locale.ROOT, "%,d ms", ttlMillis));
+      log.warn("could not hand the shard leases back ({}); they expire in {} ms", e.getMessage(), ttlMillis);
     }
   }
 }

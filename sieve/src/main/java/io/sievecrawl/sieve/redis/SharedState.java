@@ -1,6 +1,5 @@
 package io.sievecrawl.sieve.redis;
 
-import io.lettuce.core.RedisException;
 import io.lettuce.core.ScriptOutputType;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.PerKeyBudget;
@@ -14,7 +13,8 @@ import java.util.TreeMap;
 
 /**
  * What the agents of a crawl share besides the frontier: the sites in scope, per-origin page budgets (a count-min
- * sketch of u32 counters in one string, updated by a script), and the crawl's counters summed over agents.
+ * sketch of u32 counters in one string, updated by a script), and the crawl's counters summed over agents. Each call
+ * rides out a Redis outage ({@link RedisCrawl#call}): reads and adding a site to a set are safe to send twice.
  */
 public final class SharedState implements PerKeyBudget {
   private final RedisCrawl crawl;
@@ -25,24 +25,16 @@ public final class SharedState implements PerKeyBudget {
 
   /** The sites in scope, as published by every agent. */
   public Set<String> scopeSites() {
-    try {
-      Set<String> sites = new java.util.TreeSet<>();
-      for (byte[] site : crawl.redis().smembers(crawl.key("scope"))) {
-        sites.add(new String(site, StandardCharsets.UTF_8));
-      }
-      return sites;
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
+    Set<String> sites = new java.util.TreeSet<>();
+    for (byte[] site : crawl.call(redis -> redis.smembers(crawl.key("scope")))) {
+      sites.add(new String(site, StandardCharsets.UTF_8));
     }
+    return sites;
   }
 
   /** Adds {@code site} to the sites in scope. */
   public void publishScopeSite(String site) {
-    try {
-      crawl.redis().sadd(crawl.key("scope"), RedisCrawl.bytes(site));
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
-    }
+    crawl.call(redis -> redis.sadd(crawl.key("scope"), RedisCrawl.bytes(site)));
   }
 
   @Override
@@ -63,45 +55,30 @@ public final class SharedState implements PerKeyBudget {
     if (deltas.isEmpty()) {
       return;
     }
-    try {
-      var async = crawl.connection().async();
-      List<io.lettuce.core.RedisFuture<Long>> replies = new ArrayList<>();
-      deltas.forEach((field, delta) -> replies.add(async.hincrby(crawl.key("stats"), field, delta)));
-      for (var reply : replies) {
-        reply.get();
-      }
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw crawl.asFailure(new RedisException(e.getCause()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    List<byte[]> args = new ArrayList<>();
+    deltas.forEach((field, delta) -> {
+      args.add(RedisCrawl.bytes(field));
+      args.add(RedisCrawl.bytes(Long.toString(delta)));
+    });
+    crawl.eval(Scripts.ADD_COUNTERS, ScriptOutputType.INTEGER, new String[] {crawl.key("stats")},
+        args.toArray(byte[][]::new));
   }
 
   /** The crawl's counters summed over every agent, by name. */
   public Map<String, Long> counters() {
-    try {
-      Map<String, Long> counters = new TreeMap<>();
-      for (Map.Entry<String, byte[]> e : crawl.redis().hgetall(crawl.key("stats")).entrySet()) {
-        counters.put(e.getKey(), Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
-      }
-      return counters;
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
+    Map<String, Long> counters = new TreeMap<>();
+    for (Map.Entry<String, byte[]> e : crawl.call(redis -> redis.hgetall(crawl.key("stats"))).entrySet()) {
+      counters.put(e.getKey(), Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
     }
+    return counters;
   }
 
   /** The frontier's global counters: set bits, admitted, dropped, open. */
   public Map<String, Long> frontierCounters() {
-    try {
-      Map<String, Long> counters = new LinkedHashMap<>();
-      for (Map.Entry<String, byte[]> e : crawl.redis().hgetall(crawl.key("counters")).entrySet()) {
-        counters.put(e.getKey(), Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
-      }
-      return counters;
-    } catch (RedisException e) {
-      throw crawl.asFailure(e);
+    Map<String, Long> counters = new LinkedHashMap<>();
+    for (Map.Entry<String, byte[]> e : crawl.call(redis -> redis.hgetall(crawl.key("counters"))).entrySet()) {
+      counters.put(e.getKey(), Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
     }
+    return counters;
   }
 }

@@ -16,6 +16,7 @@
  * sievecrawl:{NAME}:origins:S   set: shard S's origins whose lists may hold tasks
  * sievecrawl:{NAME}:flight:S    hash: AGENT:N -> a task of shard S claimed and not yet acknowledged
  * sievecrawl:{NAME}:lease:S     the agent that owns shard S, with an expiry renewed by its heartbeat
+ * sievecrawl:{NAME}:owners      hash: S -> the agent that last took shard S (which may renew its lapsed lease)
  * sievecrawl:{NAME}:agents      hash: agent id -> last heartbeat (ms)
  * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in)
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)

@@ -266,7 +266,8 @@ class RedisFrontierTest {
     open.add(crawl);
     long chunks = 0;
     for (int chunk = 0; chunk < 64; chunk++) {
-      Long bytes = crawl.redis().memoryUsage(crawl.key("f:" + chunk));
+      String key = crawl.key("f:" + chunk);
+      Long bytes = crawl.call(redis -> redis.memoryUsage(key));
       if (bytes != null) {
         chunks++;
         assertTrue(bytes < Scripts.CHUNK_BYTES * 21 / 20, "chunk " + chunk + " takes " + bytes + " bytes");

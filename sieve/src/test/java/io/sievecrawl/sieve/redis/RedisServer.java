@@ -16,17 +16,26 @@ import org.junit.jupiter.api.Assumptions;
  * why, where none is installed ({@code .ci/run} installs it, so CI runs these tests).
  */
 public final class RedisServer implements AutoCloseable {
-  private final Process process;
+  private final List<String> command;
   private final int port;
+  private Process process;
 
-  private RedisServer(Process process, int port) {
-    this.process = process;
+  private RedisServer(List<String> command, int port) {
+    this.command = command;
     this.port = port;
   }
 
   /** Starts a server without persistence; {@code password} may be {@code null}. */
   public static RedisServer start(String password) throws IOException, InterruptedException {
     return start(password, List.of());
+  }
+
+  /**
+   * A server that keeps its data in {@code dir} with {@code appendonly yes}, so that after {@link #stop} (which
+   * writes it out, as a restart does) {@link #startAgain} finds it.
+   */
+  public static RedisServer startPersistent(Path dir) throws IOException, InterruptedException {
+    return start(null, List.of("--appendonly", "yes", "--dir", dir.toString()));
   }
 
   /** As {@link #start(String)}, with more of redis-server's options ({@code --maxmemory 2mb}, say). */
@@ -43,19 +52,71 @@ public final class RedisServer implements AutoCloseable {
     if (password != null) {
       command.addAll(List.of("--requirepass", password));
     }
-    command.addAll(options);
-    Process process = new ProcessBuilder(command).redirectErrorStream(true)
+    command.addAll(options); // a later option wins: --appendonly yes
+    RedisServer server = new RedisServer(List.copyOf(command), port);
+    server.startAgain();
+    return server;
+  }
+
+  /** Starts the server (again) on its port, with its options; returns once it accepts connections. */
+  public void startAgain() throws IOException, InterruptedException {
+    startAgain(List.of());
+  }
+
+  /**
+   * As {@link #startAgain()}, with more options: {@code --key-load-delay 1000}, say, has it load each key of the
+   * AOF's RDB base ({@link #rewriteAof}) 1,000 µs, and {@code --loading-process-events-interval-bytes 1024} answer
+   * LOADING meanwhile rather than only between megabytes of data.
+   */
+  public void startAgain(List<String> more) throws IOException, InterruptedException {
+    List<String> all = new ArrayList<>(command);
+    all.addAll(more);
+    process = new ProcessBuilder(all).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    RedisServer server = new RedisServer(process, port);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!server.accepts()) {
+    while (!accepts()) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
         process.destroyForcibly();
         throw new IOException("redis-server did not start on port " + port);
       }
       Thread.sleep(20); // waiting for the server's port to open, not standing in for synchronization
     }
-    return server;
+  }
+
+  /** Writes the data out as the AOF's RDB base (BGREWRITEAOF), and returns once that is done. */
+  public void rewriteAof() throws InterruptedException {
+    try (var client = io.lettuce.core.RedisClient.create(uri()); var connection = client.connect()) {
+      connection.sync().bgrewriteaof();
+      while (true) {
+        String info = connection.sync().info("persistence");
+        if (info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")) {
+          return;
+        }
+        Thread.sleep(20); // polling the rewrite's end
+      }
+    }
+  }
+
+  /** Whether the server is loading its data (and answers LOADING to commands). */
+  public boolean loading() {
+    try (var client = io.lettuce.core.RedisClient.create(uri()); var connection = client.connect()) {
+      return connection.sync().info("persistence").contains("loading:1");
+    }
+  }
+
+  /** The number of keys. */
+  public long keys() {
+    try (var client = io.lettuce.core.RedisClient.create(uri()); var connection = client.connect()) {
+      return connection.sync().dbsize();
+    }
+  }
+
+  /** Stops the server with SIGTERM, as a restart does (with appendonly, it writes its data out first); waits. */
+  public void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
   }
 
   private boolean accepts() {
@@ -76,6 +137,9 @@ public final class RedisServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (process == null) {
+      return;
+    }
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -1,0 +1,229 @@
+package io.sievecrawl.sieve.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.Frontiers;
+import io.sievecrawl.sieve.TaskCodec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shared frontier while Redis restarts or drops replies: it waits, goes on, and loses or repeats no task; it
+ * gives up past the grace period, and at once when Redis comes back without the crawl.
+ */
+class RedisOutageTest {
+  private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
+    @Override
+    public byte[] encode(String task) {
+      return task.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String decode(byte[] bytes, int offset, int length) {
+      return new String(bytes, offset, length, StandardCharsets.UTF_8);
+    }
+  };
+
+  @TempDir
+  Path dir;
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final Logger redisLog = (Logger) LoggerFactory.getLogger("io.sievecrawl.sieve.redis");
+
+  @BeforeEach
+  void captureLog() {
+    logged.start();
+    redisLog.addAppender(logged);
+    redisLog.setLevel(Level.INFO);
+    redisLog.setAdditive(false);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    redisLog.detachAppender(logged);
+    redisLog.setLevel(null);
+    redisLog.setAdditive(true);
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+  }
+
+  private <C extends AutoCloseable> C opened(C closeable) {
+    open.add(closeable);
+    return closeable;
+  }
+
+  private RedisFrontier<String> agent(String uri, Duration grace, Duration leaseTtl) throws SharedCrawlException {
+    RedisCrawl crawl = opened(RedisCrawl.startOrJoin(uri, "test", 200_000, 0.001, 8, ""));
+    crawl.setOutageGrace(grace);
+    return opened(RedisFrontier.open(crawl, UTF8, url -> url, url -> url.substring(0, url.indexOf('/', 8)),
+        leaseTtl, "n"));
+  }
+
+  private List<String> messages(Level level, String containing) {
+    return logged.list.stream().filter(e -> e.getLevel() == level).map(ILoggingEvent::getFormattedMessage)
+        .filter(m -> m.contains(containing)).toList();
+  }
+
+  private static List<String> urls(int count, int origins) {
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      urls.add("https://o" + (i % origins) + ".example/p" + i);
+    }
+    return urls;
+  }
+
+  /** Takes and acknowledges tasks until nothing is open anywhere, counting how often each was handed out. */
+  private static void drain(RedisFrontier<String> agent, Map<String, Integer> taken) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (!agent.isFinished()) {
+      assertTrue(System.nanoTime() < deadline, "still open after two minutes; taken " + taken.size());
+      Claim<String> claim = Frontiers.takeOne(agent);
+      if (claim == null) {
+        Thread.sleep(10); // an origin waits to be lined up again by the heartbeat, or a lease to be renewed
+        continue;
+      }
+      taken.merge(claim.task(), 1, Integer::sum);
+      agent.complete(claim);
+    }
+  }
+
+  @Test
+  void aRestartLongerThanTheLeasesIsWaitedOutAndEveryTaskIsHandedOutOnce() throws Exception {
+    RedisServer redis = opened(RedisServer.startPersistent(dir));
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMinutes(1), Duration.ofSeconds(1));
+    List<String> urls = new ArrayList<>(urls(200, 10));
+    assertEquals(200, agent.offerAll(urls).cardinality());
+    Map<String, Integer> taken = new ConcurrentHashMap<>();
+    List<Claim<String>> inHand = new ArrayList<>();
+    while (inHand.size() < 10) {
+      Claim<String> claim = Frontiers.takeOne(agent);
+      taken.merge(claim.task(), 1, Integer::sum);
+      inHand.add(claim); // being fetched while Redis goes away
+    }
+
+    redis.stop();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    Thread worker = Thread.ofPlatform().start(() -> {
+      try {
+        assertTrue(agent.offer("https://o1.example/found-meanwhile")); // waits for Redis
+      } catch (Throwable e) {
+        failed.set(e);
+      }
+    });
+    urls.add("https://o1.example/found-meanwhile");
+    Thread.sleep(2_500); // the outage itself: it outlasts the 1 s leases, which expire meanwhile
+    assertTrue(worker.isAlive(), "the worker waits for Redis");
+    redis.startAgain();
+    worker.join(Duration.ofMinutes(1));
+    assertEquals(null, failed.get());
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      for (int shard = 0; shard < 8; shard++) {
+        while (c.sync().exists(RedisCrawl.key("test", "lease:" + shard)) == 0) {
+          Thread.sleep(10); // the heartbeat holds the shards again
+        }
+      }
+    }
+    for (Claim<String> claim : inHand) {
+      agent.complete(claim); // fetched all along: their claims are still this agent's
+    }
+    drain(agent, taken);
+
+    assertEquals(Set.copyOf(urls), taken.keySet(), "every task handed out");
+    assertTrue(taken.values().stream().allMatch(n -> n == 1), "none twice: " + taken);
+    assertEquals(1, messages(Level.WARN, "unreachable").size(), logged.list.toString());
+    assertEquals(1, messages(Level.INFO, "answers again").size(), logged.list.toString());
+    assertTrue(messages(Level.WARN, "lost the lease").isEmpty(), "the agent holds its shards again: " + logged.list);
+  }
+
+  @Test
+  void commandsWhoseRepliesAreLostAreSentAgainWithoutLosingOrRepeatingATask() throws Exception {
+    RedisServer redis = opened(RedisServer.start(null));
+    ReplyCutter cutter = opened(new ReplyCutter(redis.port()));
+    RedisFrontier<String> agent = agent(cutter.uri(), Duration.ofMinutes(1), Duration.ofMillis(1_500));
+    cutter.cutEvery(10);
+    List<String> urls = urls(1_000, 20);
+    List<Thread> threads = new ArrayList<>();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    for (int t = 0; t < 4; t++) { // concurrent offers: a cut loses the replies of several
+      int first = t;
+      threads.add(Thread.ofPlatform().start(() -> {
+        try {
+          for (int from = first * 50; from < urls.size(); from += 200) {
+            // a lost reply's URLs are called duplicates when sent again, but the first run queued them
+            agent.offerAll(urls.subList(from, from + 50));
+          }
+        } catch (Throwable e) {
+          failed.set(e);
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertEquals(null, failed.get());
+    Map<String, Integer> taken = new ConcurrentHashMap<>();
+    long start = System.nanoTime();
+    drain(agent, taken);
+    cutter.cutEvery(0);
+    System.out.printf("lost replies: %d connections cut, %d outages told of, drained in %d ms%n", cutter.cuts(),
+        messages(Level.WARN, "unreachable").size(), (System.nanoTime() - start) / 1_000_000);
+    assertTrue(cutter.cuts() >= 20, "replies were lost: " + cutter.cuts());
+    assertEquals(urls.size(), taken.size(), "every task queued and handed out");
+    assertTrue(taken.values().stream().allMatch(n -> n == 1), "none twice");
+    assertEquals(1_000, agent.stats().admitted(), "each admitted once");
+    assertEquals(0, agent.stats().queued() + agent.stats().inFlight(), "nothing left open");
+  }
+
+  @Test
+  void redisBackWithoutTheCrawlEndsTheAgentAtOnce() throws Exception {
+    RedisServer redis = opened(RedisServer.start(null)); // no persistence
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMinutes(1), Duration.ofSeconds(10));
+    agent.offer("https://a.example/1");
+    redis.stop();
+    redis.startAgain();
+    FrontierFailure e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+        () -> assertThrows(FrontierFailure.class, () -> agent.offer("https://a.example/2")), "not waited for");
+    assertTrue(e.getMessage().startsWith("the shared crawl 'test' vanished from Redis"), e.getMessage());
+    assertEquals(SharedCrawlException.Kind.LOST, ((SharedCrawlException) e.getCause()).kind());
+  }
+
+  @Test
+  void pastTheGraceEveryCallFailsSayingHowToContinue() throws Exception {
+    RedisServer redis = opened(RedisServer.start(null));
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(10));
+    agent.offer("https://a.example/1");
+    assertEquals(1, agent.stats().admitted());
+    redis.stop();
+    FrontierFailure e = assertThrows(FrontierFailure.class, () -> agent.offer("https://a.example/2"));
+    assertTrue(e.getMessage().matches("Redis at " + java.util.regex.Pattern.quote(redis.uri()) + " is unreachable"
+        + " \\(.*\\); 'sievecrawl join --redis " + java.util.regex.Pattern.quote(redis.uri()) + " --crawl-name test'"
+        + " continues the crawl once it is back"), e.getMessage());
+    assertEquals(SharedCrawlException.Kind.UNREACHABLE, ((SharedCrawlException) e.getCause()).kind());
+    FrontierFailure again = assertThrows(FrontierFailure.class, () -> agent.offer("https://a.example/3"));
+    assertEquals(e.getMessage(), again.getMessage(), "given up for good");
+    assertEquals(1, agent.stats().admitted(), "the stats as last read, without waiting");
+  }
+}
