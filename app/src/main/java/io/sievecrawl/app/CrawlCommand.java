@@ -146,11 +146,10 @@ final class CrawlCommand implements Callable<Integer> {
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
-          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis), System.lineSeparator(),
-          String.join(System.lineSeparator(), settings.describe()));
+          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis),
+          System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       return SharedCrawlRun.run(shared, settings, seedRead.seeds(),
-          ResultsFile.forAgent(output, append, overwrite, terminal.out()),
-          reports, status, logOptions.verbosity());
+          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity());
     }
     CrawlJob crawlJob;
     try {
@@ -163,8 +162,9 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
-    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}", String.format(Locale.ROOT, "%,d", seedRead.count()),
-        seeds, output, dir, System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}",
+        String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, dir, System.lineSeparator(),
+        String.join(System.lineSeparator(), settings.describe()));
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());
     if (settings.contact().isEmpty() && seedRead.anyPublic()) {

@@ -8,10 +8,10 @@ import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.Durable;
 import java.io.BufferedWriter;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads seed URLs: one per line, blank lines and {@code #} comments ignored, a UTF-8 byte-order mark tolerated,
- * duplicates kept once. An invalid line produces a warning naming its line number and is skipped, or, when strict,
- * fails the whole read. A URL given where the file name goes ({@code crawl https://example.com/}) is the one seed.
+ * normalized into a file as they are read (a duplicate is queued once: the crawl's filter drops it). An invalid line
+ * produces a warning naming its line number and is skipped, or, when strict, fails the whole read. A URL given where the file name goes ({@code crawl https://example.com/}) is the one seed.
  *
  * <p>A hostile file cannot hurt: a line longer than {@value #MAX_LINE_BYTES} bytes is skipped without being held in
  * memory, a line that is not UTF-8 is reported, control characters are escaped when a line is echoed, and after
@@ -130,9 +130,9 @@ final class SeedFile {
         }
         problems.add(name + ":" + number + ": " + problem);
         if (++invalidRun == MAX_INVALID_RUN) {
-          throw new UserError(ExitCodes.SEEDS, name + ": " + String.format(Locale.ROOT, "%,d", MAX_INVALID_RUN) + " lines in a"
-              + " row up to line " + String.format(Locale.ROOT, "%,d", number) + " hold no URL: not a file of seed URLs (one"
-              + " absolute http or https URL per line; # starts a comment)");
+          throw new UserError(ExitCodes.SEEDS, String.format(Locale.ROOT, "%s: %,d lines in a row up to line %,d hold"
+              + " no URL: not a file of seed URLs (one absolute http or https URL per line; # starts a comment)", name,
+              MAX_INVALID_RUN, number));
         }
       }
     } catch (NoSuchFileException e) {

@@ -72,7 +72,9 @@ class BoundedHeapTest {
       assertTrue(left.find(), err);
       long queued = Long.parseLong(left.group(1).replace(",", ""));
       assertTrue(queued < 999_900, "queuing stopped with the crawl, before every seed: " + queued + " queued");
-      assertEquals(1_000_000, Files.lines(dir.resolve("job").resolve("seeds.txt")).count(), "every seed kept for resume");
+      try (var kept = Files.lines(dir.resolve("job").resolve("seeds.txt"))) {
+        assertEquals(1_000_000, kept.count(), "every seed kept for resume");
+      }
     }
   }
 }
