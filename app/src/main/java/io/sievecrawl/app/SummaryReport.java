@@ -49,9 +49,12 @@ final class SummaryReport {
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %,d%s; duplicates dropped: %,d; retries: %,d",
         s.admitted(), s.carriedOver() > 0 ? String.format(Locale.ROOT, " (plus %,d carried over from the last run)",
             s.carriedOver()) : "", f.duplicatesDropped(), s.retries()));
-    lines.add(String.format(Locale.ROOT, "  URL filter:      about %,d URLs, capacity n = %,d%s", f.estimatedUrls(),
-        f.capacity(), f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; OVER CAPACITY: raise filter.n (-n)"
-            + " to %,d or more next time", CapacityMonitor.suggestedCapacity(f.estimatedUrls())) : ""));
+    // Over capacity, the URLs seen are the URLs admitted and those taken for seen: say both, so that they add up.
+    lines.add(String.format(Locale.ROOT, "  URL filter:      about %,d distinct URLs seen, capacity n = %,d%s",
+        f.estimatedUrls(), f.capacity(), f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; OVER CAPACITY:"
+            + " about %,d new URLs were taken for seen and never fetched; raise filter.n (-n) to %,d or more next"
+            + " time", Math.round(f.estimatedFalsePositiveDrops()), CapacityMonitor.suggestedCapacity(
+                f.estimatedUrls())) : ""));
     CrawlTotals t = s.totals();
     if (t.runs() > 1) {
       lines.add(String.format(Locale.ROOT, "  whole crawl:     %,d runs, %,d pages, %s read, %s crawling",

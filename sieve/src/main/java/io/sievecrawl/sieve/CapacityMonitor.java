@@ -75,11 +75,14 @@ public final class CapacityMonitor {
     if (!firstToWarn.test(crossed)) {
       return; // another process sharing the filter warned about this level
     }
-    log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); its false-positive"
-            + " rate, {} now (target {}), climbs with every new URL, and new URLs it takes for seen are dropped."
-            + " Raise {} to {} or more for the next crawl.",
-        PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity),
-        formatRate(sizing.fppAtSetBits(bits)), formatRate(sizing.targetFpp()), capacityKey,
+    double fpp = sizing.fppAtSetBits(bits);
+    // Just past n the rate may still be under the target (the filter is sized to hold it at n): say where it goes.
+    String rate = "its false-positive rate is " + formatRate(fpp) + " now, " + (fpp < sizing.targetFpp()
+        ? "under the target " + formatRate(sizing.targetFpp()) + ", and passes it as more URLs come"
+        : "over the target " + formatRate(sizing.targetFpp()) + " and climbing with every new URL");
+    log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; new URLs it takes for"
+            + " seen are dropped. Raise {} to {} or more for the next crawl.",
+        PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, capacityKey,
         thousands(suggestedCapacity(estimate)));
   }
 

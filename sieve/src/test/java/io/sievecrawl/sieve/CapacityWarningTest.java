@@ -58,10 +58,12 @@ class CapacityWarningTest {
     String message = first.getFormattedMessage();
     assertTrue(message.startsWith("URL filter over capacity: about 10,0"), message);
     assertTrue(message.contains("more than 10,000 (the filter's capacity n = 10,000)"), message);
-    assertTrue(message.contains("(target 0.0100)"), message);
+    assertTrue(message.contains("under the target 0.0100, and passes it as more URLs come"), "at n: " + message);
     assertTrue(message.contains("Raise filter.n to 21,000 or more for the next crawl."), message);
     assertTrue(appender.list.get(1).getFormattedMessage().contains("more than 20,000 (2n)"));
     assertTrue(appender.list.get(2).getFormattedMessage().contains("more than 40,000 (4n)"));
+    assertTrue(appender.list.get(2).getFormattedMessage().contains(" now, over the target 0.0100 and climbing with every new"
+        + " URL; new URLs"), appender.list.get(2).getFormattedMessage());
     assertEquals(4, sieve.stats().capacityWarnings());
   }
 
