@@ -52,8 +52,8 @@ final class SummaryReport {
     // Over capacity, the URLs seen are the URLs admitted and those taken for seen: say both, so that they add up.
     lines.add(String.format(Locale.ROOT, "  URL filter:      about %,d distinct URLs seen, capacity n = %,d%s",
         f.estimatedUrls(), f.capacity(), f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; OVER CAPACITY:"
-            + " about %,d new URLs were taken for seen and never fetched; raise filter.n (-n) to %,d or more next"
-            + " time", Math.round(f.estimatedFalsePositiveDrops()), CapacityMonitor.suggestedCapacity(
+            + " about %,d new URLs were taken for seen and never fetched; raise %s to %,d or more next time",
+            Math.round(f.estimatedFalsePositiveDrops()), CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(
                 f.estimatedUrls())) : ""));
     CrawlTotals t = s.totals();
     if (t.runs() > 1) {
