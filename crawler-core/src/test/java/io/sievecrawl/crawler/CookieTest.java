@@ -7,7 +7,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,23 +18,24 @@ import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A site that sets a cookie on its home page and shows its members' pages only to visitors who send it back: the
  * crawl gets in as a browser would, and a cookie goes to no other site.
  */
 class CookieTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String site;
   private String otherSite;
 
   @BeforeEach
   void serve() {
-    server.start();
-    site = "http://localhost:" + server.port();
+    site = loopback.root();
     otherSite = "http://127.0.0.1:" + server.port(); // another host name, so another site, on the same server
     server.stubFor(get(urlEqualTo("/")).withHeader("Host", equalTo("localhost:" + server.port()))
         .willReturn(aResponse().withHeader("Content-Type", "text/html")
@@ -65,11 +65,6 @@ class CookieTest {
     // one whose cookie is never kept (it is for another site): the loop ends at fetch.max-redirects
     server.stubFor(get(urlEqualTo("/never")).willReturn(aResponse().withStatus(302)
         .withHeader("Set-Cookie", "x=1; Domain=example.com").withHeader("Location", "/never")));
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   private CollectingSink crawl(boolean cookies) {

@@ -3,7 +3,6 @@ package io.sievecrawl.crawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,28 +13,24 @@ import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A host that answers 503 with Retry-After gets its rest even when the crawler gives that URL up. */
 class HostPauseTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String root;
 
   @BeforeEach
   void serve() {
-    server.start();
-    root = "http://localhost:" + server.port();
+    root = loopback.root();
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
     Html.serve(server, "/", Html.page("root", "/busy", "/next"));
     server.stubFor(get(urlEqualTo("/busy")).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")));
     Html.serve(server, "/next", Html.page("next"));
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   @Test

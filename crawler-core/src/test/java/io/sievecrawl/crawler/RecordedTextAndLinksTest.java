@@ -1,6 +1,5 @@
 package io.sievecrawl.crawler;
 
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -10,19 +9,20 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** results.text and results.links: a page's record carries its visible text, and its links with their fate. */
 class RecordedTextAndLinksTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String root;
 
   @BeforeEach
   void serve() {
-    server.start();
-    root = "http://localhost:" + server.port();
+    root = loopback.root();
     Html.serve(server, "/", """
         <!doctype html><html><head><title>Home</title><style>p { color: red }</style>
         <script>var hidden = "not text";</script></head>
@@ -32,11 +32,6 @@ class RecordedTextAndLinksTest {
         <a href="/next">Next</a> <a href="/#top">Home again</a>
         <a href="http://elsewhere.example/">Out</a></body></html>""");
     Html.serve(server, "/next", "<title>Next</title><p>No body tag here.</p>");
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   private CollectingSink crawl(boolean text, boolean links) {

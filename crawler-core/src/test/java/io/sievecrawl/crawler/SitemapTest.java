@@ -4,7 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,31 +19,27 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sitemaps listed by robots.txt, given as seeds or linked, and feeds: their URLs are crawled like links, within
  * scope and robots.txt, each once.
  */
 class SitemapTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String root;
 
   @BeforeEach
   void serve() {
-    server.start();
-    root = "http://localhost:" + server.port();
+    root = loopback.root();
     Html.serve(server, "/", Html.page("root", "/linked"));
     for (String path : List.of("/linked", "/orphan", "/deep/orphan", "/closed/x", "/from-index", "/from-gzip")) {
       Html.serve(server, path, Html.page(path));
     }
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   private CollectingSink crawl(CrawlSettings.Builder settings) {

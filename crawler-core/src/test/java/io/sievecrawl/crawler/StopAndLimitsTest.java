@@ -4,7 +4,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,18 +15,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class StopAndLimitsTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String root;
 
   @BeforeEach
   void serve() {
-    server.start();
-    root = "http://localhost:" + server.port();
+    root = loopback.root();
     server.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
     List<String> links = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
@@ -36,11 +36,6 @@ class StopAndLimitsTest {
     Html.serve(server, "/", Html.page("root", links.toArray(String[]::new)));
     server.stubFor(get(urlPathMatching("/p\\d+")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withBody(Html.page("leaf")).withFixedDelay(300)));
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   @Test

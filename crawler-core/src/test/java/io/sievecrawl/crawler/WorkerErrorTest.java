@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
@@ -16,14 +15,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** An Error in a worker ends the crawl as failed, keeps its page for a resumed crawl, and the accounting adds up. */
 class WorkerErrorTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  private final WireMockServer server = loopback.server();
   private String root;
 
   @TempDir
@@ -31,17 +32,11 @@ class WorkerErrorTest {
 
   @BeforeEach
   void serve() {
-    server.start();
-    root = "http://localhost:" + server.port();
+    root = loopback.root();
     Html.serve(server, "/", Html.page("root", "/a", "/b", "/c"));
     Html.serve(server, "/a", Html.page("a"));
     Html.serve(server, "/b", Html.page("b"));
     Html.serve(server, "/c", Html.page("c"));
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
   }
 
   @Test
