@@ -159,19 +159,20 @@ final class PageProcessor {
         scheduler.pause(lease.origin(), pause);
       }
     }
-    if (isCookieCheck(task, response)) {
+    Url location = locationOf(task, response); // resolved once, for the cookie checks and the record
+    if (isCookieCheck(task, response, location)) {
       scheduler.retryLater(lease, task.againWithCookie(), Duration.ZERO);
       return End.HANDED_BACK;
     }
     if (response.errorKind() == ErrorKind.TLS) {
       failures.warnOnce(lease.origin(), response.error());
     }
-    CrawlTask back = backWithCookies(task, response);
+    CrawlTask back = backWithCookies(task, response, location);
     if (back != null) {
       scheduler.retryLater(lease, back, Duration.ZERO);
       return End.HANDED_BACK;
     }
-    record(task, resultOf(task, response));
+    record(task, resultOf(task, response, location));
     return End.COMPLETE;
   }
 
@@ -183,12 +184,11 @@ final class PageProcessor {
    * claim as after a cookie check on the page itself. A second fetch is not sent back again, so a redirect loop
    * goes round once more at most and ends at a seen URL.
    */
-  private CrawlTask backWithCookies(CrawlTask task, FetchResponse response) {
+  private CrawlTask backWithCookies(CrawlTask task, FetchResponse response, Url target) {
     if (!settings.cookies() || task.redirectHops() == 0 || task.attempt() > 0 || response.errorKind() != null
-        || !response.isRedirect() || response.location() == null || task.redirectHops() >= settings.maxRedirects()) {
+        || task.redirectHops() >= settings.maxRedirects()) {
       return null;
     }
-    Url target = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
     if (target == null || !target.toString().equals(task.referrer()) || !target.origin().equals(task.origin())
         || !fetcher.hasCookiesFor(target.toString())) {
       return null;
@@ -201,13 +201,18 @@ final class PageProcessor {
    * cookies: the URL is fetched again with the cookie, as a browser would, within fetch.max-redirects. It is one URL,
    * so it gets one record, of its last fetch.
    */
-  private boolean isCookieCheck(CrawlTask task, FetchResponse response) {
-    if (!settings.cookies() || !response.setsCookie() || response.errorKind() != null || !response.isRedirect()
-        || response.location() == null || task.redirectHops() >= settings.maxRedirects()) {
+  private boolean isCookieCheck(CrawlTask task, FetchResponse response, Url target) {
+    if (!settings.cookies() || !response.setsCookie() || response.errorKind() != null
+        || task.redirectHops() >= settings.maxRedirects()) {
       return false;
     }
-    Url target = normalizer.resolverFor(task.key()).resolveOrNull(response.location());
     return target != null && target.toString().equals(task.key());
+  }
+
+  /** Where a redirect's Location leads, resolved against the page's URL; {@code null} if none or unusable. */
+  private Url locationOf(CrawlTask task, FetchResponse response) {
+    return response.isRedirect() && response.location() != null
+        ? normalizer.resolverFor(task.key()).resolveOrNull(response.location()) : null;
   }
 
   /** robots.txt, the per-origin budget and the page limit; {@code null} when the task may be fetched. */
@@ -293,7 +298,7 @@ final class PageProcessor {
     return End.UNFETCHED;
   }
 
-  private CrawlResult resultOf(CrawlTask task, FetchResponse response) {
+  private CrawlResult resultOf(CrawlTask task, FetchResponse response, Url location) {
     ErrorKind errorKind = response.errorKind();
     String error = response.error();
     if (errorKind == null && response.isRetryable()) {
@@ -311,7 +316,7 @@ final class PageProcessor {
         errorKind = ErrorKind.BAD_REDIRECT;
         error = "redirect without a Location header";
       } else {
-        redirectTo = redirectTarget(task, response.location());
+        redirectTo = redirectTarget(task, response.location(), location);
         if (redirectTo == null) {
           errorKind = ErrorKind.BAD_REDIRECT;
           error = "unusable Location '" + response.location() + "'";
@@ -414,8 +419,7 @@ final class PageProcessor {
    * as sent, as wget follows it: stripped, it would end at a seen URL and the page behind it would never be fetched.
    * That URL is fetched once; the links of its page lose their session ids as any others do.
    */
-  private Url redirectTarget(CrawlTask task, String location) {
-    Url target = normalizer.resolverFor(task.key()).resolveOrNull(location);
+  private Url redirectTarget(CrawlTask task, String location, Url target) {
     if (target == null || !target.toString().equals(task.key())) {
       return target;
     }
