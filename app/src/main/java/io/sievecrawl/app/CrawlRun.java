@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * Ctrl-C, SIGTERM and SIGHUP, and leaves the directory ready to resume whatever ends the run.
  */
 final class CrawlRun {
-  static final String CAPACITY_HINT = "filter.n (-n)";
+  static final String CAPACITY_HINT = Setting.FILTER_N.key() + " (-n)";
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
   /** The totals, the per-origin counts and the cookies are saved this often: a kill loses at most this much of them. */
   private static final long STATE_EVERY_MILLIS = 1_000;

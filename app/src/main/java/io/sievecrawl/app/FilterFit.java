@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Values;
 import io.sievecrawl.sieve.BloomSizing;
 import java.util.Locale;
@@ -26,9 +27,9 @@ final class FilterFit {
     try {
       sizing = BloomSizing.of(n, p);
     } catch (IllegalArgumentException e) {
-      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "filter.n = %s at filter.p = %s needs a"
-          + " larger URL filter than one can be (%s); at this p, n can be at most %s: lower -n or raise -p",
-          count(n), p, Values.formatSize(BloomSizing.MAX_BLOCKS * BloomSizing.BLOCK_BITS / 8),
+      throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "%s = %s at %s = %s needs a larger URL filter"
+          + " than one can be (%s); at this p, n can be at most %s: lower -n or raise -p", Setting.FILTER_N.key(),
+          count(n), Setting.FILTER_P.key(), p, Values.formatSize(BloomSizing.MAX_BLOCKS * BloomSizing.BLOCK_BITS / 8),
           count(largestN(p))));
     }
     long heap = Runtime.getRuntime().maxMemory();

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.CaptureInterceptor;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
@@ -130,7 +131,7 @@ public final class Crawler {
     private final CrawlSettings settings;
     private final ResultSink sink;
     private Frontier<CrawlTask> frontier;
-    private String capacityHint = "filter.n";
+    private String capacityHint = Setting.FILTER_N.key();
     private CrawlState state = CrawlState.fresh();
     private LongSupplier ticker = System::nanoTime;
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;

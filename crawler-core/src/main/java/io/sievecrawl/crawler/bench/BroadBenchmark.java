@@ -65,7 +65,7 @@ public final class BroadBenchmark {
       long start = System.nanoTime();
       CrawlSummary summary;
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(),
-          CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults("filter.n")
+          CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
               .withSyncInterval(tuned.frontierSyncInterval())
               .withCheckpointInterval(tuned.frontierCheckpointInterval()))) {
         summary = Crawler.builder(tuned, sink).frontier(frontier).build().run(served.rootUrls());

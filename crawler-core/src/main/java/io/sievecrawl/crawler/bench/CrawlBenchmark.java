@@ -83,7 +83,7 @@ public final class CrawlBenchmark {
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
         frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::key,
-            CrawlTask::origin, FrontierOptions.defaults("filter.n").withSyncInterval(tuned.frontierSyncInterval())
+            CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontierSyncInterval())
                 .withCheckpointInterval(tuned.frontierCheckpointInterval()));
         crawler.frontier(frontier);
       }
