@@ -237,14 +237,16 @@ class CrawlCommandTest {
     try (SyntheticSite site = SyntheticSite.start(60, 5)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
       Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("pages.jsonl").toString(), "--log-file",
-          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/tutorial");
+          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/tutorial", "--job",
+          dir.resolve("job").toString());
       assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
       assertTrue(cmd.err().contains("WARN") && cmd.err().contains("no seed matches crawl.include (/tutorial): the"
           + " seeds are fetched, but of the links found only those it matches; to crawl a part of a site, start from"
           + " a page in it"), cmd.err());
 
       Cmd matching = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("more.jsonl").toString(), "--log-file",
-          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/", "--max-pages", "5");
+          dir.resolve("log").toString(), "--delay", "0ms", "--include", "/", "--max-pages", "5", "--job",
+          dir.resolve("job2").toString());
       assertFalse(matching.err().contains("no seed matches"), matching.err());
     }
   }
