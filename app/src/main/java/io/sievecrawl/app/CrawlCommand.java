@@ -124,7 +124,7 @@ final class CrawlCommand implements Callable<Integer> {
     UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
     boolean temporary = job == null;
     Path dir = redis != null ? null : temporary ? defaultJobDir() : job;
-    Path spool = spoolFile(dir);
+    Path spool = SeedSpool.create(dir);
     try {
       SeedFile.Read seedRead = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, spool, log::warn);
       return crawl(settings, status, seedRead, dir, temporary);
@@ -188,23 +188,6 @@ final class CrawlCommand implements Callable<Integer> {
       } catch (IOException e) {
         log.warn("could not release the lock of {}: {}", dir, Errors.reason(e));
       }
-    }
-  }
-
-  /**
-   * Where the seeds are written as they are read: beside the crawl directory, so that moving them in is a rename,
-   * or in the temporary directory for a shared crawl (or a directory whose parent does not exist yet).
-   */
-  private static Path spoolFile(Path dir) {
-    Path parent = dir == null ? null : dir.toAbsolutePath().getParent();
-    try {
-      if (parent != null && Files.isDirectory(parent)) {
-        return Files.createTempFile(parent, ".sievecrawl-seeds-", ".tmp");
-      }
-      return Files.createTempFile("sievecrawl-seeds-", ".tmp");
-    } catch (IOException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write the seeds read to " + (parent == null
-          ? System.getProperty("java.io.tmpdir") : parent) + ": " + Errors.reason(e));
     }
   }
 

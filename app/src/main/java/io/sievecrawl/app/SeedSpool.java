@@ -1,0 +1,61 @@
+package io.sievecrawl.app;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The file a seed file is read into before the crawl starts (it becomes the crawl directory's {@code seeds.txt}). Its
+ * name holds the process id, so that one left by a process killed while reading seeds is removed by the next crawl
+ * that reads seeds in the same folder.
+ */
+final class SeedSpool {
+  static final String PREFIX = ".sievecrawl-seeds-";
+  private static final String SUFFIX = ".tmp";
+
+  private SeedSpool() {}
+
+  /**
+   * A new spool beside the crawl directory {@code dir}, so that moving it in is a rename, or in the temporary folder
+   * for a shared crawl ({@code dir} null) or a directory whose parent does not exist yet.
+   *
+   * @throws UserError with {@link ExitCodes#OUTPUT} if it cannot be created
+   */
+  static Path create(Path dir) {
+    Path parent = dir == null ? null : dir.toAbsolutePath().getParent();
+    Path folder = parent != null && Files.isDirectory(parent) ? parent
+        : Path.of(System.getProperty("java.io.tmpdir"));
+    removeLeftovers(folder);
+    try {
+      return Files.createTempFile(folder, PREFIX + ProcessHandle.current().pid() + "-", SUFFIX);
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot write the seeds read to " + folder + ": " + Errors.reason(e));
+    }
+  }
+
+  /** Removes the spools in {@code folder} whose process is gone; a folder that cannot be listed is left as it is. */
+  static void removeLeftovers(Path folder) {
+    try (DirectoryStream<Path> spools = Files.newDirectoryStream(folder, PREFIX + "*" + SUFFIX)) {
+      for (Path spool : spools) {
+        long pid = pidOf(spool.getFileName().toString());
+        if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
+          Files.deleteIfExists(spool);
+        }
+      }
+    } catch (IOException e) {
+      // best effort: a leftover only takes space
+    }
+  }
+
+  /** The process id in a spool's name, or 0 if it has none. */
+  private static long pidOf(String name) {
+    int start = PREFIX.length();
+    int end = name.indexOf('-', start);
+    try {
+      return end > start ? Long.parseLong(name.substring(start, end)) : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}
