@@ -142,6 +142,7 @@ final class CrawlCommand implements Callable<Integer> {
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
     logOptions.checkApartFrom(output, "-o");
+    ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
     if (redis != null) {
       var shared = SharedCrawlRun.open(redis, crawlName, settings, false);

@@ -184,6 +184,10 @@ final class CrawlRun {
       throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; free the space or fix the permissions, then:"
           + " " + CommandName.get() + " resume " + job.dir());
     }
+    if (failure instanceof UncheckedIOException e) { // the seeds, read while the crawl runs
+      throw new UserError(ExitCodes.JOB, e.getMessage() + " in " + job.dir() + "; then: " + CommandName.get()
+          + " resume " + job.dir());
+    }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
           + "; then: " + CommandName.get() + " resume " + job.dir());

@@ -64,6 +64,7 @@ final class JoinCommand implements Callable<Integer> {
   public Integer call() {
     reports.checkWritable(); // before anything is created or emptied
     logOptions.checkApartFrom(output, "-o");
+    ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
     RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true);
     CrawlSettings settings;

@@ -1,5 +1,8 @@
 package io.sievecrawl.app;
 
+import io.sievecrawl.config.ConfigFile;
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.SharedCrawlException;
 import java.time.Duration;
@@ -13,11 +16,15 @@ import picocli.CommandLine.Option;
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Removes the crawl --crawl-name shared through --redis: deletes every key it has there (its"
         + " frontier, URL filter, counters and settings), so that its memory is freed and its name can start a new"
-        + " crawl. Refused while an agent works it (heard from in the last " + RemoveCommand.QUIET_SECONDS + " s).",
+        + " crawl. Refused while an agent works it: heard from within three of the crawl's lease times"
+        + " (frontier.lease-ttl), and at least " + RemoveCommand.MIN_QUIET_SECONDS + " s.",
         "The agents' results files and WARC files are theirs and stay."})
 final class RemoveCommand implements Callable<Integer> {
-  /** An agent heard from within this long may still work the crawl: three of the default lease times. */
-  static final int QUIET_SECONDS = 30;
+  /**
+   * An agent heard from within three of the crawl's lease times, and this many seconds, may still work it: agents
+   * beat every third of a lease time.
+   */
+  static final int MIN_QUIET_SECONDS = 30;
 
   private final Terminal terminal;
 
@@ -33,11 +40,25 @@ final class RemoveCommand implements Callable<Integer> {
     this.terminal = terminal;
   }
 
+  /** How long an agent of the crawl whose settings are {@code settingsText} may go unheard and still work it. */
+  static Duration quietFor(String settingsText) {
+    Duration lease;
+    try {
+      CrawlSettings.Builder settings = CrawlSettings.builder();
+      ConfigFile.parse("the shared crawl's settings", settingsText, settings);
+      lease = settings.build().leaseTtl();
+    } catch (RuntimeException e) { // settings of another build: the longest lease time any allows
+      lease = Duration.ofMillis(Setting.LEASE_TTL.max());
+    }
+    Duration quiet = lease.multipliedBy(3);
+    return quiet.compareTo(Duration.ofSeconds(MIN_QUIET_SECONDS)) > 0 ? quiet : Duration.ofSeconds(MIN_QUIET_SECONDS);
+  }
+
   @Override
   public Integer call() {
     long removed;
     try {
-      removed = RedisCrawl.remove(redis, crawlName, Duration.ofSeconds(QUIET_SECONDS));
+      removed = RedisCrawl.remove(redis, crawlName, RemoveCommand::quietFor);
     } catch (SharedCrawlException e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }

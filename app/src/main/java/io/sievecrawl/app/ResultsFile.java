@@ -67,15 +67,20 @@ final class ResultsFile implements AutoCloseable {
   }
 
   /**
-   * Opens an agent's results: added to with {@code --append}, else emptied. ({@link #checkNew} has passed.)
+   * Refuses {@code --append} with {@code --overwrite}, before anything is opened.
    *
-   * @throws UserError with {@link ExitCodes#USAGE} if both {@code --append} and {@code --overwrite} are given
+   * @throws UserError with {@link ExitCodes#USAGE} if both are given
    */
-  static ResultsFile forAgent(String output, boolean append, boolean overwrite, PrintStream stdout) {
+  static void checkAppend(boolean append, boolean overwrite) {
     if (append && overwrite) {
       throw new UserError(ExitCodes.USAGE, "--append and --overwrite do not go together: add to the results file, or"
           + " replace it");
     }
+  }
+
+  /** Opens an agent's results: added to with {@code --append}, else emptied ({@link #checkAppend} has passed). */
+  static ResultsFile forAgent(String output, boolean append, boolean overwrite, PrintStream stdout) {
+    checkAppend(append, overwrite);
     return append ? append(output, stdout) : create(output, stdout);
   }
 

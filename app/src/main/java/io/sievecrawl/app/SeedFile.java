@@ -93,7 +93,7 @@ final class SeedFile {
         Writer out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(spool), UTF_8), 1 << 16)) {
       LineReader lines = new LineReader(in);
       for (byte[] line = lines.next(); line != null; line = lines.next()) {
-        int number = lines.number();
+        long number = lines.number();
         if (number % PROGRESS_LINES == 0) {
           log.info("reading seeds: {} lines of {}", String.format(Locale.ROOT, "%,d", number), name);
         }
@@ -153,7 +153,7 @@ final class SeedFile {
   }
 
   /** A line as text without a byte-order mark or surrounding spaces, or {@code null} if it is not UTF-8. */
-  private static String decode(byte[] line, int number) {
+  private static String decode(byte[] line, long number) {
     String text;
     try {
       text = UTF8.get().decode(ByteBuffer.wrap(line)).toString();
@@ -253,7 +253,7 @@ final class SeedFile {
     private int position;
     private int limit;
     private final byte[] line = new byte[MAX_LINE_BYTES];
-    private int number;
+    private long number;
     private boolean tooLong;
     private boolean ended;
 
@@ -308,7 +308,7 @@ final class SeedFile {
       return true;
     }
 
-    int number() {
+    long number() {
       return number;
     }
 

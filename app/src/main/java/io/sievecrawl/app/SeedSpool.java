@@ -4,15 +4,17 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The file a seed file is read into before the crawl starts (it becomes the crawl directory's {@code seeds.txt}). Its
  * name holds the process id, so that one left by a process killed while reading seeds is removed by the next crawl
- * that reads seeds in the same folder.
+ * that reads seeds in the same folder, once it has not been written for an hour.
  */
 final class SeedSpool {
   static final String PREFIX = ".sievecrawl-seeds-";
   private static final String SUFFIX = ".tmp";
+  private static final Duration IDLE = Duration.ofHours(1);
 
   private SeedSpool() {}
 
@@ -24,22 +26,37 @@ final class SeedSpool {
    */
   static Path create(Path dir) {
     Path parent = dir == null ? null : dir.toAbsolutePath().getParent();
-    Path folder = parent != null && Files.isDirectory(parent) ? parent
-        : Path.of(System.getProperty("java.io.tmpdir"));
-    removeLeftovers(folder);
+    Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+    if (parent != null && Files.isDirectory(parent)) {
+      try {
+        return createIn(parent);
+      } catch (IOException e) {
+        // a parent the user may not write (--job /mnt/disk): the temporary folder, then a copy
+      }
+    }
     try {
-      return Files.createTempFile(folder, PREFIX + ProcessHandle.current().pid() + "-", SUFFIX);
+      return createIn(temporary);
     } catch (IOException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write the seeds read to " + folder + ": " + Errors.reason(e));
+      throw new UserError(ExitCodes.OUTPUT, "cannot write the seeds read to " + temporary + ": " + Errors.reason(e));
     }
   }
 
-  /** Removes the spools in {@code folder} whose process is gone; a folder that cannot be listed is left as it is. */
+  private static Path createIn(Path folder) throws IOException {
+    removeLeftovers(folder);
+    return Files.createTempFile(folder, PREFIX + ProcessHandle.current().pid() + "-", SUFFIX);
+  }
+
+  /**
+   * Removes the spools in {@code folder} whose process is gone from this machine and that have not been written for
+   * an hour (a folder shared with other machines may hold theirs); a folder that cannot be listed is left as it is.
+   */
   static void removeLeftovers(Path folder) {
+    long idleSince = System.currentTimeMillis() - IDLE.toMillis();
     try (DirectoryStream<Path> spools = Files.newDirectoryStream(folder, PREFIX + "*" + SUFFIX)) {
       for (Path spool : spools) {
         long pid = pidOf(spool.getFileName().toString());
-        if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
+        if (pid > 0 && ProcessHandle.of(pid).isEmpty()
+            && Files.getLastModifiedTime(spool).toMillis() < idleSince) {
           Files.deleteIfExists(spool);
         }
       }

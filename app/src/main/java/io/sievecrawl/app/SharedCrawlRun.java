@@ -126,6 +126,8 @@ final class SharedCrawlRun {
     HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
+    } catch (java.io.UncheckedIOException e) {
+      throw new UserError(ExitCodes.SEEDS, e.getMessage());
     } finally {
       heap.close();
       progress.close();
@@ -174,6 +176,9 @@ final class SharedCrawlRun {
     Throwable failure = summary.failure();
     if (failure instanceof FrontierFailure e) {
       throw new UserError(ExitCodes.SHARED, CommandName.inHints(e.getMessage()));
+    }
+    if (failure instanceof java.io.UncheckedIOException e) { // the seeds, read while the agent queued them
+      throw new UserError(ExitCodes.SEEDS, e.getMessage());
     }
     if (failure instanceof WarcWriteException e) {
       throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; the agent's unfinished pages go to the other"

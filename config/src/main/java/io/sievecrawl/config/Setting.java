@@ -220,6 +220,11 @@ public enum Setting {
   }
 
   /** The key as written in a config file, {@code section.name}. */
+  /** The largest value allowed: a count, a size in bytes, or a duration in milliseconds. */
+  public long max() {
+    return max;
+  }
+
   public String key() {
     return key;
   }

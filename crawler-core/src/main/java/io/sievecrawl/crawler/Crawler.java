@@ -359,12 +359,17 @@ public final class Crawler {
     }
   }
 
-  /** Offers the seeds to the frontier a batch at a time (one round trip a batch to a shared one). */
+  /**
+   * Offers the seeds to the frontier a batch at a time (one round trip a batch to a shared one). On this process's
+   * frontier a stop ends it (a resumed crawl offers them all again); a shared frontier gets every seed, as no resume
+   * would offer the rest.
+   */
   private void queueSeeds(Seeds seeds) {
+    boolean untilStopped = !frontier.isShared();
     List<CrawlTask> batch = new ArrayList<>();
     try {
       seeds.forEach(seed -> {
-        if (control.isStopping()) {
+        if (untilStopped && control.isStopping()) {
           throw new SeedsStopped();
         }
         batch.add(CrawlTask.seed(seedUrl(seed, seeds.normalized())));
@@ -376,7 +381,9 @@ public final class Crawler {
       scheduler.offerAll(batch);
     } catch (SeedsStopped e) {
       // the crawl ends before every seed was queued: a resumed crawl offers them all again
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      control.fail(new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e));
+    } catch (Throwable e) { // an Error too: the crawl must not end as if every seed had been queued
       control.fail(e);
     }
   }

@@ -70,6 +70,34 @@ class SeedFeedingTest {
     assertEquals(List.of(), crawler.workerFailures());
   }
 
+  @Test
+  void seedsThatCannotBeReadOrThrowAnErrorWhileQueuedFailTheCrawlRatherThanEndIt() {
+    for (Throwable thrown : List.of(new IOException("disk gone"), new AssertionError("a bug"))) {
+      AtomicInteger passes = new AtomicInteger();
+      Seeds seeds = action -> {
+        boolean queuing = passes.incrementAndGet() == 2;
+        for (int i = 0; i < SEEDS; i++) {
+          if (queuing && i == 1_500) {
+            if (thrown instanceof IOException e) {
+              throw e;
+            }
+            throw (Error) thrown;
+          }
+          action.accept("http://localhost:" + server.port() + "/p" + i);
+        }
+      };
+      CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
+          .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 10_000L).set(Setting.HOST_CONCURRENCY, 4).build();
+      CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(seeds);
+      assertEquals(CrawlSummary.End.FAILED, summary.end(), thrown + ": " + summary);
+      if (thrown instanceof IOException) {
+        assertEquals("cannot read the seeds: disk gone", summary.failure().getMessage());
+      } else {
+        assertEquals(thrown, summary.failure());
+      }
+    }
+  }
+
   private static void await(CountDownLatch latch) throws IOException {
     try {
       if (!latch.await(60, TimeUnit.SECONDS)) {

@@ -168,26 +168,29 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /**
-   * Removes the crawl {@code name} and every key it has from Redis; returns how many keys went. Refused while an agent
-   * has been heard from within {@code agentsQuietFor}: the crawl is still being worked.
+   * Removes the crawl {@code name} (of any version of the format) and every key it has from Redis; returns how many
+   * keys went. Refused while an agent has been heard from within {@code agentsQuietFor} of the crawl's settings text:
+   * the crawl is still being worked. (An agent that ends signs off; a killed one is heard from no more.)
    *
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, there is no such crawl, or agents work it
    */
-  public static long remove(String rawUri, String name, Duration agentsQuietFor) throws SharedCrawlException {
+  public static long remove(String rawUri, String name, Function<String, Duration> agentsQuietFor)
+      throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
     Link link = connect(rawUri);
     try {
       RedisCommands<String, byte[]> redis = link.connection().sync();
-      readMeta(redis, uri, name);
+      Map<String, String> meta = readMeta(redis, uri, name, false); // a crawl of an older build goes too
+      Duration quiet = agentsQuietFor.apply(meta.getOrDefault("settings", ""));
       long now = redisMillis(redis);
       long live = redis.hgetall(key(name, "agents")).values().stream()
-          .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < agentsQuietFor.toMillis())
+          .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < quiet.toMillis())
           .count();
       if (live > 0) {
         throw new SharedCrawlException(SharedCrawlException.Kind.IN_USE, "the shared crawl '" + name + "' in " + uri
-            + " is being worked by " + live + (live == 1 ? " agent" : " agents") + ": stop them first (Ctrl-C),"
-            + " then remove it");
+            + " is being worked by " + live + (live == 1 ? " agent" : " agents") + " (heard from in the last "
+            + quiet.toSeconds() + " s): stop them first (Ctrl-C), then remove it");
       }
       long removed = 0;
       ScanArgs match = ScanArgs.Builder.matches(key(name, "*")).limit(1_000);
@@ -286,6 +289,12 @@ public final class RedisCrawl implements AutoCloseable {
 
   private static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name)
       throws SharedCrawlException {
+    return readMeta(redis, uri, name, true);
+  }
+
+  /** The crawl's meta hash; {@code thisVersion}: refused unless this build's version of the format. */
+  private static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name,
+      boolean thisVersion) throws SharedCrawlException {
     Map<String, byte[]> raw = redis.hgetall(key(name, "meta"));
     if (raw == null || raw.isEmpty()) {
       throw new SharedCrawlException(SharedCrawlException.Kind.NO_SUCH_CRAWL, "no shared crawl named '" + name
@@ -297,7 +306,7 @@ public final class RedisCrawl implements AutoCloseable {
       throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, key(name, "meta") + " in " + uri
           + " is not a sievecrawl crawl");
     }
-    if (!Integer.toString(VERSION).equals(meta.get("version"))) {
+    if (thisVersion && !Integer.toString(VERSION).equals(meta.get("version"))) {
       throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' has format"
           + " version " + meta.get("version") + ", but this build reads version " + VERSION);
     }
