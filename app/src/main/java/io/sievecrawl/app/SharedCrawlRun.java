@@ -91,6 +91,11 @@ final class SharedCrawlRun {
           public void publish(String site) {
             shared.publishScopeSite(site);
           }
+
+          @Override
+          public void publishAll(Collection<String> sites) {
+            shared.publishScopeSites(sites);
+          }
         });
     if (warc != null) {
       builder.recorder(warc);

@@ -306,14 +306,20 @@ public final class Crawler {
   private ScopePolicy scopeOf(Seeds seeds) {
     ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
     boolean[] anyIncluded = {false};
+    List<String> newSites = new ArrayList<>(); // published a thousand at a time: one round trip each to Redis
     try {
       seeds.forEach(seed -> {
         Url url = seedUrl(seed, seeds.normalized());
         if (scope.addSeed(url)) {
-          scopeSites.publish(ScopePolicy.siteOf(url));
+          newSites.add(ScopePolicy.siteOf(url));
+          if (newSites.size() == SEED_BATCH) {
+            scopeSites.publishAll(newSites);
+            newSites.clear();
+          }
         }
         anyIncluded[0] |= scope.included(url);
       });
+      scopeSites.publishAll(newSites);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
     }

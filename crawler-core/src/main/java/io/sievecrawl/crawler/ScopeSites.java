@@ -23,4 +23,9 @@ public interface ScopeSites {
 
   /** Tells the other agents that {@code site} is in scope. */
   void publish(String site);
+
+  /** Tells the other agents that {@code sites} are in scope: the seeds' sites, many at once. */
+  default void publishAll(Collection<String> sites) {
+    sites.forEach(this::publish);
+  }
 }

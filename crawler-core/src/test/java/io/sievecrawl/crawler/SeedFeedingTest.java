@@ -98,6 +98,40 @@ class SeedFeedingTest {
     }
   }
 
+  @Test
+  void theSeedsSitesArePublishedToOtherAgentsAThousandAtATime() {
+    List<Integer> batches = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicReference<Crawler> crawler = new java.util.concurrent.atomic.AtomicReference<>();
+    ScopeSites shared = new ScopeSites() {
+      @Override
+      public java.util.Collection<String> load() {
+        return List.of();
+      }
+
+      @Override
+      public void publish(String site) {
+        batches.add(1); // a site a seed redirect brings in: none here
+      }
+
+      @Override
+      public void publishAll(java.util.Collection<String> sites) {
+        batches.add(sites.size());
+        if (batches.stream().mapToInt(Integer::intValue).sum() == SEEDS) {
+          crawler.get().stop(); // all published: nothing to fetch in this test
+        }
+      }
+    };
+    List<String> seeds = new java.util.ArrayList<>();
+    for (int i = 0; i < SEEDS; i++) {
+      seeds.add("http://site" + i + ".example/"); // 2,500 sites
+    }
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, 10_000L).build();
+    crawler.set(Crawler.builder(settings, new CollectingSink()).scopeSites(shared).build());
+    CrawlSummary summary = crawler.get().run(seeds);
+    assertEquals(0, summary.fetched());
+    assertEquals(List.of(1_000, 1_000, 500), batches.subList(0, 3), batches.toString());
+  }
+
   private static void await(CountDownLatch latch) throws IOException {
     try {
       if (!latch.await(60, TimeUnit.SECONDS)) {

@@ -37,6 +37,14 @@ public final class SharedState implements PerKeyBudget {
     crawl.call(redis -> redis.sadd(crawl.key("scope"), RedisCrawl.bytes(site)));
   }
 
+  /** Adds {@code sites} to the sites in scope in one command (a SADD is safe to send twice). */
+  public void publishScopeSites(java.util.Collection<String> sites) {
+    if (!sites.isEmpty()) {
+      byte[][] members = sites.stream().map(RedisCrawl::bytes).toArray(byte[][]::new);
+      crawl.call(redis -> redis.sadd(crawl.key("scope"), members));
+    }
+  }
+
   @Override
   public boolean tryCount(CharSequence origin, long limit) {
     int[] positions = CountMinSketch.positions(origin, CountMinSketch.DEFAULT_WIDTH, CountMinSketch.DEFAULT_DEPTH);
