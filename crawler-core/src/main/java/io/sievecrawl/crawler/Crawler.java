@@ -337,7 +337,9 @@ public final class Crawler {
    */
   private Thread startQueuing(Seeds seeds) {
     if (frontier.isShared()) {
-      queueSeeds(seeds);
+      if (queueSeeds(seeds) > 0 && control.failure() == null) {
+        frontier.seedsQueued();
+      }
       return null;
     }
     scheduler.producerStarts();
@@ -368,16 +370,18 @@ public final class Crawler {
   /**
    * Offers the seeds to the frontier a batch at a time (one round trip a batch to a shared one). On this process's
    * frontier a stop ends it (a resumed crawl offers them all again); a shared frontier gets every seed, as no resume
-   * would offer the rest.
+   * would offer the rest. Returns how many seeds it offered.
    */
-  private void queueSeeds(Seeds seeds) {
+  private long queueSeeds(Seeds seeds) {
     boolean untilStopped = !frontier.isShared();
     List<CrawlTask> batch = new ArrayList<>();
+    long[] offered = {0};
     try {
       seeds.forEach(seed -> {
         if (untilStopped && control.isStopping()) {
           throw new SeedsStopped();
         }
+        offered[0]++;
         batch.add(CrawlTask.seed(seedUrl(seed, seeds.normalized())));
         if (batch.size() == SEED_BATCH) {
           scheduler.offerAll(batch);
@@ -392,6 +396,7 @@ public final class Crawler {
     } catch (Throwable e) { // an Error too: the crawl must not end as if every seed had been queued
       control.fail(e);
     }
+    return offered[0];
   }
 
   /** Ends the read of the seeds when the crawl stops. */

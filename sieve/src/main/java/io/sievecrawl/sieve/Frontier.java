@@ -104,6 +104,13 @@ public interface Frontier<T> extends AutoCloseable {
   }
 
   /**
+   * Says that the crawl's seeds are all offered. A shared frontier made by an agent with seeds is not
+   * {@linkplain #isFinished finished} before this, so that an agent joining while they are read finds work to wait
+   * for rather than an empty crawl.
+   */
+  default void seedsQueued() {}
+
+  /**
    * Makes everything admitted and acknowledged so far durable, so that a restart resumes from here; for an
    * in-memory frontier this does nothing.
    */

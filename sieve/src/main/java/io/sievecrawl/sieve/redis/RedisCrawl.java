@@ -123,8 +123,8 @@ public final class RedisCrawl implements AutoCloseable {
       });
       RedisCommands<String, byte[]> redis = link.connection().sync();
       String metaKey = key(name, "meta");
-      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER, new String[] {metaKey},
-          args.toArray(byte[][]::new));
+      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER,
+          new String[] {metaKey, key(name, "counters")}, args.toArray(byte[][]::new));
       Map<String, String> meta = readMeta(redis, uri, name);
       if (created == 0 && isFinished(redis, name)) {
         throw new SharedCrawlException(SharedCrawlException.Kind.FINISHED, "the shared crawl '" + name + "' in " + uri
@@ -214,14 +214,15 @@ public final class RedisCrawl implements AutoCloseable {
     return "sievecrawl remove --redis " + shown(uri) + " --crawl-name " + name;
   }
 
-  /** Whether the crawl admitted URLs and has none open: a crawl that ran to its end. */
+  /** Whether the crawl has its seeds, admitted URLs and has none open: a crawl that ran to its end. */
   private static boolean isFinished(RedisCommands<String, byte[]> redis, String name) {
-    List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(key(name, "counters"), "admitted", "open");
+    List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(key(name, "counters"), "admitted", "open",
+        "seeding");
     long admitted = counters.get(0).hasValue() ? Long.parseLong(new String(counters.get(0).getValue(),
         StandardCharsets.US_ASCII)) : 0;
     long open = counters.get(1).hasValue() ? Long.parseLong(new String(counters.get(1).getValue(),
         StandardCharsets.US_ASCII)) : 0;
-    return admitted > 0 && open <= 0;
+    return admitted > 0 && open <= 0 && !counters.get(2).hasValue();
   }
 
   /** Redis's clock in milliseconds: agents' heartbeats are written in it. */

@@ -475,8 +475,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
     long now = System.nanoTime();
     if (now - finishedCheckedAt > FINISHED_CHECK_NANOS) {
-      byte[] open = hget("open");
-      finished = open == null || Long.parseLong(new String(open, StandardCharsets.US_ASCII)) <= 0;
+      List<KeyValue<String, byte[]>> counters = crawl.call(redis -> redis.hmget(crawl.key("counters"), "open",
+          "seeding"));
+      // not before the starting agent has queued its seeds: an agent that joins meanwhile would find nothing open
+      finished = !counters.get(1).hasValue() && (!counters.get(0).hasValue()
+          || Long.parseLong(new String(counters.get(0).getValue(), StandardCharsets.US_ASCII)) <= 0);
       finishedCheckedAt = now;
     }
     return finished;
@@ -524,8 +527,10 @@ public final class RedisFrontier<T> implements Frontier<T> {
         ? Long.parseLong(new String(values.get(i).getValue(), StandardCharsets.US_ASCII)) : 0;
   }
 
-  private byte[] hget(String field) {
-    return crawl.call(redis -> redis.hget(crawl.key("counters"), field));
+  /** The starting agent has queued its seeds: the crawl may now finish when nothing is open. */
+  @Override
+  public void seedsQueued() {
+    crawl.call(redis -> redis.hdel(crawl.key("counters"), "seeding"));
   }
 
   private boolean firstToWarn(long level) {

@@ -291,12 +291,14 @@ final class Scripts {
       """;
 
   /**
-   * Creates the crawl's meta hash unless it exists: KEYS meta; ARGV field, value, ... Returns 1 if created. Runs at
+   * Creates the crawl's meta hash unless it exists, and marks it as {@code seeding} (in its counters) until the agent
+   * that started it has queued its seeds: KEYS meta, counters; ARGV field, value, ... Returns 1 if created. Runs at
    * the start only, where a failure ends the agent rather than being retried.
    */
   static final String CREATE = """
       if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
       redis.call('HSET', KEYS[1], unpack(ARGV))
+      redis.call('HSET', KEYS[2], 'seeding', 1)
       return 1
       """;
 }

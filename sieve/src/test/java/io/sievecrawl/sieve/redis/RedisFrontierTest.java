@@ -61,7 +61,33 @@ class RedisFrontierTest {
     RedisFrontier<String> frontier = RedisFrontier.open(crawl, UTF8, url -> url, RedisFrontierTest::host, leaseTtl,
         "n");
     open.add(frontier);
+    frontier.seedsQueued(); // as the agent that starts a crawl does once it has offered its seeds
     return frontier;
+  }
+
+  @Test
+  void aNewCrawlIsNotFinishedBeforeItsSeedsAreQueuedThoughNothingIsOpen() throws Exception {
+    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "seeding", 200_000, 0.001, 8, "");
+    open.add(crawl);
+    RedisFrontier<String> starter = RedisFrontier.open(crawl, UTF8, url -> url, RedisFrontierTest::host,
+        Duration.ofSeconds(10), "n");
+    open.add(starter);
+    RedisCrawl joined = RedisCrawl.join(redis.uri(), "seeding");
+    open.add(joined);
+    RedisFrontier<String> joiner = RedisFrontier.open(joined, UTF8, url -> url, RedisFrontierTest::host,
+        Duration.ofSeconds(10), "n");
+    open.add(joiner);
+    assertFalse(joiner.isFinished(), "the starting agent is still reading its seeds");
+
+    starter.offerAll(List.of("https://a.example/1"));
+    starter.seedsQueued();
+    starter.complete(starter.poll(starter.nextQueue()));
+    RedisCrawl later = RedisCrawl.join(redis.uri(), "seeding");
+    open.add(later);
+    RedisFrontier<String> after = RedisFrontier.open(later, UTF8, url -> url, RedisFrontierTest::host,
+        Duration.ofSeconds(10), "n");
+    open.add(after);
+    assertTrue(after.isFinished(), "seeded, and nothing open");
   }
 
   private static String host(String url) {

@@ -78,8 +78,10 @@ class RedisOutageTest {
   private RedisFrontier<String> agent(String uri, Duration grace, Duration leaseTtl) throws SharedCrawlException {
     RedisCrawl crawl = opened(RedisCrawl.startOrJoin(uri, "test", 200_000, 0.001, 8, ""));
     crawl.setOutageGrace(grace);
-    return opened(RedisFrontier.open(crawl, UTF8, url -> url, url -> url.substring(0, url.indexOf('/', 8)),
-        leaseTtl, "n"));
+    RedisFrontier<String> frontier = opened(RedisFrontier.open(crawl, UTF8, url -> url,
+        url -> url.substring(0, url.indexOf('/', 8)), leaseTtl, "n"));
+    frontier.seedsQueued(); // as the agent that starts a crawl does once it has offered its seeds
+    return frontier;
   }
 
   private List<String> messages(Level level, String containing) {
