@@ -5,6 +5,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.SharedCrawlException;
+import io.sievecrawl.sieve.redis.SharedCrawlRemoval;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -58,7 +59,7 @@ final class RemoveCommand implements Callable<Integer> {
   public Integer call() {
     long removed;
     try {
-      removed = RedisCrawl.remove(redis, crawlName, RemoveCommand::quietFor);
+      removed = SharedCrawlRemoval.remove(redis, crawlName, RemoveCommand::quietFor);
     } catch (SharedCrawlException e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }

@@ -13,6 +13,7 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
 import io.sievecrawl.sieve.redis.SharedCrawlException;
+import io.sievecrawl.sieve.redis.SharedCrawlRemoval;
 import io.sievecrawl.sieve.redis.SharedState;
 import java.io.IOException;
 import java.util.Collection;
@@ -209,7 +210,7 @@ final class SharedCrawlRun {
       throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched by any agent: no server answered");
     }
     if (summary.end() == CrawlSummary.End.COMPLETED && globalFrontier.getOrDefault("open", 1L) <= 0) {
-      print(CommandName.inHints("the shared crawl stays in Redis until removed with '" + RedisCrawl.removeCommand(
+      print(CommandName.inHints("the shared crawl stays in Redis until removed with '" + SharedCrawlRemoval.command(
           crawl.uri(), crawl.name()) + "'"), status, verbosity);
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;

@@ -1,14 +1,12 @@
 package io.sievecrawl.sieve.redis;
 
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -128,7 +126,7 @@ public final class RedisCrawl implements AutoCloseable {
       Map<String, String> meta = readMeta(redis, uri, name);
       if (created == 0 && isFinished(redis, name)) {
         throw new SharedCrawlException(SharedCrawlException.Kind.FINISHED, "the shared crawl '" + name + "' in " + uri
-            + " is finished already: choose another --crawl-name, or remove it first with '" + removeCommand(uri, name)
+            + " is finished already: choose another --crawl-name, or remove it first with '" + SharedCrawlRemoval.command(uri, name)
             + "'");
       }
       if (Long.parseLong(meta.get("n")) != n || Double.compare(Double.parseDouble(meta.get("p")), p) != 0) {
@@ -167,53 +165,6 @@ public final class RedisCrawl implements AutoCloseable {
     }
   }
 
-  /**
-   * Removes the crawl {@code name} (of any version of the format) and every key it has from Redis; returns how many
-   * keys went. Refused while an agent has been heard from within {@code agentsQuietFor} of the crawl's settings text:
-   * the crawl is still being worked. (An agent that ends signs off; a killed one is heard from no more.)
-   *
-   * @throws SharedCrawlException if Redis cannot be reached or refuses us, there is no such crawl, or agents work it
-   */
-  public static long remove(String rawUri, String name, Function<String, Duration> agentsQuietFor)
-      throws SharedCrawlException {
-    checkName(name);
-    String uri = shown(rawUri);
-    Link link = connect(rawUri);
-    try {
-      RedisCommands<String, byte[]> redis = link.connection().sync();
-      Map<String, String> meta = readMeta(redis, uri, name, false); // a crawl of an older build goes too
-      Duration quiet = agentsQuietFor.apply(meta.getOrDefault("settings", ""));
-      long now = redisMillis(redis);
-      long live = redis.hgetall(key(name, "agents")).values().stream()
-          .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < quiet.toMillis())
-          .count();
-      if (live > 0) {
-        throw new SharedCrawlException(SharedCrawlException.Kind.IN_USE, "the shared crawl '" + name + "' in " + uri
-            + " is being worked by " + live + (live == 1 ? " agent" : " agents") + " (heard from in the last "
-            + quiet.toSeconds() + " s): stop them first (Ctrl-C), then remove it");
-      }
-      long removed = 0;
-      ScanArgs match = ScanArgs.Builder.matches(key(name, "*")).limit(1_000);
-      for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
-        if (!cursor.getKeys().isEmpty()) {
-          removed += redis.unlink(cursor.getKeys().toArray(String[]::new));
-        }
-        if (cursor.isFinished()) {
-          return removed;
-        }
-      }
-    } catch (RedisException e) {
-      throw failure(uri, e);
-    } finally {
-      link.close();
-    }
-  }
-
-  /** The command that removes the crawl {@code name}, for messages. */
-  public static String removeCommand(String uri, String name) {
-    return "sievecrawl remove --redis " + shown(uri) + " --crawl-name " + name;
-  }
-
   /** Whether the crawl has its seeds, admitted URLs and has none open: a crawl that ran to its end. */
   private static boolean isFinished(RedisCommands<String, byte[]> redis, String name) {
     List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(key(name, "counters"), "admitted", "open",
@@ -233,7 +184,7 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** A client and its one connection. */
-  private record Link(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
+  record Link(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
     void close() {
       RedisCrawl.close(client, connection);
     }
@@ -254,7 +205,7 @@ public final class RedisCrawl implements AutoCloseable {
   /** The environment variable a Redis password may come from when the URI holds none. */
   public static final String PASSWORD_VARIABLE = "SIEVECRAWL_REDIS_PASSWORD";
 
-  private static Link connect(String rawUri) throws SharedCrawlException {
+  static Link connect(String rawUri) throws SharedCrawlException {
     String uri = shown(rawUri);
     RedisURI parsed;
     try {
@@ -294,7 +245,7 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** The crawl's meta hash; {@code thisVersion}: refused unless this build's version of the format. */
-  private static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name,
+  static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name,
       boolean thisVersion) throws SharedCrawlException {
     Map<String, byte[]> raw = redis.hgetall(key(name, "meta"));
     if (raw == null || raw.isEmpty()) {
@@ -386,7 +337,7 @@ public final class RedisCrawl implements AutoCloseable {
     return message.replaceAll("\\s+", " ").strip();
   }
 
-  private static void checkName(String name) throws SharedCrawlException {
+  static void checkName(String name) throws SharedCrawlException {
     if (name == null || !NAME.matcher(name).matches()) {
       throw new SharedCrawlException(SharedCrawlException.Kind.NO_SUCH_CRAWL, "a crawl name is 1 to 100 letters,"
           + " digits, dots, dashes or underscores, not '" + name + "'");

@@ -259,7 +259,7 @@ class RedisFrontierTest {
     RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
     frontier.offerAll(List.of("https://a.example/1", "https://b.example/1"));
     SharedCrawlException inUse = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
+        () -> SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
     assertEquals(SharedCrawlException.Kind.IN_USE, inUse.kind());
     assertTrue(inUse.getMessage().contains("is being worked by 1 agent (heard from in the last 30 s)"), inUse.getMessage());
     for (AutoCloseable c : open) {
@@ -267,7 +267,7 @@ class RedisFrontierTest {
     }
     open.clear();
 
-    long removed = RedisCrawl.remove(redis.uri(), "test", settings -> Duration.ZERO); // no agent counts as live
+    long removed = SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ZERO); // no agent counts as live
     assertTrue(removed >= 5, "meta, counters, filter, queues, line: " + removed);
     assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, assertThrows(SharedCrawlException.class,
         () -> RedisCrawl.join(redis.uri(), "test")).kind());

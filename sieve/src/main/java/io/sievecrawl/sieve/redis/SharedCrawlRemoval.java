@@ -1,0 +1,63 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+
+/** Deletes a crawl shared through Redis, every key of it, once no agent works it ({@code sievecrawl remove}). */
+public final class SharedCrawlRemoval {
+  private SharedCrawlRemoval() {}
+
+  /**
+   * Removes the crawl {@code name} (of any version of the format) and every key it has from Redis; returns how many
+   * keys went. Refused while an agent has been heard from within {@code agentsQuietFor} of the crawl's settings text:
+   * the crawl is still being worked. (An agent that ends signs off; a killed one is heard from no more.)
+   *
+   * @throws SharedCrawlException if Redis cannot be reached or refuses us, there is no such crawl, or agents work it
+   */
+  public static long remove(String rawUri, String name, Function<String, Duration> agentsQuietFor)
+      throws SharedCrawlException {
+    RedisCrawl.checkName(name);
+    String uri = RedisCrawl.shown(rawUri);
+    RedisCrawl.Link link = RedisCrawl.connect(rawUri);
+    try {
+      RedisCommands<String, byte[]> redis = link.connection().sync();
+      // a crawl of an older build goes too
+      Map<String, String> meta = RedisCrawl.readMeta(redis, uri, name, false);
+      Duration quiet = agentsQuietFor.apply(meta.getOrDefault("settings", ""));
+      long now = RedisCrawl.redisMillis(redis);
+      long live = redis.hgetall(RedisCrawl.key(name, "agents")).values().stream()
+          .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < quiet.toMillis())
+          .count();
+      if (live > 0) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.IN_USE, "the shared crawl '" + name + "' in " + uri
+            + " is being worked by " + live + (live == 1 ? " agent" : " agents") + " (heard from in the last "
+            + quiet.toSeconds() + " s): stop them first (Ctrl-C), then remove it");
+      }
+      long removed = 0;
+      ScanArgs match = ScanArgs.Builder.matches(RedisCrawl.key(name, "*")).limit(1_000);
+      for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
+        if (!cursor.getKeys().isEmpty()) {
+          removed += redis.unlink(cursor.getKeys().toArray(String[]::new));
+        }
+        if (cursor.isFinished()) {
+          return removed;
+        }
+      }
+    } catch (RedisException e) {
+      throw RedisCrawl.failure(uri, e);
+    } finally {
+      link.close();
+    }
+  }
+
+  /** The command that removes the crawl {@code name}, for messages. */
+  public static String command(String uri, String name) {
+    return "sievecrawl remove --redis " + RedisCrawl.shown(uri) + " --crawl-name " + name;
+  }
+}
