@@ -11,8 +11,6 @@ import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
-import io.sievecrawl.crawler.url.InvalidUrlException;
-import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
@@ -24,7 +22,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +33,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +57,6 @@ public final class Crawler {
    */
   private static final Logger log = LoggerFactory.getLogger(Crawler.class);
   static final int STOP_GRACE_SECONDS = 5;
-  private static final int SEED_BATCH = 1_000;
 
   private final CrawlSettings settings;
   private final ResultSink sink;
@@ -227,7 +222,8 @@ public final class Crawler {
    * @throws UncheckedIOException if the seeds cannot be read
    */
   public CrawlSummary run(Seeds seeds) {
-    ScopePolicy scope = scopeOf(seeds);
+    SeedQueue seedQueue = new SeedQueue(settings, normalizer, frontier, scheduler, control, scopeSites);
+    ScopePolicy scope = seedQueue.scopeOf(seeds, before.scopeSites());
     scope.addSites(scopeSites.load());
     scope.onNewSite(scopeSites::publish);
     this.scope = scope;
@@ -254,7 +250,7 @@ public final class Crawler {
 
     long start = System.nanoTime();
     startedAt = start;
-    Thread seedFeeder = startQueuing(seeds);
+    Thread seedFeeder = seedQueue.start(seeds);
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
           workerFailures.add(e);
@@ -271,7 +267,7 @@ public final class Crawler {
       workers.shutdownNow();
       scopeRefresh.shutdownNow();
     }
-    joinQuietly(seedFeeder); // it stops at its next batch once the crawl is stopping
+    SeedQueue.joinQuietly(seedFeeder); // it stops at its next batch once the crawl is stopping
     try {
       sink.flush();
     } catch (IOException e) {
@@ -297,131 +293,6 @@ public final class Crawler {
         atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
     CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
     return summary(end, carriedOver, run.admitted(), run.notFetched(), atEnd, givenUp, elapsed, failure, totals);
-  }
-
-  /**
-   * The scope of the seeds' sites and the sites earlier runs brought in; publishes the seeds' sites to other agents
-   * and warns when no seed matches {@code crawl.include}.
-   */
-  private ScopePolicy scopeOf(Seeds seeds) {
-    ScopePolicy scope = new ScopePolicy(settings, List.of(), before.scopeSites());
-    boolean[] anyIncluded = {false};
-    List<String> newSites = new ArrayList<>(); // published a thousand at a time: one round trip each to Redis
-    try {
-      seeds.forEach(seed -> {
-        Url url = seedUrl(seed, seeds.normalized());
-        if (scope.addSeed(url)) {
-          newSites.add(ScopePolicy.siteOf(url));
-          if (newSites.size() == SEED_BATCH) {
-            scopeSites.publishAll(newSites);
-            newSites.clear();
-          }
-        }
-        anyIncluded[0] |= scope.included(url);
-      });
-      scopeSites.publishAll(newSites);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
-    }
-    if (!anyIncluded[0]) {
-      log.warn("no seed matches crawl.include ({}): the seeds are fetched, but of the links found only those it"
-          + " matches; to crawl a part of a site, start from a page in it", settings.include().stream()
-          .map(Object::toString).collect(Collectors.joining(", ")));
-    }
-    return scope;
-  }
-
-  /**
-   * Queues the seeds: on a frontier of this process in a thread of their own while the workers fetch (returned, to
-   * join), on a shared one before any fetch (returns null).
-   */
-  private Thread startQueuing(Seeds seeds) {
-    if (frontier.isShared()) {
-      if (queueSeeds(seeds) > 0 && control.failure() == null) {
-        frontier.seedsQueued();
-      }
-      return null;
-    }
-    scheduler.producerStarts();
-    return Thread.ofVirtual().name("seed-feeder").start(() -> {
-      try {
-        queueSeeds(seeds);
-      } finally {
-        scheduler.producerDone();
-      }
-    });
-  }
-
-  private Url seedUrl(String seed, boolean normalized) {
-    if (normalized) {
-      try {
-        return UrlNormalizer.parseCanonical(seed); // split only: cheaper than normalizing it again
-      } catch (IllegalArgumentException e) {
-        // not of the canonical shape after all (a file edited by hand): normalized below, or refused
-      }
-    }
-    try {
-      return normalizer.toUrl(seed);
-    } catch (InvalidUrlException e) {
-      throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
-    }
-  }
-
-  /**
-   * Offers the seeds to the frontier a batch at a time (one round trip a batch to a shared one). On this process's
-   * frontier a stop ends it (a resumed crawl offers them all again); a shared frontier gets every seed, as no resume
-   * would offer the rest. Returns how many seeds it offered.
-   */
-  private long queueSeeds(Seeds seeds) {
-    boolean untilStopped = !frontier.isShared();
-    List<CrawlTask> batch = new ArrayList<>();
-    long[] offered = {0};
-    try {
-      seeds.forEach(seed -> {
-        if (untilStopped && control.isStopping()) {
-          throw new SeedsStopped();
-        }
-        offered[0]++;
-        batch.add(CrawlTask.seed(seedUrl(seed, seeds.normalized())));
-        if (batch.size() == SEED_BATCH) {
-          scheduler.offerAll(batch);
-          batch.clear();
-        }
-      });
-      scheduler.offerAll(batch);
-    } catch (SeedsStopped e) {
-      // the crawl ends before every seed was queued: a resumed crawl offers them all again
-    } catch (IOException e) {
-      control.fail(new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e));
-    } catch (Throwable e) { // an Error too: the crawl must not end as if every seed had been queued
-      control.fail(e);
-    }
-    return offered[0];
-  }
-
-  /** Ends the read of the seeds when the crawl stops. */
-  private static final class SeedsStopped extends RuntimeException {
-    SeedsStopped() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static void joinQuietly(Thread thread) {
-    if (thread == null) {
-      return;
-    }
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
