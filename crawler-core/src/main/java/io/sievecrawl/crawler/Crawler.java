@@ -245,8 +245,10 @@ public final class Crawler {
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
         settings.maxLinksPerPage());
-    PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
-        stats, pageBudget, control, origins, skipLog);
+    Clock clock = Clock.systemUTC();
+    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control);
+    LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, links, normalizer,
+        pageBudget, control, stats, origins, clock), closer, normalizer, stats, control, clock, settings.recordLinks());
 
     long start = System.nanoTime();
     startedAt = start;
@@ -259,7 +261,7 @@ public final class Crawler {
         }).factory());
     try {
       for (int i = 0; i < settings.concurrency(); i++) {
-        workers.execute(() -> workLoop(processor));
+        workers.execute(() -> workLoop(pipeline));
       }
       workers.shutdown();
       awaitWorkers(workers, ticker.getAsLong());
@@ -347,7 +349,7 @@ public final class Crawler {
     }
   }
 
-  private void workLoop(PageProcessor processor) {
+  private void workLoop(LeasePipeline pipeline) {
     while (true) {
       HostScheduler.Lease<CrawlTask> lease;
       try {
@@ -364,7 +366,7 @@ public final class Crawler {
         }
         continue;
       }
-      processor.process(lease);
+      pipeline.process(lease);
     }
   }
 

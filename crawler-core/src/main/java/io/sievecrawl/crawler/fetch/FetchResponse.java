@@ -41,6 +41,12 @@ public record FetchResponse(
     ErrorKind errorKind,
     String error) {
 
+  /** This response, as failed for {@code kind}, described by {@code why}. */
+  public FetchResponse withError(ErrorKind kind, String why) {
+    return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes,
+        truncated, startedAt, millis, kind, why);
+  }
+
   /** Whether the body is HTML the crawler parses for links. */
   public boolean isHtml() {
     return "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType);

@@ -59,6 +59,30 @@ public record CrawlResult(
         redirectTo, errorKind, error, attempts, null, null);
   }
 
+  /** This record with the failure {@code kind}, described by {@code why}. */
+  public CrawlResult withError(ErrorKind kind, String why) {
+    return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
+        outlinks, redirectTo, kind, why, attempts, text, links);
+  }
+
+  /** This record of a redirect to {@code target}. */
+  public CrawlResult withRedirectTo(String target) {
+    return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
+        outlinks, target, errorKind, error, attempts, text, links);
+  }
+
+  /** This record with what was read from the body: links found, whether the read was cut short, title and text. */
+  public CrawlResult withContent(int found, boolean cutShort, String pageTitle, String pageText) {
+    return new CrawlResult(url, status, contentType, pageTitle, bytes, truncated || cutShort, depth, referrer,
+        fetchedAt, fetchMillis, found, redirectTo, errorKind, error, attempts, pageText, links);
+  }
+
+  /** This record with the links a page gave and their fate. */
+  public CrawlResult withLinks(List<Link> given) {
+    return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
+        outlinks, redirectTo, errorKind, error, attempts, text, List.copyOf(given));
+  }
+
   /** The status class as counted in summaries: {@code "2xx"} ... {@code "5xx"}, or {@code "none"}. */
   public String statusClass() {
     return status == null ? "none" : (status / 100) + "xx";

@@ -1,0 +1,35 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.sieve.PerKeyBudget;
+import java.io.IOException;
+
+/**
+ * The budgets, before a URL's first fetch: crawl.max-pages-per-host skips a URL past its origin's budget;
+ * crawl.max-pages leaves it in the frontier, for a resumed crawl with a higher limit.
+ */
+final class BudgetGate implements LeaseStep {
+  private final PerKeyBudget pagesPerOrigin;
+  private final long maxPagesPerOrigin;
+  private final CrawlControl control;
+
+  /** @param maxPagesPerOrigin 0 for no limit */
+  BudgetGate(PerKeyBudget pagesPerOrigin, long maxPagesPerOrigin, CrawlControl control) {
+    this.pagesPerOrigin = pagesPerOrigin;
+    this.maxPagesPerOrigin = maxPagesPerOrigin;
+    this.control = control;
+  }
+
+  @Override
+  public Outcome handle(Chain chain) throws IOException {
+    if (chain.task().attempt() > 0) {
+      return chain.proceed(); // passed the gate on its first attempt
+    }
+    if (maxPagesPerOrigin > 0 && !pagesPerOrigin.tryCount(chain.origin(), maxPagesPerOrigin)) {
+      return Outcome.skipped(null, "host-budget");
+    }
+    if (!control.tryStartPage()) {
+      return Outcome.abandon();
+    }
+    return chain.proceed();
+  }
+}

@@ -1,0 +1,46 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.schedule.HostScheduler;
+import java.io.IOException;
+import java.util.function.Predicate;
+
+/**
+ * The request: sent unless the crawl is stopping or the lease is no longer this agent's; the steps after it decide
+ * about the response, which the origin's pace learns from whatever they decide.
+ */
+final class FetchStep implements LeaseStep {
+  private final PageFetcher fetcher;
+  private final CrawlControl control;
+  private final Predicate<HostScheduler.Lease<CrawlTask>> stillOwned;
+  private final OriginWarnings tlsFailures = new OriginWarnings();
+
+  /** @param stillOwned whether a lease is still this agent's: a shared crawl may move an origin to another agent */
+  FetchStep(PageFetcher fetcher, CrawlControl control, Predicate<HostScheduler.Lease<CrawlTask>> stillOwned) {
+    this.fetcher = fetcher;
+    this.control = control;
+    this.stillOwned = stillOwned;
+  }
+
+  @Override
+  public Outcome handle(Chain chain) throws IOException {
+    if (control.isStopping() || !stillOwned.test(chain.lease())) {
+      return Outcome.abandon(); // another agent does it, or a resumed crawl
+    }
+    CrawlTask task = chain.task();
+    // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
+    FetchResponse response = fetcher.fetch(task.key(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"));
+    if (control.failure() != null) {
+      return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
+    }
+    if (response.errorKind() == ErrorKind.TLS) {
+      tlsFailures.warnOnce(chain.origin(), response.error());
+    }
+    Outcome outcome = control.isStopping() && response.errorKind() != null
+        ? Outcome.abandon() // most likely cut off by the stop: fetched again on resume rather than recorded as failed
+        : chain.proceed(response);
+    return outcome.withResponse(response);
+  }
+}

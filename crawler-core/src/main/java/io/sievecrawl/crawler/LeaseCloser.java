@@ -1,0 +1,188 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.sieve.FrontierFailure;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Carries out a lease's {@link Outcome}: the one place a worker changes what the crawl shares. In this order: the
+ * origin's pace learns from the response, the URLs found pass scope and are offered to the frontier, the record is
+ * written (and only then counted), and the lease ends in the scheduler. A lease whose record cannot be written, or
+ * whose URLs the frontier cannot take, stops the crawl and is left for a resumed one; so does an {@link Error}. A
+ * {@link RuntimeException} leaves the lease to the caller, which settles it as an internal error.
+ */
+final class LeaseCloser {
+  /** Why a link longer than traps.max-url-length is not followed: a trap guard, as ScopePolicy's are. */
+  static final String TOO_LONG = "out-of-scope-trap";
+
+  private final HostScheduler<CrawlTask> scheduler;
+  private final ScopePolicy scope;
+  private final ResultSink sink;
+  private final CrawlStats stats;
+  private final OriginStats origins;
+  private final SkipLog skips;
+  private final CrawlControl control;
+
+  LeaseCloser(HostScheduler<CrawlTask> scheduler, ScopePolicy scope, ResultSink sink, CrawlStats stats,
+      OriginStats origins, SkipLog skips, CrawlControl control) {
+    this.scheduler = scheduler;
+    this.scope = scope;
+    this.sink = sink;
+    this.stats = stats;
+    this.origins = origins;
+    this.skips = skips;
+    this.control = control;
+  }
+
+  void settle(HostScheduler.Lease<CrawlTask> lease, Outcome outcome) {
+    Outcome.End end = outcome.end();
+    try {
+      pace(lease.origin(), outcome);
+      write(lease.task(), offerFound(lease.task(), outcome), outcome.skipReason());
+    } catch (IOException | FrontierFailure e) {
+      control.fail(e);
+      end = Outcome.End.ABANDON;
+    } catch (Error e) {
+      control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
+      end = Outcome.End.ABANDON;
+    }
+    end(lease, outcome, end);
+  }
+
+  /** What the origin's pace learns: its response time and status, a rest it asked for, its Crawl-delay. */
+  private void pace(String origin, Outcome outcome) {
+    if (outcome.response() != null) {
+      scheduler.responded(origin, Duration.ofMillis(outcome.response().millis()), outcome.response().status());
+    }
+    if (outcome.crawlDelay() != null) {
+      scheduler.setCrawlDelay(origin, outcome.crawlDelay());
+    }
+    if (outcome.originPause() != null) {
+      scheduler.pause(origin, outcome.originPause());
+    }
+  }
+
+  /** Offers the URLs found; the record to write, with the page's links and their fate when it lists them. */
+  private CrawlResult offerFound(CrawlTask task, Outcome outcome) {
+    offerAll(outcome.listed());
+    if (outcome.redirect() != null) {
+      follow(task, outcome.redirect());
+    }
+    Outcome.FoundLinks found = outcome.links();
+    if (found == null) {
+      return outcome.result();
+    }
+    for (String link : found.tooLong()) { // a trap guard's refusal, logged as the page wrote it
+      stats.notAdmitted(TOO_LONG);
+      skips.skipped(link, task.key(), task.depth() + 1, TOO_LONG);
+    }
+    List<String> notFollowed = offerAll(found.tasks());
+    CrawlResult result = outcome.result();
+    if (result.links() == null) {
+      return result;
+    }
+    List<CrawlResult.Link> links = new ArrayList<>(notFollowed.size() + found.tooLong().size());
+    for (int i = 0; i < notFollowed.size(); i++) {
+      links.add(new CrawlResult.Link(found.tasks().get(i).key(), notFollowed.get(i)));
+    }
+    for (String link : found.tooLong()) {
+      links.add(new CrawlResult.Link(link, TOO_LONG));
+    }
+    return result.withLinks(links);
+  }
+
+  /**
+   * Offers the tasks in scope to the frontier as one batch (one round trip to a shared frontier); logs the rest and
+   * those seen before as skipped. Why each task was not followed, in order, {@code null} for those admitted.
+   */
+  private List<String> offerAll(List<CrawlTask> tasks) {
+    if (tasks.isEmpty()) {
+      return List.of();
+    }
+    List<String> notFollowed = new ArrayList<>(tasks.size());
+    List<CrawlTask> inScope = new ArrayList<>(tasks.size());
+    List<Integer> at = new ArrayList<>(tasks.size());
+    for (CrawlTask next : tasks) {
+      String rejection = scopeRejection(next);
+      notFollowed.add(rejection);
+      if (rejection == null) {
+        at.add(notFollowed.size() - 1);
+        inScope.add(next);
+      }
+    }
+    BitSet admitted = scheduler.offerAll(inScope);
+    for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
+      CrawlTask seen = inScope.get(i);
+      skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
+      notFollowed.set(at.get(i), "seen");
+    }
+    return notFollowed;
+  }
+
+  /** Offers a redirect's target through scope and the frontier; a seed's redirect brings its site into scope. */
+  private void follow(CrawlTask task, CrawlTask target) {
+    if (task.depth() == 0) {
+      scope.addSeedRedirect(task.url(), target.url());
+    }
+    if (scopeRejection(target) == null && !scheduler.offer(target)) {
+      stats.notAdmitted("redirect-to-seen-url");
+      skips.skipped(target.key(), target.referrer(), target.depth(), "seen");
+    }
+  }
+
+  /** Why {@code next} is out of scope ({@code out-of-scope-host}, ...), counted and logged; {@code null} if it is in. */
+  private String scopeRejection(CrawlTask next) {
+    ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
+    if (reason == null) {
+      return null;
+    }
+    String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+    stats.notAdmitted(why);
+    skips.skipped(next.key(), next.referrer(), next.depth(), why);
+    return why;
+  }
+
+  /**
+   * Writes a record and counts it, only once written: a record the sink refused belongs to a page done again on
+   * resume. A URL given up without a fetch is counted and logged as skipped, recorded or not, rather than fetched.
+   */
+  private void write(CrawlTask task, CrawlResult result, String skipReason) throws IOException {
+    if (result != null) {
+      sink.accept(result);
+    }
+    if (skipReason != null) {
+      stats.skip(skipReason);
+      skips.skipped(task.key(), task.referrer(), task.depth(), skipReason);
+    } else if (result != null) {
+      stats.record(result);
+      origins.fetched(task.origin(), result);
+    }
+  }
+
+  private void end(HostScheduler.Lease<CrawlTask> lease, Outcome outcome, Outcome.End end) {
+    try {
+      switch (end) {
+        case COMPLETE -> scheduler.complete(lease);
+        case UNFETCHED -> scheduler.completeUnfetched(lease);
+        case HAND_BACK -> scheduler.retryLater(lease, outcome.next(), outcome.after());
+        case POSTPONE -> {
+          scheduler.postpone(lease, outcome.after());
+          if (outcome.readyNow() != null && outcome.readyNow().getAsBoolean()) {
+            scheduler.resume(lease.origin()); // what it waits for came before the origin was postponed
+          }
+        }
+        case ABANDON -> scheduler.abandon(lease);
+      }
+    } catch (FrontierFailure e) {
+      control.fail(e);
+      scheduler.abandon(lease);
+    }
+  }
+}

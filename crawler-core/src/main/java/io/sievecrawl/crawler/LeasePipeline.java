@@ -1,0 +1,156 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.FrontierFailure;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a worker does with one lease: runs it through the {@link LeaseStep}s in order, then has the {@link
+ * LeaseCloser} carry out the {@link Outcome}, so that every lease ends exactly once: completed, handed back, or
+ * abandoned (left unacknowledged, so a resumed crawl does it again).
+ *
+ * <p>A step that throws does not end the crawl: one bad page (a parser that recursed too deep included) is recorded
+ * as an internal error and the crawl goes on. A failure to write the results or the crawl directory, or an {@link
+ * Error}, stops the crawl and leaves the lease for a resumed one.
+ */
+final class LeasePipeline {
+  private static final Logger log = LoggerFactory.getLogger(LeasePipeline.class);
+
+  private final List<LeaseStep> steps;
+  private final LeaseCloser closer;
+  private final UrlNormalizer normalizer;
+  private final CrawlStats stats;
+  private final CrawlControl control;
+  private final Clock clock;
+  private final boolean recordLinks;
+
+  /**
+   * @param steps in the order a lease goes through them; the last one decides every lease that reaches it (after
+   *     it, a fetched lease is recorded as it came)
+   * @param recordLinks whether the records of fetched URLs carry the links found (results.links)
+   */
+  LeasePipeline(List<LeaseStep> steps, LeaseCloser closer, UrlNormalizer normalizer, CrawlStats stats,
+      CrawlControl control, Clock clock, boolean recordLinks) {
+    this.steps = List.copyOf(steps);
+    this.closer = closer;
+    this.normalizer = normalizer;
+    this.stats = stats;
+    this.control = control;
+    this.clock = clock;
+    this.recordLinks = recordLinks;
+  }
+
+  void process(HostScheduler.Lease<CrawlTask> lease) {
+    Run run = new Run(lease);
+    Outcome outcome;
+    stats.inFlight.increment();
+    try {
+      outcome = run.at(0).proceed();
+    } catch (IOException | FrontierFailure e) {
+      control.fail(e); // the results or the crawl directory cannot be written: the page is done again on resume
+      outcome = Outcome.abandon();
+    } catch (StackOverflowError | RuntimeException e) {
+      outcome = internalError(lease.task(), e).withResponse(run.response);
+    } catch (Error e) {
+      control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
+      outcome = Outcome.abandon();
+    } finally {
+      stats.inFlight.decrement();
+    }
+    try {
+      closer.settle(lease, outcome);
+    } catch (RuntimeException e) {
+      closer.settle(lease, internalError(lease.task(), e)); // e.g. a link scope could not judge
+    }
+  }
+
+  private Outcome internalError(CrawlTask task, Throwable e) {
+    log.warn("internal error on {}: {}", task.url(), CrawlControl.describe(e));
+    log.debug("internal error on {}", task.url(), e);
+    return Outcome.complete(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
+        clock.instant(), 0, 0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
+  }
+
+  /** One lease's way through the steps: what was fetched for it, shared by the chain links of every step. */
+  private final class Run {
+    final HostScheduler.Lease<CrawlTask> lease;
+    FetchResponse response;
+    Url location;
+    CrawlResult record;
+
+    Run(HostScheduler.Lease<CrawlTask> lease) {
+      this.lease = lease;
+    }
+
+    StepChain at(int index) {
+      return new StepChain(this, index);
+    }
+
+    void fetched(FetchResponse fetched) {
+      CrawlTask task = lease.task();
+      response = fetched;
+      location = fetched.isRedirect() && fetched.location() != null
+          ? normalizer.resolverFor(task.key()).resolveOrNull(fetched.location()) : null;
+      record = new CrawlResult(task.key(), fetched.status(), fetched.contentType(), null, fetched.bytes(),
+          fetched.truncated(), task.depth(), task.referrer(), fetched.startedAt(), fetched.millis(), 0, null,
+          fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null);
+    }
+  }
+
+  /** The chain as the step at {@code index} sees it. */
+  private final class StepChain implements LeaseStep.Chain {
+    private final Run run;
+    private final int index;
+
+    StepChain(Run run, int index) {
+      this.run = run;
+      this.index = index;
+    }
+
+    @Override
+    public HostScheduler.Lease<CrawlTask> lease() {
+      return run.lease;
+    }
+
+    @Override
+    public FetchResponse response() {
+      return run.response;
+    }
+
+    @Override
+    public Url location() {
+      return run.location;
+    }
+
+    @Override
+    public CrawlResult record() {
+      if (run.record == null) {
+        throw new IllegalStateException("no response fetched yet for " + run.lease.task().url());
+      }
+      return run.record;
+    }
+
+    @Override
+    public Outcome proceed() throws IOException {
+      if (index < steps.size()) {
+        return steps.get(index).handle(run.at(index + 1));
+      }
+      return Outcome.complete(record());
+    }
+
+    @Override
+    public Outcome proceed(FetchResponse response) throws IOException {
+      run.fetched(response);
+      return proceed();
+    }
+  }
+}

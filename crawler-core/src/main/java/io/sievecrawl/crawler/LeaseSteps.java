@@ -1,0 +1,44 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.html.LinkExtractor;
+import io.sievecrawl.crawler.robots.RobotsPolicy;
+import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.PerKeyBudget;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Where a crawl's {@link LeaseStep}s are put in order: a new step is one line here. */
+final class LeaseSteps {
+  private LeaseSteps() {}
+
+  /**
+   * The steps of a crawl with these settings: the gates before a URL's first fetch, the fetch, then what the
+   * response asks for, a retry or a follow-up before its body is read.
+   *
+   * @param robots {@code null} when robots.txt is not obeyed
+   */
+  static List<LeaseStep> of(CrawlSettings settings, RobotsPolicy robots, PageFetcher fetcher,
+      HostScheduler<CrawlTask> scheduler, LinkExtractor links, UrlNormalizer normalizer, PerKeyBudget pagesPerOrigin,
+      CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
+    List<LeaseStep> steps = new ArrayList<>();
+    if (robots != null) {
+      steps.add(new RobotsGate(robots, settings.followSitemaps(), normalizer, origins, stats, clock,
+          scheduler::resume));
+    }
+    steps.add(new BudgetGate(pagesPerOrigin, settings.maxPagesPerHost(), control));
+    steps.add(new FetchStep(fetcher, control, scheduler::owns));
+    steps.add(new RetryPolicy(settings.maxRetries(), settings.retryBackoff(), settings.maxRetryAfter(), control,
+        stats, origins));
+    if (settings.cookies()) {
+      steps.add(new CookieFollowUp(fetcher, settings.maxRedirects()));
+    }
+    steps.add(new RedirectFollowUp(normalizer, settings.maxRedirects()));
+    steps.add(new ListingReader(normalizer, settings.followSitemaps(), stats));
+    steps.add(new PageReader(links, settings.recordText(), stats));
+    return steps;
+  }
+}

@@ -1,0 +1,126 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.result.CrawlResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What becomes of one lease, as the steps of a {@link LeasePipeline} decide it: the record to write, the URLs found
+ * to offer, what the origin's pace should learn, and how the lease ends. {@link LeaseCloser} carries it out.
+ *
+ * @param end how the lease ends
+ * @param next {@link End#HAND_BACK}: the task to do again in the lease's place (a retry, a redirect hop to the same
+ *     URL); {@code null} otherwise
+ * @param after {@link End#HAND_BACK} and {@link End#POSTPONE}: how long the origin waits first
+ * @param readyNow {@link End#POSTPONE}: whether what the origin waits for came meanwhile, asked once it is postponed
+ * @param result the record to write, or {@code null}
+ * @param skipReason when the record is of a URL given up without a fetch: why, as counted and logged as skipped
+ * @param links a page's links, offered in one batch and listed in the record with their fate; {@code null} for none
+ * @param listed URLs a sitemap, a feed or robots.txt lists, offered in one batch
+ * @param redirect a redirect's target, offered alone; {@code null} for none
+ * @param response the response fetched, which the origin's adaptive delay learns from; {@code null} for none
+ * @param originPause how long the whole origin rests (a Retry-After given up on); {@code null} for no rest
+ * @param crawlDelay the Crawl-delay robots.txt asks for; {@code null} for none
+ */
+record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow, CrawlResult result, String skipReason,
+    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect, FetchResponse response, Duration originPause,
+    Duration crawlDelay) {
+
+  /** How a lease ends. */
+  enum End {
+    /** Done, its record written: acknowledged in the frontier. */
+    COMPLETE,
+    /** Done without a request (a skip), so without spending the origin's delay. */
+    UNFETCHED,
+    /** {@link #next} takes the lease's place in its origin's queue, due after {@link #after}. */
+    HAND_BACK,
+    /** The same task waits {@link #after} at the head of its origin's queue. */
+    POSTPONE,
+    /** Left unacknowledged: a resumed crawl does it again. */
+    ABANDON
+  }
+
+  /**
+   * The links of a page: those to offer, and those refused before the frontier (longer than traps.max-url-length),
+   * as the page wrote them.
+   */
+  record FoundLinks(List<CrawlTask> tasks, List<String> tooLong) {
+    FoundLinks {
+      tasks = List.copyOf(tasks);
+      tooLong = List.copyOf(tooLong);
+    }
+  }
+
+  Outcome {
+    Objects.requireNonNull(end, "end");
+    listed = List.copyOf(listed);
+  }
+
+  /** Done, with {@code result} to write. */
+  static Outcome complete(CrawlResult result) {
+    return new Outcome(End.COMPLETE, null, null, null, Objects.requireNonNull(result), null, null, List.of(), null,
+        null, null, null);
+  }
+
+  /** Given up without a request, for {@code reason}; {@code result} recorded when not {@code null}. */
+  static Outcome skipped(CrawlResult result, String reason) {
+    return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null,
+        null, null, null);
+  }
+
+  /** {@code next} done in the lease's place after {@code wait}. */
+  static Outcome handBack(CrawlTask next, Duration wait) {
+    return new Outcome(End.HAND_BACK, Objects.requireNonNull(next), wait, null, null, null, null, List.of(), null,
+        null, null, null);
+  }
+
+  /** The task waits {@code wait}, or less if {@code readyNow} says what it waits for came already. */
+  static Outcome postpone(Duration wait, BooleanSupplier readyNow) {
+    return new Outcome(End.POSTPONE, null, wait, readyNow, null, null, null, List.of(), null, null, null, null);
+  }
+
+  /** Left for a resumed crawl. */
+  static Outcome abandon() {
+    return new Outcome(End.ABANDON, null, null, null, null, null, null, List.of(), null, null, null, null);
+  }
+
+  Outcome withLinks(FoundLinks found) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, found, listed, redirect, response, originPause,
+        crawlDelay);
+  }
+
+  /** This outcome with {@code more} listed URLs offered before those it has. */
+  Outcome withListedFirst(List<CrawlTask> more) {
+    if (more.isEmpty()) {
+      return this;
+    }
+    List<CrawlTask> all = new ArrayList<>(more);
+    all.addAll(listed);
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, all, redirect, response, originPause,
+        crawlDelay);
+  }
+
+  Outcome withRedirect(CrawlTask target) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, target, response, originPause,
+        crawlDelay);
+  }
+
+  Outcome withResponse(FetchResponse fetched) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, fetched, originPause,
+        crawlDelay);
+  }
+
+  Outcome withOriginPause(Duration pause) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, response, pause,
+        crawlDelay);
+  }
+
+  Outcome withCrawlDelay(Duration delay) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, response, originPause,
+        delay);
+  }
+}

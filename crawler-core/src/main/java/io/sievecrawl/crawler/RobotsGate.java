@@ -1,0 +1,112 @@
+package io.sievecrawl.crawler;
+
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.robots.RobotsPolicy;
+import io.sievecrawl.crawler.robots.RobotsVerdict;
+import io.sievecrawl.crawler.url.ReferenceResolver;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * robots.txt, before a URL's first fetch: a disallowed URL is recorded and skipped; while the origin's robots.txt is
+ * on its way the origin waits for it; the sitemaps it lists are offered (robots.follow-sitemaps) and its
+ * Crawl-delay kept.
+ */
+final class RobotsGate implements LeaseStep {
+  /** How long an origin waits for its robots.txt at most; it is woken as soon as robots.txt is known. */
+  private static final Duration UNTIL_ROBOTS_ARRIVES = Duration.ofHours(1);
+
+  private final RobotsPolicy robots;
+  private final boolean followSitemaps;
+  private final UrlNormalizer normalizer;
+  private final OriginStats origins;
+  private final CrawlStats stats;
+  private final Clock clock;
+  private final Consumer<String> wakeOrigin;
+
+  /** @param wakeOrigin called with an origin once its robots.txt has come, to end its wait */
+  RobotsGate(RobotsPolicy robots, boolean followSitemaps, UrlNormalizer normalizer, OriginStats origins,
+      CrawlStats stats, Clock clock, Consumer<String> wakeOrigin) {
+    this.robots = robots;
+    this.followSitemaps = followSitemaps;
+    this.normalizer = normalizer;
+    this.origins = origins;
+    this.stats = stats;
+    this.clock = clock;
+    this.wakeOrigin = wakeOrigin;
+  }
+
+  @Override
+  public Outcome handle(Chain chain) throws IOException {
+    CrawlTask task = chain.task();
+    if (task.attempt() > 0) {
+      return chain.proceed(); // passed the gate on its first attempt
+    }
+    String origin = chain.origin();
+    RobotsVerdict verdict = robots.verdict(task.url(), () -> wakeOrigin.accept(origin));
+    List<CrawlTask> sitemaps = followSitemaps ? sitemaps(origin, verdict.sitemaps()) : List.of();
+    Outcome outcome = switch (verdict.decision()) {
+      case DISALLOWED -> {
+        origins.disallowed(origin);
+        yield skipped(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", "robots");
+      }
+      // robots.txt is being fetched in the background: the origin waits for it, this worker moves on
+      case PENDING -> Outcome.postpone(UNTIL_ROBOTS_ARRIVES, () -> robots.isSettled(task.url()));
+      case RETRY_LATER -> {
+        Duration wait = Duration.between(clock.instant(), verdict.retryAt());
+        wait = wait.isNegative() ? Duration.ZERO : wait;
+        origins.paused(origin, wait);
+        yield Outcome.postpone(wait, null);
+      }
+      case UNAVAILABLE -> unavailable(task, origin, verdict);
+      case ALLOWED -> {
+        origins.robots(origin, "allowed");
+        Outcome next = chain.proceed();
+        yield verdict.crawlDelay().isZero() ? next : next.withCrawlDelay(verdict.crawlDelay());
+      }
+    };
+    return outcome.withListedFirst(sitemaps);
+  }
+
+  private Outcome unavailable(CrawlTask task, String origin, RobotsVerdict verdict) {
+    if (verdict.unreachable()) {
+      origins.robots(origin, "unreachable: " + verdict.reason());
+      return skipped(task, ErrorKind.ORIGIN_UNREACHABLE, "origin unreachable: " + verdict.reason()
+          + " (no request sent for this URL)", "origin-unreachable");
+    }
+    origins.robots(origin, "unavailable: " + verdict.reason());
+    return skipped(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(), "robots-unavailable");
+  }
+
+  /** A URL given up without a fetch, recorded with why. */
+  private Outcome skipped(CrawlTask task, ErrorKind kind, String why, String reason) {
+    return Outcome.skipped(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
+        clock.instant(), 0, 0, null, kind, why, 0), reason);
+  }
+
+  /** The sitemaps {@code origin}'s robots.txt lists, as tasks. */
+  private List<CrawlTask> sitemaps(String origin, List<String> listed) {
+    if (listed.isEmpty()) {
+      return List.of();
+    }
+    String robotsTxt = origin + "/robots.txt";
+    ReferenceResolver resolver = normalizer.resolverFor(robotsTxt);
+    List<CrawlTask> tasks = new ArrayList<>(listed.size());
+    for (String sitemap : listed) {
+      Url url = resolver.resolveOrNull(sitemap);
+      if (url == null) {
+        stats.notAdmitted("invalid-url");
+      } else {
+        tasks.add(CrawlTask.listedSitemap(url, robotsTxt));
+      }
+    }
+    return tasks;
+  }
+}

@@ -1,0 +1,139 @@
+package io.sievecrawl.crawler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.schedule.Politeness;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.BloomFilter;
+import io.sievecrawl.sieve.Sieve;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The lease pipeline with scripted steps: their order, what reaches the closer, and a step that fails. */
+class LeasePipelineTest {
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-26T00:00:00Z"), ZoneOffset.UTC);
+  private static final UrlNormalizer NORMALIZER = new UrlNormalizer(2048, true);
+  private static final Url ROOT = NORMALIZER.toUrlOrNull("http://example.test/");
+
+  private final Sieve<CrawlTask> frontier = Sieve.over(BloomFilter.create(1_000, 0.001), CrawlTask::key,
+      CrawlTask::origin, "n");
+  private final HostScheduler<CrawlTask> scheduler = new HostScheduler<>(frontier,
+      Politeness.of(1, Duration.ZERO, true, 5, Duration.ofMinutes(1)), () -> 1_000_000_000L,
+      HostScheduler.LeaseObserver.NONE);
+  private final CollectingSink sink = new CollectingSink();
+  private final List<String> skipped = new ArrayList<>();
+  private final CrawlStats stats = new CrawlStats();
+  private final CrawlControl control = new CrawlControl(0, 0, () -> 0L, () -> { });
+  private final LeaseCloser closer = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(),
+      List.of(ROOT)), sink, stats, new OriginStats(), (url, referrer, depth, reason) -> skipped.add(url + " " + reason),
+      control);
+
+  private LeasePipeline pipeline(LeaseStep... steps) {
+    return new LeasePipeline(List.of(steps), closer, NORMALIZER, stats, control, CLOCK, true);
+  }
+
+  private HostScheduler.Lease<CrawlTask> leaseOfRoot() {
+    assertTrue(scheduler.offer(CrawlTask.seed(ROOT)));
+    return scheduler.poll();
+  }
+
+  private static FetchResponse ok(long millis) {
+    return new FetchResponse(200, "text/html", "utf-8", null, null, null, false, new byte[0], 0, false,
+        CLOCK.instant(), millis, null, null);
+  }
+
+  @Test
+  void stepsRunInOrderAndOneThatDecidesEndsTheChain() {
+    List<String> ran = new ArrayList<>();
+    LeaseStep first = chain -> {
+      ran.add("first");
+      return chain.proceed(ok(10));
+    };
+    LeaseStep deciding = chain -> {
+      ran.add("deciding");
+      return Outcome.complete(chain.record().withError(ErrorKind.NOT_A_SITEMAP, "decided here"));
+    };
+    LeaseStep never = chain -> {
+      ran.add("never");
+      return chain.proceed();
+    };
+    pipeline(first, deciding, never).process(leaseOfRoot());
+
+    assertEquals(List.of("first", "deciding"), ran);
+    assertEquals(1, sink.results().size());
+    assertEquals("decided here", sink.results().get(0).error());
+    assertEquals(0, frontier.stats().inFlight(), "the lease was completed");
+  }
+
+  @Test
+  void aResponseNoStepReadsIsRecordedAsItCame() {
+    pipeline(chain -> chain.proceed(ok(10))).process(leaseOfRoot());
+
+    CrawlResult record = sink.results().get(0);
+    assertEquals("http://example.test/", record.url());
+    assertEquals(200, record.status());
+    assertEquals(1, record.attempts());
+    assertNull(record.errorKind());
+    assertEquals(List.of(), record.links(), "results.links on: a page without links lists none");
+  }
+
+  @Test
+  void aPagesLinksPassScopeAndTheFrontierAndTheRecordListsTheirFate() {
+    LeaseStep fetch = chain -> chain.proceed(ok(10));
+    LeaseStep read = chain -> {
+      CrawlTask task = chain.task();
+      List<CrawlTask> links = List.of(task.link(NORMALIZER.toUrlOrNull("http://example.test/a")),
+          task.link(NORMALIZER.toUrlOrNull("http://elsewhere.test/")),
+          task.link(NORMALIZER.toUrlOrNull("http://example.test/")));
+      return Outcome.complete(chain.record()).withLinks(new Outcome.FoundLinks(links, List.of("http://x.test/long")));
+    };
+    pipeline(fetch, read).process(leaseOfRoot());
+
+    assertEquals(List.of(new CrawlResult.Link("http://example.test/a", null),
+        new CrawlResult.Link("http://elsewhere.test/", "out-of-scope-host"),
+        new CrawlResult.Link("http://example.test/", "seen"),
+        new CrawlResult.Link("http://x.test/long", LeaseCloser.TOO_LONG)), sink.results().get(0).links());
+    assertEquals(1, frontier.stats().queued(), "only the new link in scope was admitted");
+    assertEquals(List.of("http://x.test/long out-of-scope-trap", "http://elsewhere.test/ out-of-scope-host",
+        "http://example.test/ seen"), skipped);
+  }
+
+  @Test
+  void aStepThatThrowsIsRecordedAsAnInternalErrorAndThePaceStillLearnsTheResponse() {
+    LeaseStep fetch = chain -> chain.proceed(ok(2_000));
+    LeaseStep broken = chain -> {
+      throw new IllegalStateException("a parser bug");
+    };
+    pipeline(fetch, broken).process(leaseOfRoot());
+
+    CrawlResult record = sink.results().get(0);
+    assertEquals(ErrorKind.INTERNAL, record.errorKind());
+    assertEquals(CLOCK.instant(), record.fetchedAt());
+    assertEquals(Duration.ofSeconds(10), scheduler.delayOf(ROOT.origin()), "five times the 2 s response");
+    assertEquals(0, frontier.stats().inFlight(), "the lease was completed");
+  }
+
+  @Test
+  void aTaskHandedBackTakesTheLeasesPlaceWithoutARecord() {
+    LeaseStep fetch = chain -> chain.proceed(ok(10));
+    LeaseStep retry = chain -> Outcome.handBack(chain.task().retry(), Duration.ZERO);
+    pipeline(fetch, retry).process(leaseOfRoot());
+
+    assertEquals(List.of(), sink.results());
+    HostScheduler.Lease<CrawlTask> again = scheduler.poll();
+    assertEquals(1, again.task().attempt());
+  }
+}
