@@ -112,6 +112,6 @@ public class LinkAdmissionBenchmark {
   @Benchmark
   @OperationsPerInvocation(LINKS)
   public int extractPage() {
-    return extractor.extract(page, null, pageUrl, null).urls().size();
+    return extractor.extract(page, null, io.sievecrawl.crawler.url.UrlNormalizer.parseCanonical(pageUrl), null).urls().size();
   }
 }

@@ -31,7 +31,7 @@ final class FetchStep implements LeaseStep {
     }
     CrawlTask task = chain.task();
     // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
-    FetchResponse response = fetcher.fetch(task.key(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"));
+    FetchResponse response = fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"));
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }

@@ -99,7 +99,7 @@ final class LeasePipeline {
       CrawlTask task = lease.task();
       response = fetched;
       location = fetched.isRedirect() && fetched.location() != null
-          ? normalizer.resolverFor(task.key()).resolveOrNull(fetched.location()) : null;
+          ? normalizer.resolverFor(task.url()).resolveOrNull(fetched.location()) : null;
       record = new CrawlResult(task.key(), fetched.status(), fetched.contentType(), null, fetched.bytes(),
           fetched.truncated(), task.depth(), task.referrer(), fetched.startedAt(), fetched.millis(), 0, null,
           fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null);

@@ -69,7 +69,7 @@ final class ListingReader implements LeaseStep {
     if (listing.overCap() > 0) {
       stats.notAdmitted("links-over-page-cap", listing.overCap());
     }
-    ReferenceResolver resolver = normalizer.resolverFor(task.key());
+    ReferenceResolver resolver = normalizer.resolverFor(task.url());
     List<CrawlTask> listed = new ArrayList<>(listing.urls().size());
     for (String entry : listing.urls()) {
       Url url = resolver.resolveOrNull(entry);

@@ -31,7 +31,7 @@ final class PageReader implements LeaseStep {
       return chain.proceed();
     }
     CrawlTask task = chain.task();
-    PageLinks page = links.extract(response.body(), response.charset(), task.key(), response.robotsTag(),
+    PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag(),
         recordText);
     if (page.overCap() > 0) {
       stats.notAdmitted("links-over-page-cap", page.overCap());

@@ -55,7 +55,7 @@ final class RedirectFollowUp implements LeaseStep {
     if (resolved == null || !resolved.toString().equals(task.key())) {
       return resolved;
     }
-    Url asSent = keepingSessionIds.resolverFor(task.key()).resolveOrNull(location);
+    Url asSent = keepingSessionIds.resolverFor(task.url()).resolveOrNull(location);
     return asSent != null && !asSent.toString().equals(task.key()) ? asSent : resolved;
   }
 }

@@ -102,7 +102,7 @@ final class SeedQueue {
       }
     }
     try {
-      return normalizer.toUrl(seed);
+      return normalizer.get(seed);
     } catch (InvalidUrlException e) {
       throw new IllegalArgumentException("invalid seed URL '" + seed + "': " + e.getMessage());
     }

@@ -16,7 +16,7 @@ class CrawlTaskTest {
   private final UrlNormalizer normalizer = new UrlNormalizer(2048, true);
 
   private Url url(String raw) throws InvalidUrlException {
-    return normalizer.toUrl(raw);
+    return normalizer.get(raw);
   }
 
   @Test

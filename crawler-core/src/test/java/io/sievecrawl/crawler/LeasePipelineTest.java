@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class LeasePipelineTest {
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-26T00:00:00Z"), ZoneOffset.UTC);
   private static final UrlNormalizer NORMALIZER = new UrlNormalizer(2048, true);
-  private static final Url ROOT = NORMALIZER.toUrlOrNull("http://example.test/");
+  private static final Url ROOT = NORMALIZER.parse("http://example.test/");
 
   private final Sieve<CrawlTask> frontier = Sieve.over(BloomFilter.create(1_000, 0.001), CrawlTask::key,
       CrawlTask::origin, "n");
@@ -95,9 +95,9 @@ class LeasePipelineTest {
     LeaseStep fetch = chain -> chain.proceed(ok(10));
     LeaseStep read = chain -> {
       CrawlTask task = chain.task();
-      List<CrawlTask> links = List.of(task.link(NORMALIZER.toUrlOrNull("http://example.test/a")),
-          task.link(NORMALIZER.toUrlOrNull("http://elsewhere.test/")),
-          task.link(NORMALIZER.toUrlOrNull("http://example.test/")));
+      List<CrawlTask> links = List.of(task.link(NORMALIZER.parse("http://example.test/a")),
+          task.link(NORMALIZER.parse("http://elsewhere.test/")),
+          task.link(NORMALIZER.parse("http://example.test/")));
       return Outcome.complete(chain.record()).withLinks(new Outcome.FoundLinks(links, List.of("http://x.test/long")));
     };
     pipeline(fetch, read).process(leaseOfRoot());

@@ -19,7 +19,8 @@ final class JavadocCorpus {
   static final String SITE = "http://127.0.0.1:8080/";
 
   /** One page: its path under the corpus directory (with '/'), the URL it is extracted as, and its bytes. */
-  record Page(String path, String url, byte[] body) {}
+  /** A page of the corpus; {@code link} is its URL as the crawler holds it. */
+  record Page(String path, String url, io.sievecrawl.crawler.url.Url link, byte[] body) {}
 
   private JavadocCorpus() {}
 
@@ -46,7 +47,9 @@ final class JavadocCorpus {
 
   static Page load(Path dir, String path) {
     try {
-      return new Page(path, SITE + path, Files.readAllBytes(dir.resolve(path)));
+      return new Page(path, SITE + path,
+          new io.sievecrawl.crawler.url.UrlNormalizer(Integer.MAX_VALUE, true).parse(SITE + path),
+          Files.readAllBytes(dir.resolve(path)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -52,7 +52,7 @@ public final class JavadocLinkCheck {
     byte[][] pageDigests = new byte[paths.size()][];
     IntStream.range(0, paths.size()).parallel().forEach(i -> {
       JavadocCorpus.Page page = JavadocCorpus.load(dir, paths.get(i));
-      PageLinks links = extractor.extract(page.body(), null, page.url(), null);
+      PageLinks links = extractor.extract(page.body(), null, page.link(), null);
       StringBuilder line = new StringBuilder(page.path()).append('\t').append(links.found()).append('\t')
           .append(links.nofollow());
       links.links().forEach(link -> line.append('\t').append(link));

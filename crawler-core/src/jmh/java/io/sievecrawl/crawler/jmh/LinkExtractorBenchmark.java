@@ -50,7 +50,7 @@ public class LinkExtractorBenchmark {
   public int extract() {
     int links = 0;
     for (JavadocCorpus.Page page : pages) {
-      links += extractor.extract(page.body(), null, page.url(), null).links().size();
+      links += extractor.extract(page.body(), null, page.link(), null).links().size();
     }
     return links;
   }

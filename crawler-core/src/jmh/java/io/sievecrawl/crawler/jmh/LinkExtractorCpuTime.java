@@ -34,7 +34,7 @@ public final class LinkExtractorCpuTime {
     for (int pass = 0; pass < warmup + passes; pass++) {
       long start = threads.getCurrentThreadCpuTime();
       for (JavadocCorpus.Page page : pages) {
-        sink += extractor.extract(page.body(), null, page.url(), null).urls().size();
+        sink += extractor.extract(page.body(), null, page.link(), null).urls().size();
       }
       long middle = threads.getCurrentThreadCpuTime();
       for (JavadocCorpus.Page page : pages) {

@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.fetch;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -155,17 +156,18 @@ public final class PageFetcher implements AutoCloseable {
    *
    * @param keepBody whether to keep the body bytes of an HTML page or an XML document (to parse) or only count them
    */
-  public FetchResponse fetch(String url, boolean keepBody) {
+  public FetchResponse fetch(Url url, boolean keepBody) {
     return fetch(url, keepBody, false);
   }
 
   /**
-   * As {@link #fetch(String, boolean)}; {@code anyType} keeps a body of any content type (a sitemap), not only HTML.
+   * As {@link #fetch(Url, boolean)}; {@code anyType} keeps a body of any content type (a sitemap), not only HTML.
    */
-  public FetchResponse fetch(String url, boolean keepBody, boolean anyType) {
+  public FetchResponse fetch(Url url, boolean keepBody, boolean anyType) {
     Instant startedAt = Instant.now();
     long start = System.nanoTime();
-    Request request = new Request.Builder().url(url).header("User-Agent", userAgent)
+    HttpUrl target = HttpUrl.get(url.toString()); // the one place a crawl's URL becomes OkHttp's
+    Request request = new Request.Builder().url(target).header("User-Agent", userAgent)
         .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
         .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
     Call call = client.newCall(request);

@@ -79,29 +79,30 @@ public final class LinkExtractor {
   }
 
   /**
-   * The links of {@code body}, fetched from {@code pageUrl}.
+   * The links of {@code body}, fetched from {@code page}: its own URL is the base of its links, unless a
+   * {@code <base href>} names another.
    *
    * @param headerCharset the charset named by the Content-Type header, or {@code null}
    * @param robotsTag the X-Robots-Tag header, or {@code null}
    */
-  public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag) {
-    return extract(body, headerCharset, pageUrl, robotsTag, false);
+  public PageLinks extract(byte[] body, String headerCharset, Url page, String robotsTag) {
+    return extract(body, headerCharset, page, robotsTag, false);
   }
 
-  /** As {@link #extract(byte[], String, String, String)}, with the page's visible text if {@code withText}. */
-  public PageLinks extract(byte[] body, String headerCharset, String pageUrl, String robotsTag, boolean withText) {
+  /** As {@link #extract(byte[], String, Url, String)}, with the page's visible text if {@code withText}. */
+  public PageLinks extract(byte[] body, String headerCharset, Url pageUrl, String robotsTag, boolean withText) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
     // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
-    Element document = parser.parse(page.text(), pageUrl);
+    Element document = parser.parse(page.text(), pageUrl.toString());
     finder.walk(document, false, false);
     String text = withText ? visibleText(document, finder) : null;
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
     if (!finder.nofollow) {
-      String base = finder.base == null ? pageUrl : finder.base;
-      ReferenceResolver resolver = normalizer.resolverFor(base, page.charset());
+      ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.charset())
+          : normalizer.resolverFor(finder.base, page.charset());
       if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
         resolver = normalizer.resolverFor(pageUrl, page.charset());
       }

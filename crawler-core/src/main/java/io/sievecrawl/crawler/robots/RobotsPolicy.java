@@ -3,6 +3,8 @@ package io.sievecrawl.crawler.robots;
 import crawlercommons.robots.BaseRobotRules;
 import io.sievecrawl.crawler.fetch.CallTracker;
 import io.sievecrawl.crawler.url.Url;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,7 +114,7 @@ public final class RobotsPolicy implements AutoCloseable {
         Duration delay = crawlDelay(e.rules);
         List<String> sitemaps = e.sitemaps;
         e.sitemaps = List.of();
-        return e.rules.isAllowed(url.toString()) ? RobotsVerdict.allowed(delay, sitemaps)
+        return e.rules.isAllowed(javaUrlOf(url)) ? RobotsVerdict.allowed(delay, sitemaps)
             : RobotsVerdict.disallowed(delay, sitemaps);
       }
       if (!e.fetching && e.retryAt != null && clock.instant().isBefore(e.retryAt)) {
@@ -130,6 +132,19 @@ public final class RobotsPolicy implements AutoCloseable {
       }
     }
     return verdict;
+  }
+
+  /**
+   * {@code url} as crawler-commons' rules read it (they match its path and query), made from its parts: a canonical
+   * URL needs no parsing again.
+   */
+  @SuppressWarnings("deprecation") // the constructor from parts, which parses nothing; URI.toURL would parse it all
+  private static URL javaUrlOf(Url url) {
+    try {
+      return new URL(url.scheme(), url.host(), url.port(), url.pathAndQuery());
+    } catch (MalformedURLException e) {
+      throw new IllegalArgumentException(url.toString(), e); // http and https always have a handler
+    }
   }
 
   /** Whether a verdict for {@code url}'s origin would not be {@code PENDING} now. */

@@ -50,12 +50,22 @@ public final class ReferenceResolver {
     Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
     this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase, queryEncoding);
     this.fastPath = plain != null || (base != null && !stripsSomethingFrom(rawBase));
-    if (base == null) {
-      baseDirectory = null;
-    } else {
-      String path = base.path();
-      baseDirectory = path.substring(0, path.lastIndexOf('/') + 1);
-    }
+    this.baseDirectory = base == null ? null : directoryOf(base);
+  }
+
+  /** A resolver against a canonical URL that normalizing again would not change (no session id to strip). */
+  ReferenceResolver(UrlNormalizer normalizer, Url base, Charset queryEncoding) {
+    this.normalizer = normalizer;
+    this.rawBase = base.toString();
+    this.queryEncoding = queryEncoding;
+    this.base = base;
+    this.fastPath = true;
+    this.baseDirectory = directoryOf(base);
+  }
+
+  private static String directoryOf(Url base) {
+    String path = base.path();
+    return path.substring(0, path.lastIndexOf('/') + 1);
   }
 
   /** The base URL in canonical form, or {@code null} if it is not an http(s) URL the crawler accepts. */

@@ -72,7 +72,7 @@ public final class UrlNormalizer {
 
   /** The canonical form of an absolute URL. */
   public String normalize(String url) throws InvalidUrlException {
-    return toUrl(url).toString();
+    return get(url).toString();
   }
 
   /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
@@ -80,15 +80,19 @@ public final class UrlNormalizer {
     return resolveToUrl(base, reference).toString();
   }
 
-  /** The canonical {@link Url} of an absolute URL. */
-  public Url toUrl(String url) throws InvalidUrlException {
+  /**
+   * The canonical {@link Url} of an absolute http(s) URL.
+   *
+   * @throws InvalidUrlException naming why it is no URL the crawler fetches
+   */
+  public Url get(String url) throws InvalidUrlException {
     return canonical(UrlParser.parse(url, null), maxLength, StandardCharsets.UTF_8);
   }
 
-  /** {@link #toUrl}, or {@code null} if the URL is invalid. */
-  public Url toUrlOrNull(String url) {
+  /** {@link #get}, or {@code null} if it is no URL the crawler fetches. */
+  public Url parse(String url) {
     try {
-      return toUrl(url);
+      return get(url);
     } catch (InvalidUrlException e) {
       return null;
     }
@@ -110,6 +114,29 @@ public final class UrlNormalizer {
    */
   public ReferenceResolver resolverFor(String base, Charset encoding) {
     return new ReferenceResolver(this, base, queryEncoding(encoding));
+  }
+
+  /**
+   * A resolver of references against a page's own {@link Url}, canonical already: used as it is, without being
+   * parsed again.
+   */
+  public ReferenceResolver resolverFor(Url page) {
+    return resolverFor(page, StandardCharsets.UTF_8);
+  }
+
+  /** As {@link #resolverFor(Url)}, for the links of a document in {@code encoding}. */
+  public ReferenceResolver resolverFor(Url page, Charset encoding) {
+    if (stripSessionIds && mayHoldSessionId(page)) { // kept as a redirect sent it: links resolve against it as written
+      return resolverFor(page.toString(), encoding);
+    }
+    return new ReferenceResolver(this, page, queryEncoding(encoding));
+  }
+
+  /** Whether a session id may be in {@code url}: a path parameter, or a query parameter of a session id's name. */
+  private static boolean mayHoldSessionId(Url url) {
+    String s = url.toString();
+    int query = s.indexOf('?');
+    return s.indexOf(';') >= 0 || (query >= 0 && hasSessionParam(s, query + 1, s.length()));
   }
 
   /** The encoding URL queries take in a document: its own, but UTF-8 for UTF-16 or one that cannot encode. */

@@ -1,5 +1,7 @@
 package io.sievecrawl.crawler.fetch;
 
+import io.sievecrawl.crawler.url.UrlNormalizer;
+
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -54,7 +56,8 @@ class CaptureInterceptorTest {
   @Test
   void aBodyCutAtTheCapIsRecordedTruncatedByLength() {
     PageFetcher fetcher = fetcher(spill, 100_000);
-    FetchResponse response = fetcher.fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    FetchResponse response = fetcher.fetch(
+        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
     assertEquals(100_000, response.bytes(), "read up to the cap, for the archive");
@@ -67,7 +70,8 @@ class CaptureInterceptorTest {
   @Test
   void withoutACaptureABodyDeclaredOverTheCapThatIsNotParsedIsNotRead() {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, 100_000L).build();
-    FetchResponse response = new PageFetcher(settings).fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    FetchResponse response = new PageFetcher(settings).fetch(
+        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
     assertEquals(0, response.bytes(), "a zip file over the cap would only have been counted");
@@ -76,7 +80,8 @@ class CaptureInterceptorTest {
   @Test
   void aBodyThatCannotBeSpilledFailsTheCaptureNotTheFetch() {
     PageFetcher fetcher = fetcher(spill.resolve("missing/directory"), 10_000_000);
-    FetchResponse response = fetcher.fetch("http://127.0.0.1:" + server.port() + "/large", true);
+    FetchResponse response = fetcher.fetch(
+        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertNull(response.errorKind());
     assertEquals(600_000, response.bytes(), "the page was read whole");
@@ -102,7 +107,8 @@ class CaptureInterceptorTest {
           throw new UncheckedIOException(e);
         }
       });
-      FetchResponse response = fetcher(spill, 100_000).fetch("http://127.0.0.1:" + socket.getLocalPort() + "/p", true);
+      FetchResponse response = fetcher(spill, 100_000).fetch(
+          UrlNormalizer.parseCanonical("http://127.0.0.1:" + socket.getLocalPort() + "/p"), true);
       server.join();
       assertEquals(200, response.status());
       assertEquals(1, recorded.size());
@@ -122,7 +128,8 @@ class CaptureInterceptorTest {
         .withBody("<p>small</p>")));
     CrawlSettings settings = CrawlSettings.builder().set(Setting.HEADER,
         List.of(new RequestHeader("X-Team", "archive"), new RequestHeader("Accept", "text/html"))).build();
-    FetchResponse response = fetcher(settings, spill).fetch("http://127.0.0.1:" + server.port() + "/small", true);
+    FetchResponse response = fetcher(settings, spill).fetch(
+        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/small"), true);
     assertEquals(200, response.status());
     String head = new String(recorded.get(0).requestHead(), StandardCharsets.ISO_8859_1);
     assertTrue(head.contains("\r\nX-Team: archive\r\n"), head);

@@ -1,5 +1,7 @@
 package io.sievecrawl.crawler.fetch;
 
+import io.sievecrawl.crawler.url.UrlNormalizer;
+
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -58,21 +60,23 @@ class HtmlSnifferTest {
       PageFetcher fetcher = new PageFetcher(CrawlSettings.builder().build());
       String base = "http://127.0.0.1:" + server.port();
 
-      FetchResponse untyped = fetcher.fetch(base + "/page", true);
+      FetchResponse untyped = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/page"), true);
       assertEquals("text/html", untyped.contentType());
       assertTrue(untyped.isHtml());
       assertArrayEquals(page, untyped.body());
 
-      FetchResponse data = fetcher.fetch(base + "/data", true);
+      FetchResponse data = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/data"), true);
       assertNull(data.contentType(), "no header, and not markup");
       assertEquals(0, data.body().length);
       assertEquals(6, data.bytes(), "still counted");
 
-      assertFalse(fetcher.fetch(base + "/text", true).isHtml(), "a declared type is believed, as browsers do");
-      FetchResponse missing = fetcher.fetch(base + "/missing", true);
+      assertFalse(fetcher.fetch(
+          UrlNormalizer.parseCanonical(base + "/text"), true).isHtml(), "a declared type is believed, as browsers do");
+      FetchResponse missing = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/missing"), true);
       assertFalse(missing.isHtml(), "an error page is not parsed");
       assertEquals(0, missing.body().length);
-      assertFalse(fetcher.fetch(base + "/page", false).isHtml(), "a body not to be kept is not sniffed");
+      assertFalse(fetcher.fetch(
+          UrlNormalizer.parseCanonical(base + "/page"), false).isHtml(), "a body not to be kept is not sniffed");
     } finally {
       server.stop();
     }

@@ -1,5 +1,7 @@
 package io.sievecrawl.crawler.fetch;
 
+import io.sievecrawl.crawler.url.UrlNormalizer;
+
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -68,7 +70,7 @@ class TlsTrustTest {
 
   private static FetchResponse fetch(String url, CrawlSettings settings) {
     try (PageFetcher fetcher = new PageFetcher(settings)) {
-      return fetcher.fetch(url, true);
+      return fetcher.fetch(UrlNormalizer.parseCanonical(url), true);
     }
   }
 

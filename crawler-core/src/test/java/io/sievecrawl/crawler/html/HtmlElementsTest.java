@@ -88,7 +88,8 @@ class HtmlElementsTest {
   void theLinksFoundAreTheLinkElementsAsWritten() {
     // The HTML5 parse reopens an <a> that a block element cut in two, and jsoup's tree holds the copies: 4 there.
     String html = "<a href=1>one<a href=2>two<p><a href=3>three</p></a>";
-    assertEquals(3, crawler.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8", PAGE, null).found());
+    assertEquals(3, crawler.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8",
+        UrlNormalizer.parseCanonical(PAGE), null).found());
   }
 
   @Test
@@ -102,7 +103,8 @@ class HtmlElementsTest {
 
   /** The page's links in order and its nofollow. */
   private static List<String> extract(LinkExtractor extractor, String html) {
-    PageLinks links = extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8", PAGE, null);
+    PageLinks links = extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8",
+        UrlNormalizer.parseCanonical(PAGE), null);
     return Stream.concat(links.links().stream(), Stream.of("nofollow=" + links.nofollow())).toList();
   }
 }

@@ -66,7 +66,7 @@ class ReferenceResolverTest {
   }
 
   private void assertUrlPartsMatch(Url url) {
-    Url parsed = normalizer.toUrlOrNull(url.toString());
+    Url parsed = normalizer.parse(url.toString());
     assertNotNull(parsed, url.toString());
     assertEquals(parsed.scheme(), url.scheme());
     assertEquals(parsed.host(), url.host());

@@ -98,7 +98,7 @@ class UrlNormalizerTest {
   @ParameterizedTest
   @MethodSource("canonicalSamples")
   void aCanonicalUrlReadBackHasTheSamePartsAsWhenItWasMade(String raw) throws InvalidUrlException {
-    Url made = normalizer.toUrl(raw);
+    Url made = normalizer.get(raw);
     Url readBack = UrlNormalizer.parseCanonical(made.toString());
     assertEquals(made.toString(), readBack.toString());
     assertEquals(made.scheme(), readBack.scheme());

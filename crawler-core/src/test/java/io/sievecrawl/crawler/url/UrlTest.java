@@ -12,7 +12,7 @@ class UrlTest {
   private final UrlNormalizer normalizer = new UrlNormalizer(2048, true);
 
   private Url url(String s) throws InvalidUrlException {
-    return normalizer.toUrl(s);
+    return normalizer.get(s);
   }
 
   @Test
