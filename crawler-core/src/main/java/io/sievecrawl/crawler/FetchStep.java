@@ -35,12 +35,13 @@ final class FetchStep implements LeaseStep {
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }
+    if (control.isStopping() && response.errorKind() != null) {
+      // most likely cut off by the stop: fetched again on resume rather than recorded as failed
+      return Outcome.abandon().withResponse(response);
+    }
     if (response.errorKind() == ErrorKind.TLS) {
       tlsFailures.warnOnce(chain.origin(), response.error());
     }
-    Outcome outcome = control.isStopping() && response.errorKind() != null
-        ? Outcome.abandon() // most likely cut off by the stop: fetched again on resume rather than recorded as failed
-        : chain.proceed(response);
-    return outcome.withResponse(response);
+    return chain.proceed(response).withResponse(response);
   }
 }
