@@ -3,7 +3,6 @@ package io.sievecrawl.crawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,10 +27,10 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Crawls a small site with every awkward feature at once, once for the whole class, and checks one behaviour per
@@ -43,8 +42,12 @@ class CrawlerEndToEndTest {
   private static final long BODY_CAP = 64_000;
   // The server compresses nothing by itself, so the body cap is met in bytes received (the /gzip page is
   // compressed by the test, as sent).
-  private final WireMockServer site = new WireMockServer(options().dynamicPort().gzipDisabled(true));
-  private final WireMockServer slow = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite siteA = LoopbackSite.uncompressed();
+  @RegisterExtension
+  final LoopbackSite siteB = new LoopbackSite();
+  private final WireMockServer site = siteA.server();
+  private final WireMockServer slow = siteB.server();
   private String a; // http://localhost:port
   private String b; // http://127.0.0.1:port, a different host for politeness
   private final CollectingSink sink = new CollectingSink();
@@ -88,9 +91,7 @@ class CrawlerEndToEndTest {
   }
 
   private void serveSites() throws IOException {
-    site.start();
-    slow.start();
-    a = "http://localhost:" + site.port();
+    a = siteA.root();
     b = "http://127.0.0.1:" + slow.port();
 
     html(site, "/", Html.page("home", "/a", "b", "/a#top", "./a", a + "/b", "/private/secret", "/redirect1",
@@ -130,12 +131,6 @@ class CrawlerEndToEndTest {
         .withBody(Html.page("slow", "/slow2")).withFixedDelay(800)));
     slow.stubFor(get(urlEqualTo("/slow2")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withBody(Html.page("slow 2", a + "/")).withFixedDelay(800)));
-  }
-
-  @AfterAll
-  void stopSites() {
-    site.stop();
-    slow.stop();
   }
 
   @Test

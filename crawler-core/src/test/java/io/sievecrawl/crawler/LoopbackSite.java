@@ -3,7 +3,9 @@ package io.sievecrawl.crawler;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -15,18 +17,52 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * &#64;RegisterExtension
  * final LoopbackSite loopback = new LoopbackSite();
  * </pre>
+ *
+ * <p>In a static field, or in a {@code @TestInstance(PER_CLASS)} class, the site lives as long as the class: it is
+ * started before the class's {@code @BeforeAll} methods (which may stub it and crawl it once for every test) and
+ * stopped after its {@code @AfterAll} methods. A test that needs two sites registers two.
  */
-final class LoopbackSite implements BeforeEachCallback, AfterEachCallback {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
+final class LoopbackSite implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+  private final WireMockServer server;
+  private boolean forTheClass;
+
+  /** A site whose server gzips a response when the request accepts it, as most web servers do. */
+  LoopbackSite() {
+    this(new WireMockServer(options().dynamicPort()));
+  }
+
+  private LoopbackSite(WireMockServer server) {
+    this.server = server;
+  }
+
+  /** A site whose server compresses nothing by itself: each body goes out as stubbed, byte for byte. */
+  static LoopbackSite uncompressed() {
+    return new LoopbackSite(new WireMockServer(options().dynamicPort().gzipDisabled(true)));
+  }
 
   @Override
-  public void beforeEach(ExtensionContext context) {
+  public void beforeAll(ExtensionContext context) {
+    forTheClass = true;
     server.start();
   }
 
   @Override
-  public void afterEach(ExtensionContext context) {
+  public void afterAll(ExtensionContext context) {
     server.stop();
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    if (!forTheClass) {
+      server.start();
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    if (!forTheClass) {
+      server.stop();
+    }
   }
 
   WireMockServer server() {

@@ -5,7 +5,6 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -16,26 +15,22 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A crawl through an HTTP proxy: a site whose name does not resolve here is reached through the proxy alone. */
 class ProxyCrawlTest {
-  private final WireMockServer proxy = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite(); // the proxy, which answers for the site itself
+  private final WireMockServer proxy = loopback.server();
 
   @BeforeEach
   void serve() {
-    proxy.start();
     proxy.stubFor(get(urlEqualTo("/robots.txt"))
         .willReturn(aResponse().withBody("User-agent: *\nDisallow: /private\n")));
     Html.serve(proxy, "/", Html.page("home", "/a", "/private/x"));
     Html.serve(proxy, "/a", Html.page("a"));
-  }
-
-  @AfterEach
-  void stop() {
-    proxy.stop();
   }
 
   private CollectingSink crawl(String proxySetting) {
@@ -51,7 +46,7 @@ class ProxyCrawlTest {
 
   @Test
   void everyRequestGoesThroughTheProxyRobotsTxtIncluded() {
-    CollectingSink sink = crawl("http://localhost:" + proxy.port()); // a name resolved to a local address
+    CollectingSink sink = crawl(loopback.root()); // a name resolved to a local address
     assertEquals(List.of("http://site.invalid/", "http://site.invalid/a"), sink.fetchedUrls());
     assertEquals(200, sink.get("http://site.invalid/a").status());
     assertEquals(ErrorKind.ROBOTS_DISALLOWED, sink.get("http://site.invalid/private/x").errorKind());

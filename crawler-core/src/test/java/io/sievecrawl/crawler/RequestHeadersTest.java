@@ -3,7 +3,6 @@ package io.sievecrawl.crawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,39 +15,35 @@ import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The user's extra headers (fetch.header) go with every request, robots.txt included; Authorization and Cookie only
  * to the seed's origin, a user's Cookie joined with the one the site set.
  */
 class RequestHeadersTest {
-  private final WireMockServer server = new WireMockServer(options().dynamicPort());
-  private final WireMockServer otherPort = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite loopback = new LoopbackSite();
+  @RegisterExtension
+  final LoopbackSite otherPortSite = new LoopbackSite(); // the seed's host name, on another port
+  private final WireMockServer server = loopback.server();
+  private final WireMockServer otherPort = otherPortSite.server();
   private String seedHost;
   private String otherHost;
 
   @BeforeEach
   void serve() {
-    server.start();
-    otherPort.start();
     seedHost = "localhost:" + server.port();
     otherHost = "127.0.0.1:" + server.port(); // another host name on the same server
     server.stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
         .withHeader("Set-Cookie", "session=abc; Path=/")
         .withBody(Html.page("home", "/next", "http://" + otherHost + "/elsewhere",
-            "http://localhost:" + otherPort.port() + "/port"))));
+            otherPortSite.root() + "/port"))));
     Html.serve(server, "/next", Html.page("next"));
     Html.serve(server, "/elsewhere", Html.page("elsewhere"));
     Html.serve(otherPort, "/port", Html.page("another server of the seed's host"));
-  }
-
-  @AfterEach
-  void stop() {
-    server.stop();
-    otherPort.stop();
   }
 
   @Test
@@ -64,7 +59,7 @@ class RequestHeadersTest {
     crawler.run(List.of("http://" + seedHost + "/"));
     assertEquals(List.of(), crawler.workerFailures());
     assertEquals(200, sink.get("http://" + otherHost + "/elsewhere").status());
-    assertEquals(200, sink.get("http://localhost:" + otherPort.port() + "/port").status());
+    assertEquals(200, sink.get(otherPortSite.root() + "/port").status());
 
     for (String path : List.of("/robots.txt", "/", "/next")) {
       LoggedRequest request = only(seedHost, path);

@@ -3,7 +3,6 @@ package io.sievecrawl.crawler;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,22 +15,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** A slow host holds at most its own share of workers; the fast host's pages never wait behind it. */
 class SlowHostTest {
   private static final int FAST_PAGES = 40;
   private static final int SLOW_PAGES = 6;
   private static final int SLOW_MILLIS = 2_000;
-  private final WireMockServer fast = new WireMockServer(options().dynamicPort());
-  private final WireMockServer slow = new WireMockServer(options().dynamicPort());
+  @RegisterExtension
+  final LoopbackSite fastSite = new LoopbackSite();
+  @RegisterExtension
+  final LoopbackSite slowSite = new LoopbackSite();
+  private final WireMockServer fast = fastSite.server();
+  private final WireMockServer slow = slowSite.server();
 
   @BeforeEach
   void serve() {
-    fast.start();
-    slow.start();
     List<String> fastLinks = new ArrayList<>();
     for (int i = 0; i < FAST_PAGES; i++) {
       fastLinks.add("/p" + i);
@@ -48,12 +49,6 @@ class SlowHostTest {
     slow.stubFor(get(urlEqualTo("/robots.txt")).willReturn(aResponse().withStatus(404)));
   }
 
-  @AfterEach
-  void stop() {
-    fast.stop();
-    slow.stop();
-  }
-
   @Test
   void theFastHostFinishesWhileTheSlowHostIsStillServingItsFirstPages() {
     CrawlSettings settings = CrawlSettings.builder()
@@ -66,7 +61,7 @@ class SlowHostTest {
     CollectingSink sink = new CollectingSink();
     Crawler crawler = Crawler.create(settings, sink);
     // The slow host is seeded first, so its URLs reach the frontier before the fast host's.
-    crawler.run(List.of("http://127.0.0.1:" + slow.port() + "/", "http://localhost:" + fast.port() + "/"));
+    crawler.run(List.of("http://127.0.0.1:" + slow.port() + "/", fastSite.root() + "/"));
 
     assertEquals(List.of(), crawler.workerFailures());
     assertEquals(1 + FAST_PAGES + 1 + SLOW_PAGES, sink.results().size());

@@ -125,7 +125,7 @@ class WarcCaptureTest {
     }
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());
     assertTrue(sink.get(a + "/big").truncated());
-    assertNotNull(sink.get(a + "/after-big"), "the truncated page's link was followed");
+    assertEquals(200, sink.get(a + "/after-big").status(), "the truncated page's link was followed");
 
     List<Path> files = files();
     assertEquals(1, files.size(), "one file, closed: " + files);

@@ -2,45 +2,61 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import io.sievecrawl.sieve.redis.RedisServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import java.util.stream.Stream;
 
 /**
  * Pages/s of 1, 2 and 3 agents (child JVMs) sharing a crawl of the bench's synthetic site, spread over 16 loopback
- * origins, through a redis-server on loopback. Not a test and not in CI (its name does not end in Test); run it
- * with {@code mvn -B -pl app -am test -Dtest=AgentsBenchmark -Dsurefire.failIfNoSpecifiedTests=false}. Agents,
- * sites and Redis share this machine's 2 cores, so more agents compete for the same CPU.
+ * origins, through a redis-server on loopback. Agents, sites and Redis share this machine's 2 cores, so more agents
+ * compete for the same CPU.
+ *
+ * <p>Run: {@code mvn -q -B -pl app -am -Pjmh-app process-test-classes} (for a shorter run,
+ * {@code -Djmh.args="AGENTS PAGES_PER_ORIGIN"}: up to 3 agents, 1,000 pages an origin by default). The agents run on
+ * the module's test class path, as the tests' child processes do, against a redis-server started as the tests start
+ * theirs (Debian's package).
  */
-class AgentsBenchmark {
+public final class AgentsBenchmark {
   private static final int ORIGINS = 16;
-  private static final int PAGES_PER_ORIGIN = 1_000;
 
-  @TempDir
-  Path dir;
+  private final Path dir;
+  private final int pagesPerOrigin;
 
-  @Test
-  void pagesPerSecondWithOneTwoAndThreeAgents() throws Exception {
+  private AgentsBenchmark(Path dir, int pagesPerOrigin) {
+    this.dir = dir;
+    this.pagesPerOrigin = pagesPerOrigin;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int maxAgents = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int pagesPerOrigin = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
+    Path dir = Files.createTempDirectory("agents-benchmark");
     try (RedisServer redis = RedisServer.start(null)) {
+      AgentsBenchmark bench = new AgentsBenchmark(dir, pagesPerOrigin);
       List<String> rows = new ArrayList<>();
-      for (int agents = 1; agents <= 3; agents++) {
-        rows.add(run(redis, agents));
+      for (int agents = 1; agents <= maxAgents; agents++) {
+        rows.add(bench.run(redis, agents));
       }
       System.out.println("agents  pages   seconds  pages/s   (16 origins, 20 links a page, concurrency 16 each)");
       rows.forEach(System.out::println);
+    } catch (Exception | Error e) {
+      System.err.println("the agents' results, logs and standard error are kept in " + dir);
+      throw e;
     }
+    delete(dir);
   }
 
   private String run(RedisServer redis, int agents) throws Exception {
     List<SyntheticSite> sites = new ArrayList<>();
     StringBuilder seeds = new StringBuilder();
     for (int i = 0; i < ORIGINS; i++) {
-      SyntheticSite site = SyntheticSite.start(PAGES_PER_ORIGIN, 20);
+      SyntheticSite site = SyntheticSite.start(pagesPerOrigin, 20);
       sites.add(site);
       seeds.append(site.rootUrl()).append('\n');
     }
@@ -57,16 +73,20 @@ class AgentsBenchmark {
         processes.add(agent(agents, i, concat(List.of("join", "--redis", redis.uri(), "--crawl-name", name),
             tuning)));
       }
-      for (Process p : processes) {
+      for (int i = 0; i < processes.size(); i++) {
+        Process p = processes.get(i);
         if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-          throw new AssertionError("an agent failed: " + Files.readString(dir.resolve("err-" + agents + "-0.txt")));
+          processes.forEach(Process::destroyForcibly);
+          throw new IllegalStateException("agent " + i + " of " + agents + " failed: "
+              + Files.readString(dir.resolve("err-" + agents + "-" + i + ".txt")));
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
-      int pages = ORIGINS * PAGES_PER_ORIGIN;
+      int pages = ORIGINS * pagesPerOrigin;
       for (SyntheticSite site : sites) {
         if (site.pagesNeverServed() != 0) {
-          throw new AssertionError(site.rootUrl() + " was not crawled whole");
+          throw new IllegalStateException(site.rootUrl() + " was not crawled whole by " + agents + " agent(s): "
+              + site.pagesNeverServed() + " of its " + site.pages() + " pages never fetched");
         }
       }
       return String.format(Locale.ROOT, "%-7d %-7d %-8.1f %-8.0f", agents, pages, seconds, pages / seconds);
@@ -75,13 +95,21 @@ class AgentsBenchmark {
     }
   }
 
-  private Process agent(int agents, int index, String... args) throws Exception {
+  private Process agent(int agents, int index, String... args) throws IOException {
     String[] all = concat(List.of(args), List.of("-o", dir.resolve("out-" + agents + "-" + index + ".jsonl").toString(),
         "--log-file", dir.resolve("log-" + agents + "-" + index + ".txt").toString()));
     return ChildProcess.start(List.of(), dir.resolve("err-" + agents + "-" + index + ".txt"), all);
   }
 
   private static String[] concat(List<String> a, List<String> b) {
-    return java.util.stream.Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
+    return Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
+  }
+
+  private static void delete(Path dir) throws IOException {
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 }
