@@ -49,7 +49,7 @@ final class RemoveCommand implements Callable<Integer> {
       ConfigFile.parse("the shared crawl's settings", settingsText, settings);
       lease = settings.build().leaseTtl();
     } catch (RuntimeException e) { // settings of another build: the longest lease time any allows
-      lease = Duration.ofMillis(Setting.LEASE_TTL.max());
+      lease = Setting.LEASE_TTL.type().largest().orElseThrow();
     }
     Duration quiet = lease.multipliedBy(3);
     return quiet.compareTo(Duration.ofSeconds(MIN_QUIET_SECONDS)) > 0 ? quiet : Duration.ofSeconds(MIN_QUIET_SECONDS);

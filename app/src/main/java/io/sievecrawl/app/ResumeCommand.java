@@ -100,7 +100,7 @@ final class ResumeCommand implements Callable<Integer> {
    * Settings that decided which links the crawl kept and which it dropped; a resumed run could only apply a new value
    * to the pages it has left, so they cannot change.
    */
-  private static final List<Setting> FIXED_SCOPE = List.of(Setting.SCOPE, Setting.INCLUDE, Setting.EXCLUDE,
+  private static final List<Setting<?>> FIXED_SCOPE = List.of(Setting.SCOPE, Setting.INCLUDE, Setting.EXCLUDE,
       Setting.STRIP_SESSION_IDS);
 
   /**
@@ -109,7 +109,7 @@ final class ResumeCommand implements Callable<Integer> {
    */
   private void checkFixed(CrawlSettings settings, CrawlJob job) {
     CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
-    for (Setting setting : FIXED_SCOPE) {
+    for (Setting<?> setting : FIXED_SCOPE) {
       String was = shown(recorded, setting);
       String given = shown(settings, setting);
       if (!was.equals(given)) {
@@ -131,7 +131,7 @@ final class ResumeCommand implements Callable<Integer> {
   }
 
   /** A setting's value as a config file holds it, unquoted; an empty one as {@code none}. */
-  private static String shown(CrawlSettings settings, Setting setting) {
+  private static String shown(CrawlSettings settings, Setting<?> setting) {
     String value = String.join(" ", settings.shownValues().get(setting.key()));
     value = value.startsWith("\"") ? value.substring(1, value.length() - 1) : value;
     return value.isEmpty() ? "none" : value;
