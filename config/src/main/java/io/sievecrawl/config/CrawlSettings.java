@@ -24,12 +24,30 @@ public final class CrawlSettings {
   private final Map<Setting<?>, Object> values; // each of its setting's type, checked by build()
   private final Map<Setting<?>, String> origins;
   private final Map<String, String> headerOrigins; // by lower-cased header name: fetch.header's lines have their own
+  private final FilterSettings filter;
+  private final CrawlLimits crawl;
+  private final PolitenessSettings politeness;
+  private final RobotsSettings robots;
+  private final FetchSettings fetch;
+  private final FrontierSettings frontier;
+  private final WarcSettings warc;
+  private final ResultsSettings results;
+  private final TrapSettings traps;
 
   private CrawlSettings(Map<Setting<?>, Object> values, Map<Setting<?>, String> origins,
       Map<String, String> headerOrigins) {
     this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     this.origins = Collections.unmodifiableMap(new HashMap<>(origins));
     this.headerOrigins = Map.copyOf(headerOrigins);
+    this.filter = FilterSettings.from(this);
+    this.crawl = CrawlLimits.from(this);
+    this.politeness = PolitenessSettings.from(this);
+    this.robots = RobotsSettings.from(this);
+    this.fetch = FetchSettings.from(this);
+    this.frontier = FrontierSettings.from(this);
+    this.warc = WarcSettings.from(this);
+    this.results = ResultsSettings.from(this);
+    this.traps = TrapSettings.from(this);
   }
 
   /** Every setting at its default. */
@@ -60,6 +78,51 @@ public final class CrawlSettings {
     return origins.getOrDefault(setting, "default");
   }
 
+  /** {@code filter.*}: the URL filter's sizing. */
+  public FilterSettings filter() {
+    return filter;
+  }
+
+  /** {@code crawl.*}: how much the crawl fetches, how fast, and which links it follows. */
+  public CrawlLimits crawl() {
+    return crawl;
+  }
+
+  /** {@code politeness.*}: how gently each origin is treated. */
+  public PolitenessSettings politeness() {
+    return politeness;
+  }
+
+  /** {@code robots.*}: robots.txt and sitemaps. */
+  public RobotsSettings robots() {
+    return robots;
+  }
+
+  /** {@code fetch.*}: how each request is made. */
+  public FetchSettings fetch() {
+    return fetch;
+  }
+
+  /** {@code frontier.*}: how the frontier keeps its state. */
+  public FrontierSettings frontier() {
+    return frontier;
+  }
+
+  /** {@code warc.*}: WARC files of the HTTP exchanges. */
+  public WarcSettings warc() {
+    return warc;
+  }
+
+  /** {@code results.*}: what each page's record carries. */
+  public ResultsSettings results() {
+    return results;
+  }
+
+  /** {@code traps.*}: defences against spider traps. */
+  public TrapSettings traps() {
+    return traps;
+  }
+
   /**
    * One line per setting, {@code key = value    # where it came from}, and for a value not from the defaults whether
    * it differs from the default ({@code # config.conf, default 10M} or {@code # config.conf, as the default}): a
@@ -82,7 +145,7 @@ public final class CrawlSettings {
 
   /** Where the {@code i}th value of {@code s} came from: each header of fetch.header has its own origin. */
   private String originOf(Setting<?> s, int i) {
-    List<RequestHeader> headers = headers();
+    List<RequestHeader> headers = fetch.headers();
     return s == Setting.HEADER && i < headers.size()
         ? headerOrigins.getOrDefault(lowerName(headers.get(i)), origin(s)) : origin(s);
   }
@@ -121,253 +184,224 @@ public final class CrawlSettings {
     return s.type().configValues(get(s), hide);
   }
 
-  public long expectedUrls() {
-    return get(Setting.FILTER_N);
-  }
-
-  public double fpp() {
-    return get(Setting.FILTER_P);
-  }
-
-  public int concurrency() {
-    return get(Setting.CONCURRENCY);
-  }
-
-  /** 0 means no limit. */
-  public long maxPages() {
-    return get(Setting.MAX_PAGES);
-  }
-
-  /** The longest a run of the crawl may last; zero for no limit. */
-  public Duration maxTime() {
-    return get(Setting.MAX_TIME);
-  }
-
-  public int maxDepth() {
-    return get(Setting.MAX_DEPTH);
-  }
-
-  /** 0 means no limit. */
-  public long maxPagesPerHost() {
-    return get(Setting.MAX_PAGES_PER_HOST);
-  }
-
-  public Scope scope() {
-    return get(Setting.SCOPE);
-  }
-
-  public List<Pattern> include() {
-    return get(Setting.INCLUDE);
-  }
-
-  public List<Pattern> exclude() {
-    return get(Setting.EXCLUDE);
-  }
-
-  public Duration delay() {
-    return get(Setting.DELAY);
-  }
-
-  public boolean adaptiveDelay() {
-    return get(Setting.ADAPTIVE);
-  }
-
-  public int responseTimeFactor() {
-    return get(Setting.RESPONSE_TIME_FACTOR);
-  }
-
-  public Duration maxDelay() {
-    return get(Setting.MAX_DELAY);
-  }
-
-  public boolean allowPrivateAddresses() {
-    return get(Setting.ALLOW_PRIVATE_ADDRESSES);
-  }
-
-  public int hostConcurrency() {
-    return get(Setting.HOST_CONCURRENCY);
-  }
-
-  public Duration maxCrawlDelay() {
-    return get(Setting.MAX_CRAWL_DELAY);
-  }
-
-  public boolean honorNofollow() {
-    return get(Setting.HONOR_NOFOLLOW);
-  }
-
-  public boolean obeyRobots() {
-    return get(Setting.OBEY_ROBOTS);
-  }
-
-  public boolean followSitemaps() {
-    return get(Setting.FOLLOW_SITEMAPS);
-  }
-
-  /** Bytes. */
-  public long robotsCacheMemory() {
-    return get(Setting.ROBOTS_CACHE_MEMORY);
-  }
-
-  public int maxLinksPerPage() {
-    return get(Setting.MAX_LINKS_PER_PAGE);
-  }
-
-  public Duration frontierSyncInterval() {
-    return get(Setting.FRONTIER_SYNC_INTERVAL);
-  }
-
-  public Duration leaseTtl() {
-    return get(Setting.LEASE_TTL);
-  }
-
-  public Duration redisOutageGrace() {
-    return get(Setting.REDIS_OUTAGE_GRACE);
-  }
-
-  public Duration frontierCheckpointInterval() {
-    return get(Setting.FRONTIER_CHECKPOINT_INTERVAL);
-  }
-
-  public Duration robotsRetry() {
-    return get(Setting.ROBOTS_RETRY);
-  }
-
-  public String userAgent() {
-    return get(Setting.USER_AGENT);
-  }
-
-  /** The contact address for the User-Agent, or the empty string. */
-  public String contact() {
-    return get(Setting.CONTACT);
-  }
-
-  /** The User-Agent header sent: {@code fetch.user-agent}, with {@code (+fetch.contact)} when a contact is set. */
-  public String userAgentHeader() {
-    String contact = contact();
-    String agent = userAgent();
-    return contact.isEmpty() || agent.contains(contact) ? agent : agent + " (+" + contact + ")";
-  }
-
-  /** The product token robots.txt groups are matched against; see {@link Setting#ROBOTS_AGENT}. */
-  public String robotsAgentName() {
-    String configured = get(Setting.ROBOTS_AGENT);
-    if (!configured.isEmpty()) {
-      return configured.toLowerCase(Locale.ROOT);
-    }
-    for (String word : userAgent().split("[\\s;()]+")) {
-      String token = word.split("/", 2)[0];
-      String lower = token.toLowerCase(Locale.ROOT);
-      if (token.matches("[A-Za-z_-]+") && !lower.equals("mozilla") && !lower.equals("compatible")) {
-        return lower;
-      }
-    }
-    return "sievecrawl";
-  }
-
-  public Duration connectTimeout() {
-    return get(Setting.CONNECT_TIMEOUT);
-  }
-
-  public Duration readTimeout() {
-    return get(Setting.READ_TIMEOUT);
-  }
-
-  public Duration callTimeout() {
-    return get(Setting.CALL_TIMEOUT);
-  }
-
-  /** The directory WARC files go to; empty when none are written. */
-  public String warcDir() {
-    return get(Setting.WARC_DIR);
-  }
-
-  public long warcMaxSize() {
-    return get(Setting.WARC_MAX_SIZE);
-  }
-
-  public String warcPrefix() {
-    return get(Setting.WARC_PREFIX);
-  }
-
-  /** results.text: HTML pages' records carry their visible text. */
-  public boolean recordText() {
-    return get(Setting.RESULTS_TEXT);
-  }
-
-  /** results.links: pages' records carry the links found and why each was not followed. */
-  public boolean recordLinks() {
-    return get(Setting.RESULTS_LINKS);
-  }
-
-  public long maxBodySize() {
-    return get(Setting.MAX_BODY_SIZE);
-  }
-
-  public int maxRedirects() {
-    return get(Setting.MAX_REDIRECTS);
-  }
-
-  public int maxRetries() {
-    return get(Setting.MAX_RETRIES);
-  }
-
-  public Duration retryBackoff() {
-    return get(Setting.RETRY_BACKOFF);
-  }
-
-  public Duration maxRetryAfter() {
-    return get(Setting.MAX_RETRY_AFTER);
-  }
-
-  /** fetch.proxy: empty (the environment's proxies), {@code none}, or an HTTP proxy URL without credentials. */
-  public String proxy() {
-    return get(Setting.PROXY);
-  }
-
-  /** The PEM file of extra CA certificates to trust (fetch.ca-file), or the empty string. */
-  public String caFile() {
-    return get(Setting.CA_FILE);
-  }
-
-  /** Whether any TLS certificate is accepted (fetch.insecure-tls). */
-  public boolean insecureTls() {
-    return get(Setting.INSECURE_TLS);
-  }
-
-  /** Whether the crawl keeps the cookies sites set and sends them back (fetch.cookies). */
-  public boolean cookies() {
-    return get(Setting.COOKIES);
-  }
-
-  /** fetch.resolve: host names pinned to addresses. */
-  public List<HostPin> pins() {
-    return get(Setting.RESOLVE);
-  }
-
-  /** The extra headers every request carries (fetch.header), in the order given. */
-  public List<RequestHeader> headers() {
-    return get(Setting.HEADER);
-  }
-
   private static String lowerName(RequestHeader header) {
     return header.name().toLowerCase(Locale.ROOT);
   }
 
+  public long expectedUrls() {
+    return filter.expectedUrls();
+  }
+
+  public double fpp() {
+    return filter.falsePositiveRate();
+  }
+
+  public int concurrency() {
+    return crawl.concurrency();
+  }
+
+  public long maxPages() {
+    return crawl.maxPages();
+  }
+
+  public Duration maxTime() {
+    return crawl.maxTime();
+  }
+
+  public int maxDepth() {
+    return crawl.maxDepth();
+  }
+
+  public long maxPagesPerHost() {
+    return crawl.maxPagesPerHost();
+  }
+
+  public Scope scope() {
+    return crawl.scope();
+  }
+
+  public List<Pattern> include() {
+    return crawl.include();
+  }
+
+  public List<Pattern> exclude() {
+    return crawl.exclude();
+  }
+
+  public Duration delay() {
+    return politeness.delay();
+  }
+
+  public boolean adaptiveDelay() {
+    return politeness.adaptive();
+  }
+
+  public int responseTimeFactor() {
+    return politeness.responseTimeFactor();
+  }
+
+  public Duration maxDelay() {
+    return politeness.maxDelay();
+  }
+
+  public boolean allowPrivateAddresses() {
+    return crawl.allowPrivateAddresses();
+  }
+
+  public int hostConcurrency() {
+    return politeness.hostConcurrency();
+  }
+
+  public Duration maxCrawlDelay() {
+    return politeness.maxCrawlDelay();
+  }
+
+  public boolean honorNofollow() {
+    return politeness.honorNofollow();
+  }
+
+  public boolean obeyRobots() {
+    return robots.obey();
+  }
+
+  public boolean followSitemaps() {
+    return robots.followSitemaps();
+  }
+
+  public long robotsCacheMemory() {
+    return robots.cacheMemory();
+  }
+
+  public int maxLinksPerPage() {
+    return crawl.maxLinksPerPage();
+  }
+
+  public Duration frontierSyncInterval() {
+    return frontier.syncInterval();
+  }
+
+  public Duration leaseTtl() {
+    return frontier.leaseTtl();
+  }
+
+  public Duration redisOutageGrace() {
+    return frontier.redisOutageGrace();
+  }
+
+  public Duration frontierCheckpointInterval() {
+    return frontier.checkpointInterval();
+  }
+
+  public Duration robotsRetry() {
+    return robots.retryAfter();
+  }
+
+  public String userAgent() {
+    return fetch.userAgent();
+  }
+
+  public String contact() {
+    return fetch.contact();
+  }
+
+  public String userAgentHeader() {
+    return fetch.userAgentHeader();
+  }
+
+  public String robotsAgentName() {
+    return robots.agentName();
+  }
+
+  public Duration connectTimeout() {
+    return fetch.connectTimeout();
+  }
+
+  public Duration readTimeout() {
+    return fetch.readTimeout();
+  }
+
+  public Duration callTimeout() {
+    return fetch.callTimeout();
+  }
+
+  public String warcDir() {
+    return warc.dir();
+  }
+
+  public long warcMaxSize() {
+    return warc.maxSize();
+  }
+
+  public String warcPrefix() {
+    return warc.prefix();
+  }
+
+  public boolean recordText() {
+    return results.recordText();
+  }
+
+  public boolean recordLinks() {
+    return results.recordLinks();
+  }
+
+  public long maxBodySize() {
+    return fetch.maxBodySize();
+  }
+
+  public int maxRedirects() {
+    return fetch.maxRedirects();
+  }
+
+  public int maxRetries() {
+    return fetch.maxRetries();
+  }
+
+  public Duration retryBackoff() {
+    return fetch.retryBackoff();
+  }
+
+  public Duration maxRetryAfter() {
+    return fetch.maxRetryAfter();
+  }
+
+  public String proxy() {
+    return fetch.proxy();
+  }
+
+  public String caFile() {
+    return fetch.caFile();
+  }
+
+  public boolean insecureTls() {
+    return fetch.insecureTls();
+  }
+
+  public boolean cookies() {
+    return fetch.cookies();
+  }
+
+  public List<HostPin> pins() {
+    return fetch.pins();
+  }
+
+  public List<RequestHeader> headers() {
+    return fetch.headers();
+  }
+
   public int maxUrlLength() {
-    return get(Setting.MAX_URL_LENGTH);
+    return traps.maxUrlLength();
   }
 
   public int maxPathSegments() {
-    return get(Setting.MAX_PATH_SEGMENTS);
+    return traps.maxPathSegments();
   }
 
   public int maxSegmentRepeats() {
-    return get(Setting.MAX_SEGMENT_REPEATS);
+    return traps.maxSegmentRepeats();
   }
 
   public boolean stripSessionIds() {
-    return get(Setting.STRIP_SESSION_IDS);
+    return traps.stripSessionIds();
   }
 
   @Override
