@@ -188,7 +188,7 @@ final class SettingsOptions {
     }
     try {
       ProxyRoutes.of(settings.proxy(), System.getenv()); // the environment's proxies are checked as settings are
-      TlsTrust.check(settings);
+      TlsTrust.check(settings.fetch());
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
