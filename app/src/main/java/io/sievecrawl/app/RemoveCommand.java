@@ -47,7 +47,7 @@ final class RemoveCommand implements Callable<Integer> {
     try {
       CrawlSettings.Builder settings = CrawlSettings.builder();
       ConfigFile.parse("the shared crawl's settings", settingsText, settings);
-      lease = settings.build().leaseTtl();
+      lease = settings.build().frontier().leaseTtl();
     } catch (RuntimeException e) { // settings of another build: the longest lease time any allows
       lease = Setting.LEASE_TTL.type().largest().orElseThrow();
     }

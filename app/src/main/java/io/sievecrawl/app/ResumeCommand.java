@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
@@ -118,15 +119,16 @@ final class ResumeCommand implements Callable<Integer> {
             + given + "); start a new crawl for another scope");
       }
     }
-    if (settings.expectedUrls() != job.expectedUrls()) {
+    FilterSettings filter = settings.filter();
+    if (filter.expectedUrls() != job.expectedUrls()) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for n = " + String.format(Locale.ROOT, "%,d (given %s: %,d)",
-          job.expectedUrls(), settings.origin(Setting.FILTER_N), settings.expectedUrls()));
+          job.expectedUrls(), settings.origin(Setting.FILTER_N), filter.expectedUrls()));
     }
-    if (Double.compare(settings.fpp(), job.fpp()) != 0) {
+    if (Double.compare(filter.falsePositiveRate(), job.fpp()) != 0) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
-          Setting.FILTER_P) + ": " + settings.fpp() + ")");
+          Setting.FILTER_P) + ": " + filter.falsePositiveRate() + ")");
     }
   }
 

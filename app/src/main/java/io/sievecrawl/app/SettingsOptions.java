@@ -187,7 +187,8 @@ final class SettingsOptions {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
     try {
-      ProxyRoutes.of(settings.proxy(), System.getenv()); // the environment's proxies are checked as settings are
+      // the environment's proxies are checked as settings are
+      ProxyRoutes.of(settings.fetch().proxy(), System.getenv());
       TlsTrust.check(settings.fetch());
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
