@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The settings of one crawl: immutable, complete (every {@link Setting} has a value) and valid.
@@ -188,220 +187,49 @@ public final class CrawlSettings {
     return header.name().toLowerCase(Locale.ROOT);
   }
 
-  public long expectedUrls() {
-    return filter.expectedUrls();
-  }
-
-  public double fpp() {
-    return filter.falsePositiveRate();
-  }
-
-  public int concurrency() {
-    return crawl.concurrency();
-  }
-
-  public long maxPages() {
-    return crawl.maxPages();
-  }
-
-  public Duration maxTime() {
-    return crawl.maxTime();
-  }
-
-  public int maxDepth() {
-    return crawl.maxDepth();
-  }
-
+  // kept until PageProcessor reads its sections
   public long maxPagesPerHost() {
     return crawl.maxPagesPerHost();
   }
 
-  public Scope scope() {
-    return crawl.scope();
-  }
-
-  public List<Pattern> include() {
-    return crawl.include();
-  }
-
-  public List<Pattern> exclude() {
-    return crawl.exclude();
-  }
-
-  public Duration delay() {
-    return politeness.delay();
-  }
-
-  public boolean adaptiveDelay() {
-    return politeness.adaptive();
-  }
-
-  public int responseTimeFactor() {
-    return politeness.responseTimeFactor();
-  }
-
-  public Duration maxDelay() {
-    return politeness.maxDelay();
-  }
-
-  public boolean allowPrivateAddresses() {
-    return crawl.allowPrivateAddresses();
-  }
-
-  public int hostConcurrency() {
-    return politeness.hostConcurrency();
-  }
-
-  public Duration maxCrawlDelay() {
-    return politeness.maxCrawlDelay();
-  }
-
-  public boolean honorNofollow() {
-    return politeness.honorNofollow();
-  }
-
-  public boolean obeyRobots() {
-    return robots.obey();
-  }
-
+  // kept until PageProcessor reads its sections
   public boolean followSitemaps() {
     return robots.followSitemaps();
   }
 
-  public long robotsCacheMemory() {
-    return robots.cacheMemory();
-  }
-
-  public int maxLinksPerPage() {
-    return crawl.maxLinksPerPage();
-  }
-
-  public Duration frontierSyncInterval() {
-    return frontier.syncInterval();
-  }
-
-  public Duration leaseTtl() {
-    return frontier.leaseTtl();
-  }
-
-  public Duration redisOutageGrace() {
-    return frontier.redisOutageGrace();
-  }
-
-  public Duration frontierCheckpointInterval() {
-    return frontier.checkpointInterval();
-  }
-
-  public Duration robotsRetry() {
-    return robots.retryAfter();
-  }
-
-  public String userAgent() {
-    return fetch.userAgent();
-  }
-
-  public String contact() {
-    return fetch.contact();
-  }
-
-  public String userAgentHeader() {
-    return fetch.userAgentHeader();
-  }
-
-  public String robotsAgentName() {
-    return robots.agentName();
-  }
-
-  public Duration connectTimeout() {
-    return fetch.connectTimeout();
-  }
-
-  public Duration readTimeout() {
-    return fetch.readTimeout();
-  }
-
-  public Duration callTimeout() {
-    return fetch.callTimeout();
-  }
-
-  public String warcDir() {
-    return warc.dir();
-  }
-
-  public long warcMaxSize() {
-    return warc.maxSize();
-  }
-
-  public String warcPrefix() {
-    return warc.prefix();
-  }
-
-  public boolean recordText() {
-    return results.recordText();
-  }
-
-  public boolean recordLinks() {
-    return results.recordLinks();
-  }
-
-  public long maxBodySize() {
-    return fetch.maxBodySize();
-  }
-
+  // kept until PageProcessor reads its sections
   public int maxRedirects() {
     return fetch.maxRedirects();
   }
 
+  // kept until PageProcessor reads its sections
   public int maxRetries() {
     return fetch.maxRetries();
   }
 
+  // kept until PageProcessor reads its sections
   public Duration retryBackoff() {
     return fetch.retryBackoff();
   }
 
+  // kept until PageProcessor reads its sections
   public Duration maxRetryAfter() {
     return fetch.maxRetryAfter();
   }
 
-  public String proxy() {
-    return fetch.proxy();
-  }
-
-  public String caFile() {
-    return fetch.caFile();
-  }
-
-  public boolean insecureTls() {
-    return fetch.insecureTls();
-  }
-
+  // kept until PageProcessor reads its sections
   public boolean cookies() {
     return fetch.cookies();
   }
 
-  public List<HostPin> pins() {
-    return fetch.pins();
+  // kept until PageProcessor reads its sections
+  public boolean recordText() {
+    return results.recordText();
   }
 
-  public List<RequestHeader> headers() {
-    return fetch.headers();
-  }
-
-  public int maxUrlLength() {
-    return traps.maxUrlLength();
-  }
-
-  public int maxPathSegments() {
-    return traps.maxPathSegments();
-  }
-
-  public int maxSegmentRepeats() {
-    return traps.maxSegmentRepeats();
-  }
-
-  public boolean stripSessionIds() {
-    return traps.stripSessionIds();
+  // kept until PageProcessor reads its sections
+  public boolean recordLinks() {
+    return results.recordLinks();
   }
 
   @Override
@@ -441,7 +269,8 @@ public final class CrawlSettings {
       rawTexts.put(setting, text);
       origins.put(setting, origin);
       try {
-        values.put(setting, setting == Setting.HEADER ? added(Setting.HEADER.parse(text), origin) : setting.parse(text));
+        values.put(setting, setting == Setting.HEADER ? added(Setting.HEADER.parse(text), origin)
+            : setting.parse(text));
       } catch (IllegalArgumentException e) {
         values.remove(setting);
         problems.add(new Problem(origin, setting.key(), text, e.getMessage()));
