@@ -1,6 +1,7 @@
 package io.sievecrawl.config;
 
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Request headers, {@code NAME: VALUE}, one per value given: the key repeats, each value adding a header (see
@@ -18,9 +19,10 @@ record HeadersType() implements ValueType<List<RequestHeader>> {
   public void check(List<RequestHeader> value) {
   }
 
+  /** The headers, {@code NAME: VALUE}, separated by commas; empty for none. */
   @Override
   public String format(List<RequestHeader> value) {
-    return String.valueOf(value);
+    return value.stream().map(RequestHeader::toString).collect(Collectors.joining(", "));
   }
 
   /** A quoted line per header, {@code ""} for none; the values of credentials hidden when {@code hide}. */
