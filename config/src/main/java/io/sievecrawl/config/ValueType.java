@@ -110,8 +110,8 @@ public sealed interface ValueType<T>
   }
 
   /**
-   * Printable ASCII text, possibly empty, that also keeps {@code rule}: a check that throws
-   * {@link IllegalArgumentException} naming what the text must be.
+   * Printable ASCII text, which must not be empty when {@code required}, that also keeps {@code rule}: a check that
+   * throws {@link IllegalArgumentException} naming what the text must be.
    */
   static ValueType<String> text(boolean required, Consumer<String> rule) {
     return new TextType(required, rule);
