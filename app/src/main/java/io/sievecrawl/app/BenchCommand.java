@@ -161,19 +161,20 @@ final class BenchCommand implements Callable<Integer> {
     }
     CrawlSettings settings = settingsOptions.settings();
     if (serve != null) {
-      return serveSites(settings.delay());
+      return serveSites(settings.politeness().delay());
     }
     StatusLine status = new StatusLine(terminal.err(), false);
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
       PrintStream out = terminal.out();
       out.printf(Locale.ROOT, "broad crawl: %,d sites of %,d pages on one loopback server, delay %s, %d s; Java %s,"
-              + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.delay()), seconds,
+              + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.politeness().delay()), seconds,
           Runtime.version(), Runtime.getRuntime().availableProcessors());
       out.printf("%-12s %9s %9s %9s %7s %16s %14s %5s %7s%n", "concurrency", "pages", "pages/s", "ideal", "share",
           "past seed", "median/site", "p10", "CPU s");
+      // a broad crawl at the crawl's own concurrency unless told otherwise
       List<Integer> broadLevels = spec.commandLine().getParseResult().hasMatchedOption("--levels") ? levels
-          : List.of(settings.concurrency()); // a broad crawl at the crawl's own concurrency unless told otherwise
+          : List.of(settings.crawl().concurrency());
       for (int level : broadLevels) {
         for (int round = 0; round < repeat; round++) {
           boolean last = level == broadLevels.get(broadLevels.size() - 1) && round == repeat - 1;

@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.job.CrawlJobException;
@@ -121,7 +122,7 @@ final class CrawlCommand implements Callable<Integer> {
   }
 
   private int crawl(CrawlSettings settings, StatusLine status) {
-    UrlNormalizer normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
+    UrlNormalizer normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
     boolean temporary = job == null;
     Path dir = redis != null ? null : temporary ? defaultJobDir() : job;
     Path spool = SeedSpool.create(dir);
@@ -168,10 +169,10 @@ final class CrawlCommand implements Callable<Integer> {
         String.join(System.lineSeparator(), settings.describe()));
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());
-    if (settings.contact().isEmpty() && seedRead.anyPublic()) {
+    if (settings.fetch().contact().isEmpty() && seedRead.anyPublic()) {
       // site owners should be able to reach whoever crawls them
-      log.warn("fetch.contact is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an"
-          + " e-mail address (--set fetch.contact=...), which goes into the User-Agent");
+      log.warn("{} is empty: the sites crawled cannot tell who is crawling them; set it to a URL or an e-mail address"
+          + " (--set {}=...), which goes into the User-Agent", Setting.CONTACT.key(), Setting.CONTACT.key());
     }
     try {
       Seeds seedsInJob;

@@ -73,7 +73,7 @@ final class CrawlRun {
     FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir());
     timers.scheduleWithFixedDelay(() -> saveState(job, crawler, stateFailures), STATE_EVERY_MILLIS,
         STATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
-    long sync = settings.frontierSyncInterval().toMillis();
+    long sync = settings.frontier().syncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc);
     FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
     timers.scheduleWithFixedDelay(() -> {

@@ -21,8 +21,8 @@ final class FilterFit {
    * @throws UserError with {@link ExitCodes#CONFIG} saying what to change
    */
   static void check(CrawlSettings settings, boolean inThisHeap) {
-    long n = settings.expectedUrls();
-    double p = settings.fpp();
+    long n = settings.filter().expectedUrls();
+    double p = settings.filter().falsePositiveRate();
     BloomSizing sizing;
     try {
       sizing = BloomSizing.of(n, p);

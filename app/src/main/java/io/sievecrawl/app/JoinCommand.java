@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.sieve.redis.RedisCrawl;
@@ -91,7 +92,8 @@ final class JoinCommand implements Callable<Integer> {
       crawl.close();
       throw e;
     }
-    if (settings.expectedUrls() != crawl.n() || Double.compare(settings.fpp(), crawl.p()) != 0) {
+    FilterSettings filter = settings.filter();
+    if (filter.expectedUrls() != crawl.n() || Double.compare(filter.falsePositiveRate(), crawl.p()) != 0) {
       crawl.close();
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
           + " cannot change: the shared crawl '" + crawlName + "' was sized for n = "

@@ -37,12 +37,12 @@ final class PlanCommand implements Callable<Integer> {
     long count = 0;
     double rate = 0;
     try {
-      count = (Long) Setting.FILTER_N.parse(n);
+      count = Setting.FILTER_N.parse(n);
     } catch (IllegalArgumentException e) {
       problems.add("-n " + n + ": " + e.getMessage());
     }
     try {
-      rate = (Double) Setting.FILTER_P.parse(p);
+      rate = Setting.FILTER_P.parse(p);
     } catch (IllegalArgumentException e) {
       problems.add("-p " + p + ": " + e.getMessage());
     }

@@ -47,9 +47,9 @@ final class RemoveCommand implements Callable<Integer> {
     try {
       CrawlSettings.Builder settings = CrawlSettings.builder();
       ConfigFile.parse("the shared crawl's settings", settingsText, settings);
-      lease = settings.build().leaseTtl();
+      lease = settings.build().frontier().leaseTtl();
     } catch (RuntimeException e) { // settings of another build: the longest lease time any allows
-      lease = Duration.ofMillis(Setting.LEASE_TTL.max());
+      lease = Setting.LEASE_TTL.type().largest().orElseThrow();
     }
     Duration quiet = lease.multipliedBy(3);
     return quiet.compareTo(Duration.ofSeconds(MIN_QUIET_SECONDS)) > 0 ? quiet : Duration.ofSeconds(MIN_QUIET_SECONDS);

@@ -65,7 +65,7 @@ final class ReportOptions {
 
   /** Fails with one line when {@code --wacz} is given without WARC files to package. */
   void checkWacz(io.sievecrawl.config.CrawlSettings settings) {
-    if (wacz != null && settings.warcDir().isEmpty()) {
+    if (wacz != null && settings.warc().dir().isEmpty()) {
       throw new UserError(ExitCodes.USAGE, "--wacz packages the crawl's WARC files: give --warc DIR too");
     }
   }

@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.job.CrawlJob;
@@ -100,7 +101,7 @@ final class ResumeCommand implements Callable<Integer> {
    * Settings that decided which links the crawl kept and which it dropped; a resumed run could only apply a new value
    * to the pages it has left, so they cannot change.
    */
-  private static final List<Setting> FIXED_SCOPE = List.of(Setting.SCOPE, Setting.INCLUDE, Setting.EXCLUDE,
+  private static final List<Setting<?>> FIXED_SCOPE = List.of(Setting.SCOPE, Setting.INCLUDE, Setting.EXCLUDE,
       Setting.STRIP_SESSION_IDS);
 
   /**
@@ -109,7 +110,7 @@ final class ResumeCommand implements Callable<Integer> {
    */
   private void checkFixed(CrawlSettings settings, CrawlJob job) {
     CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
-    for (Setting setting : FIXED_SCOPE) {
+    for (Setting<?> setting : FIXED_SCOPE) {
       String was = shown(recorded, setting);
       String given = shown(settings, setting);
       if (!was.equals(given)) {
@@ -118,20 +119,21 @@ final class ResumeCommand implements Callable<Integer> {
             + given + "); start a new crawl for another scope");
       }
     }
-    if (settings.expectedUrls() != job.expectedUrls()) {
+    FilterSettings filter = settings.filter();
+    if (filter.expectedUrls() != job.expectedUrls()) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for n = " + String.format(Locale.ROOT, "%,d (given %s: %,d)",
-          job.expectedUrls(), settings.origin(Setting.FILTER_N), settings.expectedUrls()));
+          job.expectedUrls(), settings.origin(Setting.FILTER_N), filter.expectedUrls()));
     }
-    if (Double.compare(settings.fpp(), job.fpp()) != 0) {
+    if (Double.compare(filter.falsePositiveRate(), job.fpp()) != 0) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
-          Setting.FILTER_P) + ": " + settings.fpp() + ")");
+          Setting.FILTER_P) + ": " + filter.falsePositiveRate() + ")");
     }
   }
 
   /** A setting's value as a config file holds it, unquoted; an empty one as {@code none}. */
-  private static String shown(CrawlSettings settings, Setting setting) {
+  private static String shown(CrawlSettings settings, Setting<?> setting) {
     String value = String.join(" ", settings.shownValues().get(setting.key()));
     value = value.startsWith("\"") ? value.substring(1, value.length() - 1) : value;
     return value.isEmpty() ? "none" : value;

@@ -170,7 +170,7 @@ final class SettingsOptions {
     for (String set : sets) {
       int eq = set.indexOf('=');
       String key = eq < 0 ? set : set.substring(0, eq).strip();
-      Optional<Setting> setting = Setting.forKey(key);
+      Optional<Setting<?>> setting = Setting.forKey(key);
       if (eq < 0) {
         builder.problem(new Problem("--set", set, null, "expected KEY=VALUE"));
       } else if (setting.isEmpty()) {
@@ -182,13 +182,14 @@ final class SettingsOptions {
     }
     CrawlSettings settings;
     try {
-      settings = withAbsolutePaths(builder.build(), Setting.WARC_DIR, Setting.CA_FILE);
+      settings = withAbsolutePaths(builder.build(), List.of(Setting.WARC_DIR, Setting.CA_FILE));
     } catch (SettingsException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
     try {
-      ProxyRoutes.of(settings.proxy(), System.getenv()); // the environment's proxies are checked as settings are
-      TlsTrust.check(settings);
+      // the environment's proxies are checked as settings are
+      ProxyRoutes.of(settings.fetch().proxy(), System.getenv());
+      TlsTrust.check(settings.fetch());
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
@@ -196,10 +197,10 @@ final class SettingsOptions {
   }
 
   /** Settings with the relative paths of {@code paths} made absolute: a resume from elsewhere finds the same files. */
-  private static CrawlSettings withAbsolutePaths(CrawlSettings settings, Setting... paths) {
+  private static CrawlSettings withAbsolutePaths(CrawlSettings settings, List<Setting<String>> paths) {
     CrawlSettings.Builder absolute = null;
-    for (Setting setting : paths) {
-      String path = (String) settings.get(setting);
+    for (Setting<String> setting : paths) {
+      String path = settings.get(setting);
       if (!path.isEmpty() && !Path.of(path).isAbsolute()) {
         absolute = absolute != null ? absolute : settings.toBuilder();
         absolute.parse(setting, Path.of(path).toAbsolutePath().normalize().toString(), settings.origin(setting));
@@ -209,7 +210,7 @@ final class SettingsOptions {
   }
 
   /** Repeated pattern flags as one value of a pattern setting, which holds them space-separated. */
-  private static void patterns(CrawlSettings.Builder builder, Setting setting, List<String> regexes, String flag) {
+  private static void patterns(CrawlSettings.Builder builder, Setting<?> setting, List<String> regexes, String flag) {
     for (String regex : regexes) {
       if (regex.isBlank() || regex.chars().anyMatch(Character::isWhitespace)) {
         builder.problem(new Problem(flag, setting.key(), regex,
@@ -253,7 +254,7 @@ final class SettingsOptions {
     }
   }
 
-  private static void flag(CrawlSettings.Builder builder, Setting setting, String value, String flag) {
+  private static void flag(CrawlSettings.Builder builder, Setting<?> setting, String value, String flag) {
     if (value != null) {
       builder.parse(setting, value, flag);
     }

@@ -45,8 +45,8 @@ final class SharedCrawlRun {
     while (true) {
       try {
         return join ? RedisCrawl.join(uri, name)
-            : RedisCrawl.startOrJoin(uri, name, settings.expectedUrls(), settings.fpp(), SHARDS,
-                settings.toConfigText());
+            : RedisCrawl.startOrJoin(uri, name, settings.filter().expectedUrls(),
+                settings.filter().falsePositiveRate(), SHARDS, settings.toConfigText());
       } catch (SharedCrawlException e) {
         if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL && System.currentTimeMillis() < deadline) {
           sleep(500); // the agent that starts the crawl may come up a moment later
@@ -69,11 +69,12 @@ final class SharedCrawlRun {
 
   static int run(RedisCrawl crawl, CrawlSettings settings, Seeds seeds, ResultsFile results,
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
-    crawl.setOutageGrace(settings.redisOutageGrace()); // Redis restarting: workers wait, and the crawl goes on
+    // Redis restarting: workers wait, and the crawl goes on
+    crawl.setOutageGrace(settings.frontier().redisOutageGrace());
     RedisFrontier<CrawlTask> frontier;
     try {
-      frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, settings.leaseTtl(),
-          CrawlRun.CAPACITY_HINT);
+      frontier = RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+          settings.frontier().leaseTtl(), CrawlRun.CAPACITY_HINT);
     } catch (FrontierFailure e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }
@@ -109,7 +110,7 @@ final class SharedCrawlRun {
       return t;
     });
     timers.scheduleWithFixedDelay(() -> flushQuietly(counters), 1, 1, TimeUnit.SECONDS);
-    long sync = settings.frontierSyncInterval().toMillis();
+    long sync = settings.frontier().syncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc);
     FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
     timers.scheduleWithFixedDelay(() -> {

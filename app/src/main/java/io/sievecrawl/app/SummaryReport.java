@@ -1,5 +1,6 @@
 package io.sievecrawl.app;
 
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Values;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTotals;
@@ -33,7 +34,8 @@ final class SummaryReport {
     lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %s (%,.1f pages/s), %s read%s",
         s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), took(s.elapsed()),
         s.pagesPerSecond(), Values.formatSize(s.bytes()),
-        s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at fetch.max-body-size", s.truncated()) : ""));
+        s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at %s", s.truncated(),
+            Setting.MAX_BODY_SIZE.key()) : ""));
     lines.add("  pages by status: " + (s.byStatusClass().isEmpty() ? "none" : join(s.byStatusClass())));
     lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
     lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))

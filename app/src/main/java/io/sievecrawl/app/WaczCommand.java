@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.ConfigFile;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.warc.WaczPackage;
 import io.sievecrawl.crawler.warc.WarcArchive;
@@ -79,9 +80,10 @@ final class WaczCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.JOB, "cannot read " + settings + ": " + Errors.reason(e));
     }
-    String warcDir = builder.build().warcDir();
+    String warcDir = builder.build().warc().dir();
     if (warcDir.isEmpty()) {
-      throw new UserError(ExitCodes.JOB, "the crawl in " + dir + " wrote no WARC files (its warc.dir is empty)");
+      throw new UserError(ExitCodes.JOB, "the crawl in " + dir + " wrote no WARC files (its " + Setting.WARC_DIR.key()
+          + " is empty)");
     }
     return Path.of(warcDir);
   }

@@ -1,6 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
@@ -29,12 +30,13 @@ final class WarcOutput {
    * @throws UserError when the directory cannot be made or repaired
    */
   static WarcArchive open(CrawlSettings settings, String crawlName) {
-    if (settings.warcDir().isEmpty()) {
+    WarcSettings warc = settings.warc();
+    if (warc.dir().isEmpty()) {
       return null;
     }
-    Path dir = Path.of(settings.warcDir());
+    Path dir = Path.of(warc.dir());
     try {
-      WarcArchive archive = WarcArchive.open(dir, settings.warcPrefix(), settings.warcMaxSize(),
+      WarcArchive archive = WarcArchive.open(dir, warc.prefix(), warc.maxSize(),
           warcinfo(settings, crawlName));
       log.info("WARC files go to {}", dir);
       return archive;
@@ -47,8 +49,8 @@ final class WarcOutput {
 
   /** Fails with one line when {@code warc.dir} is set and cannot be made or written, before anything is created. */
   static void checkWritable(CrawlSettings settings) {
-    if (!settings.warcDir().isEmpty()) {
-      OutputCheck.directory(Path.of(settings.warcDir()));
+    if (!settings.warc().dir().isEmpty()) {
+      OutputCheck.directory(Path.of(settings.warc().dir()));
     }
   }
 
@@ -64,10 +66,10 @@ final class WarcOutput {
         List.of("https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"));
     fields.put("isPartOf", List.of(crawlName));
     fields.put("hostname", List.of(hostname()));
-    fields.put("robots", List.of(settings.obeyRobots() ? "obey" : "ignore"));
-    fields.put("http-header-user-agent", List.of(settings.userAgentHeader()));
-    if (!settings.contact().isEmpty()) {
-      fields.put("operator", List.of(settings.contact()));
+    fields.put("robots", List.of(settings.robots().obey() ? "obey" : "ignore"));
+    fields.put("http-header-user-agent", List.of(settings.fetch().userAgentHeader()));
+    if (!settings.fetch().contact().isEmpty()) {
+      fields.put("operator", List.of(settings.fetch().contact()));
     }
     fields.putAll(settings.shownValues()); // credentials among fetch.header hidden
     return fields;

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,7 @@ public final class ConfigFile {
     }
     List<String> lines = text.lines().toList();
     String section = "";
-    Map<Setting, Integer> seenAt = new HashMap<>();
+    Map<Setting<?>, Integer> seenAt = new HashMap<>();
     Map<String, Integer> headerLines = new HashMap<>(); // fetch.header may repeat, each header name once
     for (int i = 0; i < lines.size(); i++) {
       String origin = name + ":" + (i + 1);
@@ -67,9 +66,9 @@ public final class ConfigFile {
       }
       Matcher sectionMatch = SECTION.matcher(line);
       if (sectionMatch.matches()) {
-        section = sectionMatch.group(1);
-        String prefix = section + ".";
-        if (Arrays.stream(Setting.values()).noneMatch(s -> s.key().startsWith(prefix))) {
+        String named = sectionMatch.group(1);
+        section = named;
+        if (Setting.all().stream().noneMatch(s -> s.section().equals(named))) {
           settings.problem(new Problem(origin, "[" + section + "]", null, "unknown section; known sections are "
               + knownSections()));
         }
@@ -89,7 +88,7 @@ public final class ConfigFile {
         settings.problem(new Problem(origin, entry.group(1), entry.group(2).strip(), e.getMessage()));
         continue;
       }
-      Optional<Setting> setting = Setting.forKey(key);
+      Optional<Setting<?>> setting = Setting.forKey(key);
       if (setting.isEmpty()) {
         String hint = Setting.closestKey(key).map(k -> "unknown key; did you mean " + k + "?")
             .orElse("unknown key; see the example config for every key");
@@ -113,8 +112,7 @@ public final class ConfigFile {
   }
 
   private static String knownSections() {
-    return String.join(", ", Arrays.stream(Setting.values())
-        .map(s -> s.key().substring(0, s.key().indexOf('.'))).distinct().toList());
+    return String.join(", ", Setting.all().stream().map(Setting::section).distinct().toList());
   }
 
   /**

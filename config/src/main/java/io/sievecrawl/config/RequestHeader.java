@@ -12,7 +12,7 @@ import java.util.Objects;
 public record RequestHeader(String name, String value) {
   private static final Map<String, String> REFUSED = Map.ofEntries(
       Map.entry("host", "is taken from each URL"),
-      Map.entry("user-agent", "is set by fetch.user-agent (and fetch.contact)"),
+      Map.entry("user-agent", "is set by " + Setting.USER_AGENT.key() + " (and " + Setting.CONTACT.key() + ")"),
       Map.entry("accept-encoding", "is set by the crawler, which decodes what it accepts (gzip, deflate)"),
       Map.entry("proxy-authorization", "is taken from the https_proxy or http_proxy environment variable"),
       Map.entry("content-length", "belongs to the request's framing, which the crawler sets"),

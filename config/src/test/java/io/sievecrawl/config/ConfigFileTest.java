@@ -34,10 +34,10 @@ class ConfigFileTest {
         delay = 250ms
         fetch.user-agent = "mybot/1.0 (+https://example.com/bot)"
         """);
-    assertEquals(50_000_000, s.expectedUrls());
-    assertEquals(0.01, s.fpp(), 1e-15);
-    assertEquals(Duration.ofMillis(250), s.delay());
-    assertEquals("mybot/1.0 (+https://example.com/bot)", s.userAgent());
+    assertEquals(50_000_000, s.filter().expectedUrls());
+    assertEquals(0.01, s.filter().falsePositiveRate(), 1e-15);
+    assertEquals(Duration.ofMillis(250), s.politeness().delay());
+    assertEquals("mybot/1.0 (+https://example.com/bot)", s.fetch().userAgent());
     assertEquals("crawl.conf:4", s.origin(Setting.FILTER_N));
     assertEquals("default", s.origin(Setting.CONCURRENCY));
   }
@@ -77,7 +77,7 @@ class ConfigFileTest {
   void theShippedExampleListsEverySettingAtItsDefault() throws IOException {
     Path example = Path.of("sievecrawl.conf");
     String text = Files.readString(example);
-    for (Setting s : Setting.values()) {
+    for (Setting<?> s : Setting.all()) {
       String section = "[" + s.key().substring(0, s.key().indexOf('.')) + "]";
       String line = s.key().substring(section.length() - 1) + " =" + (s.defaultText().isEmpty() ? "" : " " + s.defaultText());
       assertTrue(text.contains(section), section);
@@ -87,9 +87,13 @@ class ConfigFileTest {
     ConfigFile.load(example, builder);
     CrawlSettings loaded = builder.build();
     CrawlSettings defaults = CrawlSettings.defaults();
-    for (Setting s : Setting.values()) {
-      assertEquals(CrawlSettings.format(s, defaults.get(s)), CrawlSettings.format(s, loaded.get(s)), s.key());
+    for (Setting<?> s : Setting.all()) {
+      assertEquals(formatted(defaults, s), formatted(loaded, s), s.key());
     }
+  }
+
+  private static <T> String formatted(CrawlSettings settings, Setting<T> s) {
+    return s.type().format(settings.get(s));
   }
 
   @Test
@@ -116,10 +120,10 @@ class ConfigFileTest {
         crawl.scope = domain #comment
         """, ok);
     CrawlSettings s = ok.build();
-    assertEquals(5_000_000L, s.expectedUrls());
-    assertEquals(java.time.Duration.ofSeconds(2), s.delay());
-    assertEquals(2, s.exclude().size());
-    assertEquals("bot/1.0 (#1)", s.userAgent());
-    assertEquals(Scope.DOMAIN, s.scope());
+    assertEquals(5_000_000L, s.filter().expectedUrls());
+    assertEquals(java.time.Duration.ofSeconds(2), s.politeness().delay());
+    assertEquals(2, s.crawl().exclude().size());
+    assertEquals("bot/1.0 (#1)", s.fetch().userAgent());
+    assertEquals(Scope.DOMAIN, s.crawl().scope());
   }
 }

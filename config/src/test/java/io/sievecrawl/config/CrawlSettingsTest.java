@@ -15,15 +15,15 @@ class CrawlSettingsTest {
   @Test
   void everyDefaultIsValid() {
     CrawlSettings defaults = CrawlSettings.defaults();
-    assertEquals(10_000_000, defaults.expectedUrls());
-    assertEquals(0.001, defaults.fpp());
-    assertEquals(Duration.ofSeconds(1), defaults.delay());
-    assertTrue(defaults.adaptiveDelay());
-    assertEquals(1, defaults.hostConcurrency());
-    assertEquals(10_000_000, defaults.maxBodySize());
-    assertEquals(Scope.HOST, defaults.scope());
-    assertTrue(defaults.userAgent().startsWith("sievecrawl/"), defaults.userAgent());
-    assertEquals(Setting.values().length, defaults.describe().size());
+    assertEquals(10_000_000, defaults.filter().expectedUrls());
+    assertEquals(0.001, defaults.filter().falsePositiveRate());
+    assertEquals(Duration.ofSeconds(1), defaults.politeness().delay());
+    assertTrue(defaults.politeness().adaptive());
+    assertEquals(1, defaults.politeness().hostConcurrency());
+    assertEquals(10_000_000, defaults.fetch().maxBodySize());
+    assertEquals(Scope.HOST, defaults.crawl().scope());
+    assertTrue(defaults.fetch().userAgent().startsWith("sievecrawl/"), defaults.fetch().userAgent());
+    assertEquals(Setting.all().size(), defaults.describe().size());
   }
 
   @Test
@@ -49,15 +49,15 @@ class CrawlSettingsTest {
       CrawlSettings.Builder loaded = CrawlSettings.builder();
       ConfigFile.parse("settings.conf", text, loaded);
       CrawlSettings back = loaded.build();
-      assertEquals(awkward.userAgent(), back.userAgent(), text);
-      assertEquals(awkward.contact(), back.contact(), text);
-      assertEquals(comparable(awkward.exclude()), comparable(back.exclude()), text);
+      assertEquals(awkward.fetch().userAgent(), back.fetch().userAgent(), text);
+      assertEquals(awkward.fetch().contact(), back.fetch().contact(), text);
+      assertEquals(comparable(awkward.crawl().exclude()), comparable(back.crawl().exclude()), text);
     }
     for (String text : List.of(changed.toConfigText(), String.join("\n", changed.describe()))) {
       CrawlSettings.Builder loaded = CrawlSettings.builder();
       ConfigFile.parse("settings.conf", text, loaded);
       CrawlSettings back = loaded.build();
-      for (Setting s : Setting.values()) {
+      for (Setting<?> s : Setting.all()) {
         assertEquals(comparable(changed.get(s)), comparable(back.get(s)), s.key());
       }
     }
@@ -97,9 +97,11 @@ class CrawlSettingsTest {
   }
 
   @Test
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a raw setting takes a value of any type, as a caller's bug could
   void typedValuesSetInCodeAreCheckedToo() {
     SettingsException e = assertThrows(SettingsException.class,
-        () -> CrawlSettings.builder().set(Setting.DELAY, Duration.ofHours(2)).set(Setting.MAX_DEPTH, "x").build());
+        () -> CrawlSettings.builder().set(Setting.DELAY, Duration.ofHours(2)).set((Setting) Setting.MAX_DEPTH, "x")
+            .build());
     assertEquals(List.of("code: crawl.max-depth = x: must be a whole number",
             "code: politeness.delay = 2h: must be between 0ms and 1h").stream().sorted().toList(),
         e.problems().stream().map(Problem::toString).sorted().toList());
@@ -141,20 +143,21 @@ class CrawlSettingsTest {
 
   @Test
   void theRobotsTokenIsTheFirstProductTokenThatNamesACrawler() {
-    assertEquals("sievecrawl", withAgent("sievecrawl/0.1.0").robotsAgentName());
-    assertEquals("sievecrawl", withAgent("Mozilla/5.0 (compatible; sievecrawl/1.0)").robotsAgentName());
-    assertEquals("sievecrawl", withAgent("*/1.0").robotsAgentName(), "never the wildcard");
-    assertEquals("acmebot", withAgent("AcmeBot/2 (+https://acme.example/bot)").robotsAgentName());
-    assertEquals("mine", CrawlSettings.builder().set(Setting.ROBOTS_AGENT, "Mine").build().robotsAgentName());
+    assertEquals("sievecrawl", withAgent("sievecrawl/0.1.0").robots().agentName());
+    assertEquals("sievecrawl", withAgent("Mozilla/5.0 (compatible; sievecrawl/1.0)").robots().agentName());
+    assertEquals("sievecrawl", withAgent("*/1.0").robots().agentName(), "never the wildcard");
+    assertEquals("acmebot", withAgent("AcmeBot/2 (+https://acme.example/bot)").robots().agentName());
+    assertEquals("mine", CrawlSettings.builder().set(Setting.ROBOTS_AGENT, "Mine").build().robots().agentName());
     assertThrows(SettingsException.class, () -> CrawlSettings.builder().set(Setting.ROBOTS_AGENT, "my bot").build());
   }
 
   @Test
   void theContactGoesIntoTheUserAgent() {
     CrawlSettings s = CrawlSettings.builder().set(Setting.CONTACT, "https://example.org/crawler").build();
-    assertTrue(s.userAgentHeader().startsWith("sievecrawl/"), s.userAgentHeader());
-    assertTrue(s.userAgentHeader().endsWith(" (+https://example.org/crawler)"), s.userAgentHeader());
-    assertEquals(CrawlSettings.defaults().userAgent(), CrawlSettings.defaults().userAgentHeader());
+    assertTrue(s.fetch().userAgentHeader().startsWith("sievecrawl/"), s.fetch().userAgentHeader());
+    assertTrue(s.fetch().userAgentHeader().endsWith(" (+https://example.org/crawler)"),
+        s.fetch().userAgentHeader());
+    assertEquals(CrawlSettings.defaults().fetch().userAgent(), CrawlSettings.defaults().fetch().userAgentHeader());
   }
 
   private static CrawlSettings withAgent(String agent) {

@@ -32,14 +32,14 @@ class HostPinTest {
   void pinsAreASettingAndOneHostTakesOneAddress() {
     CrawlSettings s = CrawlSettings.builder()
         .parse(Setting.RESOLVE, "a.test:80:127.0.0.1  b.test:*:127.0.0.2 a.test:8080:127.0.0.1", "--resolve").build();
-    assertEquals(3, s.pins().size());
-    assertEquals(List.of(), CrawlSettings.defaults().pins());
+    assertEquals(3, s.fetch().pins().size());
+    assertEquals(List.of(), CrawlSettings.defaults().fetch().pins());
     SettingsException e = assertThrows(SettingsException.class, () -> CrawlSettings.builder()
         .parse(Setting.RESOLVE, "a.test:80:127.0.0.1 a.test:443:127.0.0.2", "--resolve").build());
     assertTrue(e.getMessage().contains("a.test is pinned to 127.0.0.1 and to 127.0.0.2"), e.getMessage());
     CrawlSettings.Builder reloaded = CrawlSettings.builder();
     ConfigFile.parse("saved.conf", s.toConfigText(), reloaded);
-    assertEquals(s.pins(), reloaded.build().pins(), "a crawl directory's settings keep them");
+    assertEquals(s.fetch().pins(), reloaded.build().fetch().pins(), "a crawl directory's settings keep them");
   }
 
   private static String message(String pin) {

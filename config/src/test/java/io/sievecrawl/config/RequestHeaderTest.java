@@ -25,10 +25,11 @@ class RequestHeaderTest {
         header = Authorization: Bearer abc
         """).parse(Setting.HEADER, "x-team: archive", "--header").build();
     assertEquals(List.of(new RequestHeader("Accept-Language", "fr, en;q=0.8"),
-        new RequestHeader("Authorization", "Bearer abc"), new RequestHeader("x-team", "archive")), s.headers());
-    assertEquals(List.of(), CrawlSettings.defaults().headers());
+        new RequestHeader("Authorization", "Bearer abc"), new RequestHeader("x-team", "archive")),
+        s.fetch().headers());
+    assertEquals(List.of(), CrawlSettings.defaults().fetch().headers());
     assertEquals(List.of(), fromFile("fetch.header = X-Team: crawl").parse(Setting.HEADER, "", "--set").build()
-        .headers(), "an empty value clears the headers given before");
+        .fetch().headers(), "an empty value clears the headers given before");
   }
 
   @Test
@@ -83,7 +84,8 @@ class RequestHeaderTest {
 
     CrawlSettings.Builder back = CrawlSettings.builder();
     ConfigFile.parse("settings.conf", s.toConfigText(), back);
-    assertEquals(s.headers(), back.build().headers(), "the crawl directory's settings keep the values, to resume");
+    assertEquals(s.fetch().headers(), back.build().fetch().headers(),
+        "the crawl directory's settings keep the values, to resume");
     assertTrue(new RequestHeader("cookie", "a=1").isCredential());
     assertFalse(new RequestHeader("X-Api-Version", "2").isCredential());
   }

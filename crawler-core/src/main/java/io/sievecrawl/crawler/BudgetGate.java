@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.CrawlLimits;
 import io.sievecrawl.sieve.PerKeyBudget;
 import java.io.IOException;
 
@@ -12,10 +13,9 @@ final class BudgetGate implements LeaseStep {
   private final long maxPagesPerOrigin;
   private final CrawlControl control;
 
-  /** @param maxPagesPerOrigin 0 for no limit */
-  BudgetGate(PerKeyBudget pagesPerOrigin, long maxPagesPerOrigin, CrawlControl control) {
+  BudgetGate(PerKeyBudget pagesPerOrigin, CrawlLimits limits, CrawlControl control) {
     this.pagesPerOrigin = pagesPerOrigin;
-    this.maxPagesPerOrigin = maxPagesPerOrigin;
+    this.maxPagesPerOrigin = limits.maxPagesPerHost(); // 0 for no limit
     this.control = control;
   }
 

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.url.Url;
@@ -16,9 +17,9 @@ final class CookieFollowUp implements LeaseStep {
   private final PageFetcher fetcher;
   private final int maxRedirects;
 
-  CookieFollowUp(PageFetcher fetcher, int maxRedirects) {
+  CookieFollowUp(PageFetcher fetcher, FetchSettings fetch) {
     this.fetcher = fetcher;
-    this.maxRedirects = maxRedirects;
+    this.maxRedirects = fetch.maxRedirects();
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.PolitenessSettings;
+import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.CaptureInterceptor;
@@ -82,19 +84,21 @@ public final class Crawler {
     this.ticker = b.ticker;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
-        : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, CrawlTask::origin,
-            b.capacityHint);
+        : Sieve.over(BloomFilter.create(settings.filter().expectedUrls(), settings.filter().falsePositiveRate()),
+            CrawlTask::key, CrawlTask::origin, b.capacityHint);
     this.before = b.state;
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
-    this.scheduler = new HostScheduler<>(frontier, Politeness.of(settings.hostConcurrency(), settings.delay(),
-        settings.adaptiveDelay(), settings.responseTimeFactor(), settings.maxDelay()), b.ticker, b.leaseObserver);
-    this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
-    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), b.ticker, scheduler::stop);
-    boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
+    PolitenessSettings politeness = settings.politeness();
+    this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
+        politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), b.ticker, b.leaseObserver);
+    this.normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
+    this.control = new CrawlControl(settings.crawl().maxPages(), before.totals().pagesStarted(), b.ticker,
+        scheduler::stop);
+    boolean guardLocal = settings.crawl().scope() == Scope.ANY && !settings.crawl().allowPrivateAddresses();
     CaptureInterceptor capture = b.recorder == null ? null
-        : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
+        : new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail);
     this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::takesCredentials,
         capture);
     fetcher.restoreCookies(before.cookies());
@@ -237,18 +241,20 @@ public final class Crawler {
     }
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
-    RobotsPolicy robots = settings.obeyRobots()
-        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgentHeader(),
-            settings.robotsAgentName(), settings.maxCrawlDelay(), settings.robotsRetry(),
-            settings.robotsCacheMemory(), Clock.systemUTC())
+    RobotsSettings robotsSettings = settings.robots();
+    RobotsPolicy robots = robotsSettings.obey()
+        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.fetch().userAgentHeader(),
+            robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
+            robotsSettings.cacheMemory(), Clock.systemUTC())
         : null;
     this.robots = robots;
-    LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
-        settings.maxLinksPerPage());
+    LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
+        robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
     Clock clock = Clock.systemUTC();
     LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control);
     LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, links, normalizer,
-        pageBudget, control, stats, origins, clock), closer, normalizer, stats, control, clock, settings.recordLinks());
+        pageBudget, control, stats, origins, clock), closer, normalizer, stats, control, clock,
+        settings.results().recordLinks());
 
     long start = System.nanoTime();
     startedAt = start;
@@ -260,7 +266,7 @@ public final class Crawler {
           control.fail(e);
         }).factory());
     try {
-      for (int i = 0; i < settings.concurrency(); i++) {
+      for (int i = 0; i < settings.crawl().concurrency(); i++) {
         workers.execute(() -> workLoop(pipeline));
       }
       workers.shutdown();
@@ -320,7 +326,7 @@ public final class Crawler {
 
   /** Waits for the workers to end; ends the crawl at its time limit, counted from {@code startTick}. */
   private void awaitWorkers(ExecutorService workers, long startTick) {
-    long maxTime = settings.maxTime().toNanos();
+    long maxTime = settings.crawl().maxTime().toNanos();
     boolean interrupted = false;
     while (true) {
       if (maxTime > 0 && ticker.getAsLong() - startTick >= maxTime) {
@@ -389,7 +395,7 @@ public final class Crawler {
     RobotsPolicy robotsNow = robots;
     CrawlProgress.Origins origins = new CrawlProgress.Origins(due, atHand.waitingOnDelay(), atHand.heldBack(),
         robotsNow == null ? 0 : robotsNow.givenUpCount(),
-        due == 0 && atHand.waitingOnDelay() > 0 && inFlight < settings.concurrency());
+        due == 0 && atHand.waitingOnDelay() > 0 && inFlight < settings.crawl().concurrency());
     return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued(), inFlight,
         stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), origins);
   }

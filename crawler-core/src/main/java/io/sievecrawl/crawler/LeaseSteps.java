@@ -26,19 +26,17 @@ final class LeaseSteps {
       CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
     List<LeaseStep> steps = new ArrayList<>();
     if (robots != null) {
-      steps.add(new RobotsGate(robots, settings.followSitemaps(), normalizer, origins, stats, clock,
-          scheduler::resume));
+      steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, scheduler::resume));
     }
-    steps.add(new BudgetGate(pagesPerOrigin, settings.maxPagesPerHost(), control));
+    steps.add(new BudgetGate(pagesPerOrigin, settings.crawl(), control));
     steps.add(new FetchStep(fetcher, control, scheduler::owns));
-    steps.add(new RetryPolicy(settings.maxRetries(), settings.retryBackoff(), settings.maxRetryAfter(), control,
-        stats, origins));
-    if (settings.cookies()) {
-      steps.add(new CookieFollowUp(fetcher, settings.maxRedirects()));
+    steps.add(new RetryPolicy(settings.fetch(), control, stats, origins));
+    if (settings.fetch().cookies()) {
+      steps.add(new CookieFollowUp(fetcher, settings.fetch()));
     }
-    steps.add(new RedirectFollowUp(normalizer, settings.maxRedirects()));
-    steps.add(new ListingReader(normalizer, settings.followSitemaps(), stats));
-    steps.add(new PageReader(links, settings.recordText(), stats));
+    steps.add(new RedirectFollowUp(normalizer, settings.fetch()));
+    steps.add(new ListingReader(normalizer, settings.robots(), stats));
+    steps.add(new PageReader(links, settings.results(), stats));
     return steps;
   }
 }

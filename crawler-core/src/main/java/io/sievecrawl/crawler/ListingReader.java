@@ -1,12 +1,13 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.sitemap.SitemapReader;
 import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import io.sievecrawl.crawler.result.ErrorKind;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +22,9 @@ final class ListingReader implements LeaseStep {
   private final boolean followSitemaps;
   private final CrawlStats stats;
 
-  ListingReader(UrlNormalizer normalizer, boolean followSitemaps, CrawlStats stats) {
+  ListingReader(UrlNormalizer normalizer, RobotsSettings robots, CrawlStats stats) {
     this.normalizer = normalizer;
-    this.followSitemaps = followSitemaps;
+    this.followSitemaps = robots.followSitemaps();
     this.stats = stats;
   }
 

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.ResultsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.html.PageLinks;
@@ -17,9 +18,9 @@ final class PageReader implements LeaseStep {
   private final boolean recordText;
   private final CrawlStats stats;
 
-  PageReader(LinkExtractor links, boolean recordText, CrawlStats stats) {
+  PageReader(LinkExtractor links, ResultsSettings results, CrawlStats stats) {
     this.links = links;
-    this.recordText = recordText;
+    this.recordText = results.recordText();
     this.stats = stats;
   }
 

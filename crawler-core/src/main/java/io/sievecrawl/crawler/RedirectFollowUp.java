@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
@@ -16,9 +17,9 @@ final class RedirectFollowUp implements LeaseStep {
   private final int maxRedirects;
 
   /** @param normalizer the crawl's, of which one keeping session ids resolves a redirect to the URL itself */
-  RedirectFollowUp(UrlNormalizer normalizer, int maxRedirects) {
+  RedirectFollowUp(UrlNormalizer normalizer, FetchSettings fetch) {
     this.keepingSessionIds = normalizer.keepingSessionIds();
-    this.maxRedirects = maxRedirects;
+    this.maxRedirects = fetch.maxRedirects();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.io.IOException;
@@ -19,15 +20,10 @@ final class RetryPolicy implements LeaseStep {
   private final CrawlStats stats;
   private final OriginStats origins;
 
-  /**
-   * @param backoff the wait before the first retry, doubled for each further one (fetch.retry-backoff)
-   * @param maxRetryAfter the longest Retry-After waited for (fetch.max-retry-after)
-   */
-  RetryPolicy(int maxRetries, Duration backoff, Duration maxRetryAfter, CrawlControl control, CrawlStats stats,
-      OriginStats origins) {
-    this.maxRetries = maxRetries;
-    this.backoff = backoff;
-    this.maxRetryAfter = maxRetryAfter;
+  RetryPolicy(FetchSettings fetch, CrawlControl control, CrawlStats stats, OriginStats origins) {
+    this.maxRetries = fetch.maxRetries();
+    this.backoff = fetch.retryBackoff();
+    this.maxRetryAfter = fetch.maxRetryAfter();
     this.control = control;
     this.stats = stats;
     this.origins = origins;

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
@@ -32,10 +33,10 @@ final class RobotsGate implements LeaseStep {
   private final Consumer<String> wakeOrigin;
 
   /** @param wakeOrigin called with an origin once its robots.txt has come, to end its wait */
-  RobotsGate(RobotsPolicy robots, boolean followSitemaps, UrlNormalizer normalizer, OriginStats origins,
+  RobotsGate(RobotsPolicy robots, RobotsSettings settings, UrlNormalizer normalizer, OriginStats origins,
       CrawlStats stats, Clock clock, Consumer<String> wakeOrigin) {
     this.robots = robots;
-    this.followSitemaps = followSitemaps;
+    this.followSitemaps = settings.followSitemaps();
     this.normalizer = normalizer;
     this.origins = origins;
     this.stats = stats;

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import crawlercommons.domains.EffectiveTldFinder;
+import io.sievecrawl.config.CrawlLimits;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
@@ -48,13 +49,14 @@ final class ScopePolicy {
    * @param moreSeedSites sites that count as the seeds' too (brought into scope by seed redirects in an earlier run)
    */
   ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
-    this.scope = settings.scope();
-    this.include = settings.include();
-    this.exclude = settings.exclude();
-    this.maxDepth = settings.maxDepth();
-    this.maxPathSegments = settings.maxPathSegments();
-    this.maxSegmentRepeats = settings.maxSegmentRepeats();
-    this.allowLocal = settings.allowPrivateAddresses();
+    CrawlLimits crawl = settings.crawl();
+    this.scope = crawl.scope();
+    this.include = crawl.include();
+    this.exclude = crawl.exclude();
+    this.maxDepth = crawl.maxDepth();
+    this.maxPathSegments = settings.traps().maxPathSegments();
+    this.maxSegmentRepeats = settings.traps().maxSegmentRepeats();
+    this.allowLocal = crawl.allowPrivateAddresses();
     seedUrls.forEach(this::addSeed);
     moreSeedSites.forEach(this::addSeedSite);
   }

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.Url;
@@ -65,9 +66,9 @@ final class SeedQueue {
       throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
     }
     if (!anyIncluded[0]) {
-      log.warn("no seed matches crawl.include ({}): the seeds are fetched, but of the links found only those it"
-          + " matches; to crawl a part of a site, start from a page in it", settings.include().stream()
-          .map(Object::toString).collect(Collectors.joining(", ")));
+      log.warn("no seed matches {} ({}): the seeds are fetched, but of the links found only those it matches; to"
+          + " crawl a part of a site, start from a page in it", Setting.INCLUDE.key(),
+          settings.crawl().include().stream().map(Object::toString).collect(Collectors.joining(", ")));
     }
     return scope;
   }

@@ -35,7 +35,7 @@ public final class QueuedCrawlFixture {
     List<String> seeds = List.of(origin(0, port) + "/");
     CrawlJob job = CrawlJob.create(dir, settings, seeds, dir.resolve("results.jsonl").toString());
     long start = System.nanoTime();
-    try (DiskFrontier<CrawlTask> frontier = job.openFrontier(settings, "filter.n")) {
+    try (DiskFrontier<CrawlTask> frontier = job.openFrontier(settings, Setting.FILTER_N.key())) {
       List<CrawlTask> batch = new ArrayList<>(10_000);
       for (long i = 0; i < urls; i++) {
         String url = origin((int) (i % origins), port) + "/section/" + (i % 97) + "/page-" + i / origins + ".html";

@@ -58,16 +58,16 @@ public final class BroadBenchmark {
       CrawlSettings tuned = settings.toBuilder()
           .set(Setting.CONCURRENCY, concurrency)
           .set(Setting.MAX_TIME, duration)
-          .set(Setting.FILTER_N, Math.max(settings.expectedUrls(), 2L * sites * pagesPerSite))
+          .set(Setting.FILTER_N, Math.max(settings.filter().expectedUrls(), 2L * sites * pagesPerSite))
           .parse(Setting.RESOLVE, served.pins(), "bench")
           .build();
       long cpuBefore = processCpuNanos();
       long start = System.nanoTime();
       CrawlSummary summary;
-      try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(),
-          CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
-              .withSyncInterval(tuned.frontierSyncInterval())
-              .withCheckpointInterval(tuned.frontierCheckpointInterval()))) {
+      try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(),
+          tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+          FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontier().syncInterval())
+              .withCheckpointInterval(tuned.frontier().checkpointInterval()))) {
         summary = Crawler.builder(tuned, sink).frontier(frontier).build().run(served.rootUrls());
       }
       double seconds = (System.nanoTime() - start) / 1e9;
@@ -78,8 +78,8 @@ public final class BroadBenchmark {
         pastSeed += pages > 1 ? 1 : 0;
       }
       int[] spread = SyntheticSites.medianAndP10(perSite);
-      return new Run(sites, pagesPerSite, tuned.delay(), duration, seconds, summary.fetched(), pastSeed, spread[0], spread[1],
-          served.repeatedRequests(), cpu, summary);
+      return new Run(sites, pagesPerSite, tuned.politeness().delay(), duration, seconds, summary.fetched(), pastSeed,
+          spread[0], spread[1], served.repeatedRequests(), cpu, summary);
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {

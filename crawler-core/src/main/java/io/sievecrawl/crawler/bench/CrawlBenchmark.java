@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.bench;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
@@ -82,14 +83,16 @@ public final class CrawlBenchmark {
       Crawler.Builder crawler = Crawler.builder(tuned, sink);
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
-        frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::key,
-            CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontierSyncInterval())
-                .withCheckpointInterval(tuned.frontierCheckpointInterval()));
+        frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(), tuned.filter().falsePositiveRate(),
+            CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
+                .withSyncInterval(tuned.frontier().syncInterval())
+                .withCheckpointInterval(tuned.frontier().checkpointInterval()));
         crawler.frontier(frontier);
       }
       // With warc.dir set, the pages are archived too: the cost of WARC output, measured.
-      WarcArchive warc = tuned.warcDir().isEmpty() ? null : WarcArchive.open(Path.of(tuned.warcDir()),
-          tuned.warcPrefix(), tuned.warcMaxSize(), Map.of("software", List.of("sievecrawl bench")));
+      WarcSettings warcSettings = tuned.warc();
+      WarcArchive warc = warcSettings.dir().isEmpty() ? null : WarcArchive.open(Path.of(warcSettings.dir()),
+          warcSettings.prefix(), warcSettings.maxSize(), Map.of("software", List.of("sievecrawl bench")));
       if (warc != null) {
         crawler.recorder(warc);
       }

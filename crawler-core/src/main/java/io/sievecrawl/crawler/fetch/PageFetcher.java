@@ -1,6 +1,8 @@
 package io.sievecrawl.crawler.fetch;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FetchSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
@@ -81,39 +83,40 @@ public final class PageFetcher implements AutoCloseable {
    */
   public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal,
       java.util.function.Predicate<String> takesCredentials, Interceptor capture) {
-    ProxyRoutes proxies = ProxyRoutes.of(settings.proxy(), System.getenv());
+    FetchSettings fetch = settings.fetch();
+    ProxyRoutes proxies = ProxyRoutes.of(fetch.proxy(), System.getenv());
     if (!proxies.describe().equals("none")) {
       log.info("proxies: {}", proxies.describe());
     }
     OkHttpClient.Builder builder = proxies.applyTo(new OkHttpClient.Builder())
-        .dns(new PinnedDns(settings.pins(), // a proxy may well be on the local network
+        .dns(new PinnedDns(fetch.pins(), // a proxy may well be on the local network
             PrivateAddresses.asDns(mayBeLocal.or(proxies::isProxyHost))))
         .followRedirects(false)
         .followSslRedirects(false)
-        .connectTimeout(settings.connectTimeout())
-        .readTimeout(settings.readTimeout())
-        .writeTimeout(settings.readTimeout())
-        .callTimeout(settings.callTimeout())
-        .connectionPool(new ConnectionPool(Math.max(8, settings.concurrency() * 2), 2, TimeUnit.MINUTES));
-    TlsTrust.applyTo(builder, settings);
-    if (settings.insecureTls()) {
-      log.warn("fetch.insecure-tls is on: TLS certificates are not checked, so anyone between the crawler and a"
-          + " site can pose as the site");
+        .connectTimeout(fetch.connectTimeout())
+        .readTimeout(fetch.readTimeout())
+        .writeTimeout(fetch.readTimeout())
+        .callTimeout(fetch.callTimeout())
+        .connectionPool(new ConnectionPool(Math.max(8, settings.crawl().concurrency() * 2), 2, TimeUnit.MINUTES));
+    TlsTrust.applyTo(builder, fetch);
+    if (fetch.insecureTls()) {
+      log.warn("{} is on: TLS certificates are not checked, so anyone between the crawler and a site can pose as"
+          + " the site", Setting.INSECURE_TLS.key());
     }
-    this.cookies = settings.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
+    this.cookies = fetch.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
     if (cookies != null) {
       builder.cookieJar(cookies);
     }
-    if (!settings.headers().isEmpty()) {
-      builder.addNetworkInterceptor(new RequestHeaders(settings.headers(), takesCredentials)); // before the capture
+    if (!fetch.headers().isEmpty()) {
+      builder.addNetworkInterceptor(new RequestHeaders(fetch.headers(), takesCredentials)); // before the capture
     }
     if (capture != null) {
       builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));
     }
     this.client = builder.build();
     this.capturing = capture != null;
-    this.userAgent = settings.userAgentHeader();
-    this.maxBodySize = settings.maxBodySize();
+    this.userAgent = fetch.userAgentHeader();
+    this.maxBodySize = fetch.maxBodySize();
   }
 
   /** The shared client, for other fetches of the crawl (robots.txt). */

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.fetch;
 
+import io.sievecrawl.config.Setting;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -79,7 +80,7 @@ public final class PrivateAddresses {
       }
       if (global.isEmpty()) {
         throw new UnknownHostException(hostname + " resolves only to local addresses (loopback, private, link-local);"
-            + " set crawl.allow-private-addresses = true to crawl it");
+            + " set " + Setting.ALLOW_PRIVATE_ADDRESSES.key() + " = true to crawl it");
       }
       return global;
     };

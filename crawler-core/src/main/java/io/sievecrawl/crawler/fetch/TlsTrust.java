@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.fetch;
 
-import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FetchSettings;
+import io.sievecrawl.config.Setting;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -25,6 +26,8 @@ import okhttp3.OkHttpClient;
  * ({@code fetch.ca-file}); or any certificate at all, for any host ({@code fetch.insecure-tls}).
  */
 public final class TlsTrust {
+  private static final String KEY = Setting.CA_FILE.key();
+
   private TlsTrust() {}
 
   /**
@@ -32,14 +35,14 @@ public final class TlsTrust {
    *
    * @throws IllegalArgumentException naming the setting, the file and what is wrong with it
    */
-  public static void check(CrawlSettings settings) {
+  public static void check(FetchSettings settings) {
     if (!settings.caFile().isEmpty()) {
       withCaFile(Path.of(settings.caFile()));
     }
   }
 
   /** Makes {@code builder} trust what the settings say, when they say more than the JDK's defaults. */
-  static OkHttpClient.Builder applyTo(OkHttpClient.Builder builder, CrawlSettings settings) {
+  static OkHttpClient.Builder applyTo(OkHttpClient.Builder builder, FetchSettings settings) {
     X509TrustManager trust;
     if (settings.insecureTls()) {
       trust = new AnyCertificate();
@@ -64,15 +67,15 @@ public final class TlsTrust {
     try (InputStream in = Files.newInputStream(pemFile)) {
       extra = CertificateFactory.getInstance("X.509").generateCertificates(in);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("fetch.ca-file: " + pemFile + " does not exist");
+      throw new IllegalArgumentException(KEY + ": " + pemFile + " does not exist");
     } catch (IOException e) {
-      throw new IllegalArgumentException("fetch.ca-file: cannot read " + pemFile + ": " + e.getMessage());
+      throw new IllegalArgumentException(KEY + ": cannot read " + pemFile + ": " + e.getMessage());
     } catch (CertificateException e) {
-      throw new IllegalArgumentException("fetch.ca-file: " + pemFile + " is not a PEM file of certificates: "
+      throw new IllegalArgumentException(KEY + ": " + pemFile + " is not a PEM file of certificates: "
           + e.getMessage());
     }
     if (extra.isEmpty()) {
-      throw new IllegalArgumentException("fetch.ca-file: " + pemFile + " holds no certificate");
+      throw new IllegalArgumentException(KEY + ": " + pemFile + " holds no certificate");
     }
     try {
       KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());

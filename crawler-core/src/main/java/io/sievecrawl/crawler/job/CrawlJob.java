@@ -160,7 +160,7 @@ public final class CrawlJob implements java.io.Closeable {
     String now = Instant.now().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
-        settings.expectedUrls(), settings.fpp(), now, now, 0, false));
+        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false));
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
     return job;
@@ -281,8 +281,8 @@ public final class CrawlJob implements java.io.Closeable {
    */
   public DiskFrontier<CrawlTask> openFrontier(CrawlSettings settings, String capacityHint) throws IOException {
     FrontierOptions options = FrontierOptions.defaults(capacityHint)
-        .withSyncInterval(settings.frontierSyncInterval())
-        .withCheckpointInterval(settings.frontierCheckpointInterval());
+        .withSyncInterval(settings.frontier().syncInterval())
+        .withCheckpointInterval(settings.frontier().checkpointInterval());
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           CrawlTask::origin, options);

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.warc;
 
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
@@ -189,7 +190,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     if (held == null) {
       channel.close();
       throw new IOException("another sievecrawl is writing WARC files named " + prefix + "-* there; give each agent"
-          + " its own --warc directory or warc.prefix");
+          + " its own --warc directory or " + Setting.WARC_PREFIX.key());
     }
     return channel;
   }

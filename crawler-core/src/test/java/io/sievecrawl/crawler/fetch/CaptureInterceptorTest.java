@@ -141,7 +141,7 @@ class CaptureInterceptorTest {
   }
 
   private PageFetcher fetcher(CrawlSettings settings, Path spillDir) {
-    long cap = settings.maxBodySize();
+    long cap = settings.fetch().maxBodySize();
     ExchangeRecorder recorder = new ExchangeRecorder() {
       @Override
       public void record(Exchange exchange) {

@@ -102,7 +102,7 @@ class TlsTrustTest {
         List.of(missing.toString(), "fetch.ca-file: " + missing + " does not exist"),
         List.of(notPem.toString(), "fetch.ca-file: " + notPem + " "))) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> TlsTrust.check(CrawlSettings.builder().set(Setting.CA_FILE, expected.get(0)).build()));
+          () -> TlsTrust.check(CrawlSettings.builder().set(Setting.CA_FILE, expected.get(0)).build().fetch()));
       assertEquals(true, e.getMessage().startsWith(expected.get(1)), e.getMessage());
     }
   }

@@ -1,0 +1,15 @@
+package io.sievecrawl.config;
+
+/**
+ * WARC files of the HTTP exchanges: the {@code warc.*} keys.
+ *
+ * @param dir the directory WARC files go to, empty when none are written ({@code warc.dir})
+ * @param maxSize the size past which a new WARC file is started, in bytes ({@code warc.max-size})
+ * @param prefix the start of the WARC files' names ({@code warc.prefix})
+ */
+public record WarcSettings(String dir, long maxSize, String prefix) {
+
+  static WarcSettings from(CrawlSettings s) {
+    return new WarcSettings(s.get(Setting.WARC_DIR), s.get(Setting.WARC_MAX_SIZE), s.get(Setting.WARC_PREFIX));
+  }
+}
