@@ -70,12 +70,14 @@ final class CrawlRun {
       t.setDaemon(true);
       return t;
     });
-    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir());
+    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir(),
+        io.sievecrawl.sieve.Ticker.SYSTEM);
     timers.scheduleWithFixedDelay(() -> saveState(job, crawler, stateFailures), STATE_EVERY_MILLIS,
         STATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc);
-    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk",
+        io.sievecrawl.sieve.Ticker.SYSTEM);
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       syncResults(results, resultFailures);

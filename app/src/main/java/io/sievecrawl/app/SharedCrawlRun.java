@@ -44,9 +44,9 @@ final class SharedCrawlRun {
     long deadline = System.currentTimeMillis() + JOIN_WAIT_MILLIS;
     while (true) {
       try {
-        return join ? RedisCrawl.join(uri, name)
+        return join ? RedisCrawl.join(uri, name, io.sievecrawl.sieve.Ticker.SYSTEM)
             : RedisCrawl.startOrJoin(uri, name, settings.expectedUrls(), settings.fpp(), SHARDS,
-                settings.toConfigText());
+                settings.toConfigText(), java.time.Clock.systemUTC(), io.sievecrawl.sieve.Ticker.SYSTEM);
       } catch (SharedCrawlException e) {
         if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL && System.currentTimeMillis() < deadline) {
           sleep(500); // the agent that starts the crawl may come up a moment later
@@ -111,7 +111,8 @@ final class SharedCrawlRun {
     timers.scheduleWithFixedDelay(() -> flushQuietly(counters), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontierSyncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc);
-    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk",
+        io.sievecrawl.sieve.Ticker.SYSTEM);
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       try {

@@ -96,7 +96,8 @@ final class WarcOutput {
 
   /** Where failures of {@link #sync} go: said once a minute while they last. */
   static FailureLog syncFailures(WarcArchive archive) {
-    return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk");
+    return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk",
+        io.sievecrawl.sieve.Ticker.SYSTEM);
   }
 
   /** Closes the archive; returns the failure, if any. */

@@ -6,6 +6,7 @@ import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
@@ -67,7 +68,7 @@ public final class BroadBenchmark {
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(),
           CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
               .withSyncInterval(tuned.frontierSyncInterval())
-              .withCheckpointInterval(tuned.frontierCheckpointInterval()))) {
+              .withCheckpointInterval(tuned.frontierCheckpointInterval()), Ticker.SYSTEM)) {
         summary = Crawler.builder(tuned, sink).frontier(frontier).build().run(served.rootUrls());
       }
       double seconds = (System.nanoTime() - start) / 1e9;

@@ -8,6 +8,7 @@ import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
@@ -84,7 +85,7 @@ public final class CrawlBenchmark {
       if (dir != null) {
         frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(), CrawlTask.CODEC, CrawlTask::key,
             CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontierSyncInterval())
-                .withCheckpointInterval(tuned.frontierCheckpointInterval()));
+                .withCheckpointInterval(tuned.frontierCheckpointInterval()), Ticker.SYSTEM);
         crawler.frontier(frontier);
       }
       // With warc.dir set, the pages are archived too: the cost of WARC output, measured.

@@ -285,7 +285,7 @@ public final class CrawlJob implements java.io.Closeable {
         .withCheckpointInterval(settings.frontierCheckpointInterval());
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
-          CrawlTask::origin, options);
+          CrawlTask::origin, options, io.sievecrawl.sieve.Ticker.SYSTEM);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);
     }
