@@ -154,7 +154,7 @@ final class CrawlCommand implements Callable<Integer> {
     }
     CrawlJob crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output);
+      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output, java.time.Clock.systemUTC());
       if (temporary) {
         crawlJob.removeWhenComplete();
       }

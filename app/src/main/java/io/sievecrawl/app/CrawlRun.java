@@ -52,7 +52,7 @@ final class CrawlRun {
     WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString());
     try {
       job.runStarts();
-      frontier = job.openFrontier(settings, CAPACITY_HINT);
+      frontier = job.openFrontier(settings, CAPACITY_HINT, io.sievecrawl.sieve.Ticker.SYSTEM);
       Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
           .state(job.loadState()).skipLog(skipLog);
       if (warc != null) {

@@ -77,7 +77,7 @@ final class ReportOptions {
     }
     try {
       io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDir, wacz,
-          "sievecrawl " + io.sievecrawl.config.Version.get());
+          "sievecrawl " + io.sievecrawl.config.Version.get(), java.time.Clock.systemUTC());
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
     } catch (IOException e) {

@@ -47,7 +47,7 @@ final class ResumeCommand implements Callable<Integer> {
   public Integer call() {
     CrawlJob job;
     try {
-      job = CrawlJob.open(dir);
+      job = CrawlJob.open(dir, java.time.Clock.systemUTC());
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {

@@ -52,7 +52,8 @@ final class WaczCommand implements Callable<Integer> {
       if (WarcIndex.closedWarcs(warcDir).isEmpty()) {
         throw new UserError(ExitCodes.JOB, warcDir + " holds no WARC files (*.warc.gz)");
       }
-      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get());
+      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get(),
+          java.time.Clock.systemUTC());
       terminal.out().printf(Locale.ROOT, "%s: %,d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
           s.warcFiles(), io.sievecrawl.config.Values.formatSize(s.warcBytes()), s.indexLines(), s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes()),

@@ -35,7 +35,7 @@ final class WarcOutput {
     Path dir = Path.of(settings.warcDir());
     try {
       WarcArchive archive = WarcArchive.open(dir, settings.warcPrefix(), settings.warcMaxSize(),
-          warcinfo(settings, crawlName));
+          warcinfo(settings, crawlName), java.time.Clock.systemUTC());
       log.info("WARC files go to {}", dir);
       return archive;
     } catch (io.sievecrawl.crawler.warc.WarcDamagedException e) {

@@ -18,6 +18,7 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -32,7 +33,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +72,8 @@ public final class Crawler {
   private final ScopeSites scopeSites;
   private final SkipLog skipLog;
   private final OriginStats origins = new OriginStats();
-  private final LongSupplier ticker; // the crawl's clock, in nanoseconds: politeness and crawl.max-time
+  private final Ticker ticker; // the crawl's: politeness, retries, crawl.max-time, the stop's grace, elapsed time
+  private final Clock clock; // the wall clock: fetch and WARC dates, cookie expiry, robots.txt retries
   private volatile ScopePolicy scope;
   private volatile RobotsPolicy robots;
   private volatile long startedAt;
@@ -80,6 +81,7 @@ public final class Crawler {
   private Crawler(Builder b) {
     this.settings = b.settings;
     this.ticker = b.ticker;
+    this.clock = b.clock;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
         : Sieve.over(BloomFilter.create(settings.expectedUrls(), settings.fpp()), CrawlTask::key, CrawlTask::origin,
@@ -89,14 +91,16 @@ public final class Crawler {
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(settings.hostConcurrency(), settings.delay(),
-        settings.adaptiveDelay(), settings.responseTimeFactor(), settings.maxDelay()), b.ticker, b.leaseObserver);
+        settings.adaptiveDelay(), settings.responseTimeFactor(), settings.maxDelay()), ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.maxUrlLength(), settings.stripSessionIds());
-    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), b.ticker, scheduler::stop);
+    this.control = new CrawlControl(settings.maxPages(), before.totals().pagesStarted(), ticker, scheduler::stop);
     boolean guardLocal = settings.scope() == Scope.ANY && !settings.allowPrivateAddresses();
-    CaptureInterceptor capture = b.recorder == null ? null
-        : new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail);
-    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::takesCredentials,
-        capture);
+    PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
+        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials);
+    if (b.recorder != null) {
+      fetching.capture(new CaptureInterceptor(b.recorder, settings.maxBodySize(), control::fail, clock));
+    }
+    this.fetcher = fetching.build();
     fetcher.restoreCookies(before.cookies());
   }
 
@@ -128,7 +132,8 @@ public final class Crawler {
     private Frontier<CrawlTask> frontier;
     private String capacityHint = Setting.FILTER_N.key();
     private CrawlState state = CrawlState.fresh();
-    private LongSupplier ticker = System::nanoTime;
+    private Ticker ticker = Ticker.SYSTEM;
+    private Clock clock = Clock.systemUTC();
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
     private PerKeyBudget pageBudget;
     private ScopeSites scopeSites = ScopeSites.NONE;
@@ -185,13 +190,25 @@ public final class Crawler {
       return this;
     }
 
-    /** The politeness clock, in nanoseconds. Default {@code System::nanoTime}. */
-    Builder ticker(LongSupplier ticker) {
+    /**
+     * The ticker every timer of the crawl reads: politeness, retries, crawl.max-time, the stop's grace period.
+     * Default {@link Ticker#SYSTEM}.
+     */
+    public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
     }
 
-    /** Told of every lease with the politeness clock's time, for tests. */
+    /**
+     * The wall clock: when fetches started, WARC record dates, cookie expiry, robots.txt retry times. Default
+     * {@link Clock#systemUTC()}.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Told of every lease with the ticker's time, for tests. */
     Builder leaseObserver(HostScheduler.LeaseObserver observer) {
       this.leaseObserver = Objects.requireNonNull(observer, "observer");
       return this;
@@ -240,7 +257,7 @@ public final class Crawler {
     RobotsPolicy robots = settings.obeyRobots()
         ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.userAgentHeader(),
             settings.robotsAgentName(), settings.maxCrawlDelay(), settings.robotsRetry(),
-            settings.robotsCacheMemory(), Clock.systemUTC())
+            settings.robotsCacheMemory(), clock)
         : null;
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.honorNofollow(), settings.robotsAgentName(),
@@ -248,8 +265,8 @@ public final class Crawler {
     PageProcessor processor = new PageProcessor(settings, fetcher, scheduler, robots, links, normalizer, scope, sink,
         stats, pageBudget, control, origins, skipLog);
 
-    long start = System.nanoTime();
-    startedAt = start;
+    long start = ticker.nanos();
+    startedAt = start | 1; // 0 while the run has not started
     Thread seedFeeder = seedQueue.start(seeds);
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
@@ -262,7 +279,7 @@ public final class Crawler {
         workers.execute(() -> workLoop(processor));
       }
       workers.shutdown();
-      awaitWorkers(workers, ticker.getAsLong());
+      awaitWorkers(workers, start);
     } finally {
       workers.shutdownNow();
       scopeRefresh.shutdownNow();
@@ -288,7 +305,7 @@ public final class Crawler {
         : control.pageLimitReached() ? CrawlSummary.End.PAGE_LIMIT
         : control.timeLimitReached() ? CrawlSummary.End.TIME_LIMIT
         : control.stopRequested() ? CrawlSummary.End.STOPPED : CrawlSummary.End.COMPLETED;
-    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    Duration elapsed = Duration.ofNanos(ticker.nanos() - start);
     CrawlSummary run = summary(end, carriedOver, atEnd.admitted() - atStart.admitted(),
         atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
     CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
@@ -321,7 +338,7 @@ public final class Crawler {
     long maxTime = settings.maxTime().toNanos();
     boolean interrupted = false;
     while (true) {
-      if (maxTime > 0 && ticker.getAsLong() - startTick >= maxTime) {
+      if (maxTime > 0 && ticker.nanos() - startTick >= maxTime) {
         control.reachTimeLimit();
       }
       try {
@@ -334,7 +351,7 @@ public final class Crawler {
         stop();
       }
       long stopAt = control.stopRequestedAt();
-      if (stopAt != 0 && ticker.getAsLong() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
+      if (stopAt != 0 && ticker.nanos() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
         RobotsPolicy stoppingRobots = robots;
         if (stoppingRobots != null) {
           stoppingRobots.stopping();
@@ -400,7 +417,7 @@ public final class Crawler {
     ScopePolicy current = scope;
     long start = startedAt;
     CrawlSummary soFar = summary(CrawlSummary.End.STOPPED, 0, 0, 0, null, Map.of(),
-        start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
+        start == 0 ? Duration.ZERO : Duration.ofNanos(ticker.nanos() - start), null);
     return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
         current == null ? before.scopeSites() : current.seedSites(), before.pagesPerOrigin(), fetcher.cookies());
   }

@@ -63,7 +63,7 @@ public final class BroadBenchmark {
           .parse(Setting.RESOLVE, served.pins(), "bench")
           .build();
       long cpuBefore = processCpuNanos();
-      long start = System.nanoTime();
+      long start = System.nanoTime(); // real time, as every benchmark here measures (see the package notes)
       CrawlSummary summary;
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.expectedUrls(), tuned.fpp(),
           CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
