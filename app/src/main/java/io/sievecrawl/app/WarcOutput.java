@@ -4,9 +4,11 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +28,17 @@ final class WarcOutput {
    * The archive the settings ask for, or {@code null} when {@code warc.dir} is empty.
    *
    * @param crawlName what the files are part of: the crawl directory's or the shared crawl's name
+   * @param clock the wall clock, which dates the files
    * @throws UserError when the directory cannot be made or repaired
    */
-  static WarcArchive open(CrawlSettings settings, String crawlName) {
+  static WarcArchive open(CrawlSettings settings, String crawlName, Clock clock) {
     if (settings.warcDir().isEmpty()) {
       return null;
     }
     Path dir = Path.of(settings.warcDir());
     try {
       WarcArchive archive = WarcArchive.open(dir, settings.warcPrefix(), settings.warcMaxSize(),
-          warcinfo(settings, crawlName), java.time.Clock.systemUTC());
+          warcinfo(settings, crawlName), clock);
       log.info("WARC files go to {}", dir);
       return archive;
     } catch (io.sievecrawl.crawler.warc.WarcDamagedException e) {
@@ -95,9 +98,9 @@ final class WarcOutput {
   }
 
   /** Where failures of {@link #sync} go: said once a minute while they last. */
-  static FailureLog syncFailures(WarcArchive archive) {
+  static FailureLog syncFailures(WarcArchive archive, Ticker ticker) {
     return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk",
-        io.sievecrawl.sieve.Ticker.SYSTEM);
+        ticker);
   }
 
   /** Closes the archive; returns the failure, if any. */
