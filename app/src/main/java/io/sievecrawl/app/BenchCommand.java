@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
             + " for --seconds; prints pages/s against the ideal of one page per site per delay, and pages per site."})
 final class BenchCommand implements Callable<Integer> {
   private final Terminal terminal;
+  private final Clocks clocks;
 
   @Option(names = "--pages", paramLabel = "N", defaultValue = "5000", description = "Pages in the site (default: ${DEFAULT-VALUE}).")
   int pages;
@@ -82,8 +83,9 @@ final class BenchCommand implements Callable<Integer> {
   @Mixin
   LogOptions logOptions;
 
-  BenchCommand(Terminal terminal) {
+  BenchCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
+    this.clocks = clocks;
   }
 
   @Override
@@ -104,7 +106,7 @@ final class BenchCommand implements Callable<Integer> {
     };
     CrawlSettings settings = settingsOptions.settings();
     FilterFit.check(settings, true);
-    StatusLine status = new StatusLine(terminal.err(), false);
+    StatusLine status = StatusLine.of(terminal.err(), false, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
       PrintStream out = terminal.out();
@@ -163,7 +165,7 @@ final class BenchCommand implements Callable<Integer> {
     if (serve != null) {
       return serveSites(settings.politeness().delay());
     }
-    StatusLine status = new StatusLine(terminal.err(), false);
+    StatusLine status = StatusLine.of(terminal.err(), false, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     try {
       PrintStream out = terminal.out();
@@ -210,6 +212,7 @@ final class BenchCommand implements Callable<Integer> {
       out.flush();
       long first = served.awaitFirstRequest();
       long end = first + java.time.Duration.ofSeconds(seconds).toNanos();
+      // on System.nanoTime(), as the sites' first request: a benchmark measures real time
       for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) {
         Thread.sleep(Math.min(1_000, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1));
       }

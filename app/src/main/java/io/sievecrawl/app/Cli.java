@@ -8,8 +8,8 @@ import picocli.CommandLine;
 final class Cli {
   private Cli() {}
 
-  static CommandLine create(Terminal terminal) {
-    CommandLine cli = new CommandLine(new SievecrawlCommand(), new CommandFactory(terminal));
+  static CommandLine create(Terminal terminal, Clocks clocks) {
+    CommandLine cli = new CommandLine(new SievecrawlCommand(), new CommandFactory(terminal, clocks));
     cli.setOut(new PrintWriter(terminal.out(), true));
     cli.setErr(new PrintWriter(terminal.err(), true));
     cli.setCaseInsensitiveEnumValuesAllowed(true);
@@ -64,30 +64,30 @@ final class Cli {
     return false;
   }
 
-  /** Hands every command the terminal. */
-  private record CommandFactory(Terminal terminal) implements CommandLine.IFactory {
+  /** Hands every command the terminal, and those that read the time the clocks. */
+  private record CommandFactory(Terminal terminal, Clocks clocks) implements CommandLine.IFactory {
     @Override
     public <K> K create(Class<K> type) throws Exception {
       if (type == CrawlCommand.class) {
-        return type.cast(new CrawlCommand(terminal));
+        return type.cast(new CrawlCommand(terminal, clocks));
       }
       if (type == PlanCommand.class) {
         return type.cast(new PlanCommand(terminal));
       }
       if (type == JoinCommand.class) {
-        return type.cast(new JoinCommand(terminal));
+        return type.cast(new JoinCommand(terminal, clocks));
       }
       if (type == ResumeCommand.class) {
-        return type.cast(new ResumeCommand(terminal));
+        return type.cast(new ResumeCommand(terminal, clocks));
       }
       if (type == BenchCommand.class) {
-        return type.cast(new BenchCommand(terminal));
+        return type.cast(new BenchCommand(terminal, clocks));
       }
       if (type == RemoveCommand.class) {
         return type.cast(new RemoveCommand(terminal));
       }
       if (type == WaczCommand.class) {
-        return type.cast(new WaczCommand(terminal));
+        return type.cast(new WaczCommand(terminal, clocks));
       }
       return CommandLine.defaultFactory().create(type);
     }

@@ -10,8 +10,8 @@ import io.sievecrawl.sieve.redis.RedisCrawl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -34,6 +34,7 @@ final class CrawlCommand implements Callable<Integer> {
   private static final DateTimeFormatter JOB_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   private final Terminal terminal;
+  private final Clocks clocks;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "SEEDS",
       description = "File of seed URLs, one per line (# comments); '-' reads standard input.")
@@ -81,8 +82,9 @@ final class CrawlCommand implements Callable<Integer> {
   @Mixin
   LogOptions logOptions;
 
-  CrawlCommand(Terminal terminal) {
+  CrawlCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
+    this.clocks = clocks;
   }
 
   @Override
@@ -109,7 +111,8 @@ final class CrawlCommand implements Callable<Integer> {
           + " Redis");
     }
     FilterFit.check(settings, redis == null);
-    StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
+    StatusLine status = StatusLine.of(terminal.err(),
+        terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
@@ -124,8 +127,8 @@ final class CrawlCommand implements Callable<Integer> {
   private int crawl(CrawlSettings settings, StatusLine status) {
     UrlNormalizer normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
     boolean temporary = job == null;
-    Path dir = redis != null ? null : temporary ? defaultJobDir() : job;
-    Path spool = SeedSpool.create(dir);
+    Path dir = redis != null ? null : temporary ? defaultJobDir(clocks.wall()) : job;
+    Path spool = SeedSpool.create(dir, clocks.wall());
     try {
       SeedFile.Read seedRead = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, spool, log::warn);
       return crawl(settings, status, seedRead, dir, temporary);
@@ -146,16 +149,17 @@ final class CrawlCommand implements Callable<Integer> {
     ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
     if (redis != null) {
-      var shared = SharedCrawlRun.open(redis, crawlName, settings, false);
+      var shared = SharedCrawlRun.open(redis, crawlName, settings, false, clocks);
       log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
           String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis),
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       return SharedCrawlRun.run(shared, settings, seedRead.seeds(),
-          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity());
+          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
+          clocks);
     }
     CrawlJob crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output);
+      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output, clocks.wall());
       if (temporary) {
         crawlJob.removeWhenComplete();
       }
@@ -183,7 +187,7 @@ final class CrawlCommand implements Callable<Integer> {
       }
       ResultsFile results = ResultsFile.create(output, terminal.out());
       return CrawlRun.run(crawlJob, temporary, settings, seedsInJob, results, reports, status,
-          logOptions.verbosity());
+          logOptions.verbosity(), clocks);
     } finally {
       try {
         crawlJob.close(); // the directory's lock (a completed temporary directory is gone already)
@@ -193,9 +197,9 @@ final class CrawlCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC), with a suffix if that exists already. */
-  static Path defaultJobDir() {
-    String stamp = JOB_STAMP.format(ZonedDateTime.now(ZoneOffset.UTC));
+  /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC, now on {@code clock}), with a suffix if that exists already. */
+  static Path defaultJobDir(Clock clock) {
+    String stamp = JOB_STAMP.format(clock.instant().atZone(ZoneOffset.UTC));
     Path dir = Path.of("sievecrawl-job-" + stamp);
     for (int i = 2; Files.exists(dir); i++) {
       dir = Path.of("sievecrawl-job-" + stamp + "-" + i);

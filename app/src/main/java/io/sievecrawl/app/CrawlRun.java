@@ -15,6 +15,7 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,19 +43,20 @@ final class CrawlRun {
    *
    * @param temporary whether the directory was made for this crawl without the user naming it: it is deleted
    *     when the crawl completes
+   * @param clocks what the crawl, its files and its reports read the time from
    * @throws UserError when the run fails (results or directory unwritable, an internal error), after the summary
    */
   static int run(CrawlJob job, boolean temporary, CrawlSettings settings, Seeds seeds, ResultsFile results,
-      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
+      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity, Clocks clocks) {
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
     var skipLog = reports.skipLog();
-    WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString());
+    WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString(), clocks.wall());
     try {
       job.runStarts();
-      frontier = job.openFrontier(settings, CAPACITY_HINT);
+      frontier = job.openFrontier(settings, CAPACITY_HINT, clocks.ticker());
       Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
-          .state(job.loadState()).skipLog(skipLog);
+          .state(job.loadState()).skipLog(skipLog).ticker(clocks.ticker()).clock(clocks.wall());
       if (warc != null) {
         builder.recorder(warc);
       }
@@ -70,12 +72,12 @@ final class CrawlRun {
       t.setDaemon(true);
       return t;
     });
-    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir());
+    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir(), clocks.ticker());
     timers.scheduleWithFixedDelay(() -> saveState(job, crawler, stateFailures), STATE_EVERY_MILLIS,
         STATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     long sync = settings.frontier().syncInterval().toMillis();
-    FailureLog warcFailures = WarcOutput.syncFailures(warc);
-    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
+    FailureLog warcFailures = WarcOutput.syncFailures(warc, clocks.ticker());
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk", clocks.ticker());
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       syncResults(results, resultFailures);
@@ -86,7 +88,7 @@ final class CrawlRun {
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
-    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal(), clocks.ticker());
     HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
@@ -102,11 +104,11 @@ final class CrawlRun {
     IOException closing = finish(job, frontier, crawler, summary, results);
     closing = closing != null ? closing : warcClosing;
     ReportOptions.close(skipLog);
-    report(summary, reports, status, verbosity);
+    report(summary, reports, status, verbosity, clocks.wall());
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
       if (warcClosing == null) {
-        reports.writeWacz(warc.dir(), status, verbosity);
+        reports.writeWacz(warc.dir(), status, verbosity, clocks.wall());
       }
     }
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
@@ -207,14 +209,18 @@ final class CrawlRun {
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
   }
 
-  /** The summary on the console and in the log, the origins table, and {@code --stats-json}. */
-  static void report(CrawlSummary summary, ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
-    report(SummaryReport.lines(summary), summary, reports, status, verbosity);
+  /**
+   * The summary on the console and in the log, the origins table, and {@code --stats-json} (dated on
+   * {@code clock}).
+   */
+  static void report(CrawlSummary summary, ReportOptions reports, StatusLine status, Logging.Verbosity verbosity,
+      Clock clock) {
+    report(SummaryReport.lines(summary), summary, reports, status, verbosity, clock);
   }
 
   /** Reports {@code lines} (the summary of {@code summary}), the filter's detail, the busiest origins, the stats. */
   static void report(List<String> lines, CrawlSummary summary, ReportOptions reports, StatusLine status,
-      Logging.Verbosity verbosity) {
+      Logging.Verbosity verbosity, Clock clock) {
     for (String line : lines) {
       print(line, status, verbosity);
     }
@@ -228,7 +234,7 @@ final class CrawlRun {
         status.println(top.get(i));
       }
     }
-    reports.writeStats(summary);
+    reports.writeStats(summary, clock);
   }
 
   /**

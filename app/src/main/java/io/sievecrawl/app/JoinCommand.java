@@ -27,6 +27,7 @@ final class JoinCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
 
   private final Terminal terminal;
+  private final Clocks clocks;
 
   @Option(names = "--redis", paramLabel = "URI", required = true,
       description = "The Redis the crawl is shared through: redis://HOST:PORT/DB (a password from"
@@ -57,8 +58,9 @@ final class JoinCommand implements Callable<Integer> {
   @Mixin
   LogOptions logOptions;
 
-  JoinCommand(Terminal terminal) {
+  JoinCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
+    this.clocks = clocks;
   }
 
   @Override
@@ -67,7 +69,7 @@ final class JoinCommand implements Callable<Integer> {
     logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
-    RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true);
+    RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true, clocks);
     CrawlSettings settings;
     try {
       Path base = Files.createTempFile("sievecrawl-shared", ".conf");
@@ -99,7 +101,8 @@ final class JoinCommand implements Callable<Integer> {
           + " cannot change: the shared crawl '" + crawlName + "' was sized for n = "
           + String.format(java.util.Locale.ROOT, "%,d", crawl.n()) + ", p = " + crawl.p());
     }
-    StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
+    StatusLine status = StatusLine.of(terminal.err(),
+        terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
@@ -107,7 +110,8 @@ final class JoinCommand implements Callable<Integer> {
           RedisCrawl.shown(redis), output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()),
-          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity());
+          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
+          clocks);
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

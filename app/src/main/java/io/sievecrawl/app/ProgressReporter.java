@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.crawler.CrawlProgress;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.sieve.Ticker;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,21 +25,26 @@ final class ProgressReporter implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final long start = System.nanoTime();
+  private final Ticker ticker;
+  private final long start;
   private long lastFetched;
   private long lastBytes;
-  private long lastNanos = start;
+  private long lastNanos;
 
-  ProgressReporter(Crawler crawler, StatusLine status, boolean live) {
+  /** @param ticker what the rates and the time since the start are measured on */
+  ProgressReporter(Crawler crawler, StatusLine status, boolean live, Ticker ticker) {
     this.crawler = crawler;
     this.status = status;
+    this.ticker = ticker;
+    this.start = ticker.nanos();
+    this.lastNanos = start;
     long period = live ? 1 : 10;
     timer.scheduleAtFixedRate(() -> report(live), period, period, TimeUnit.SECONDS);
   }
 
   private void report(boolean live) {
     CrawlProgress p = crawler.progress();
-    long now = System.nanoTime();
+    long now = ticker.nanos();
     double seconds = (now - lastNanos) / 1e9;
     double rate = (p.fetched() - lastFetched) / seconds;
     double megabytes = (p.bytes() - lastBytes) / 1e6 / seconds;

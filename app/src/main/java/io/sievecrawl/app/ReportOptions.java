@@ -14,6 +14,7 @@ import io.sievecrawl.sieve.SieveStats;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -71,13 +72,13 @@ final class ReportOptions {
   }
 
   /** Packages {@code warcDir} as {@code --wacz} asks, after the run; a failure is one WARN, the crawl is whole. */
-  void writeWacz(java.nio.file.Path warcDir, StatusLine status, Logging.Verbosity verbosity) {
+  void writeWacz(java.nio.file.Path warcDir, StatusLine status, Logging.Verbosity verbosity, Clock clock) {
     if (wacz == null) {
       return;
     }
     try {
       io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDir, wacz,
-          "sievecrawl " + io.sievecrawl.config.Version.get());
+          "sievecrawl " + io.sievecrawl.config.Version.get(), clock);
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
     } catch (IOException e) {
@@ -122,11 +123,11 @@ final class ReportOptions {
   }
 
   /** Writes the summary to {@code --stats-json}, atomically. */
-  void writeStats(CrawlSummary s) {
+  void writeStats(CrawlSummary s, Clock clock) {
     if (statsJson == null) {
       return;
     }
-    Instant ended = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    Instant ended = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("end", s.end().name().toLowerCase(Locale.ROOT));
     doc.put("startedAt", ended.minusMillis(s.elapsed().toMillis()).toString());

@@ -26,6 +26,7 @@ final class ResumeCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
 
   private final Terminal terminal;
+  private final Clocks clocks;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The crawl directory (crawl --job DIR, or the one"
       + " 'crawl' printed).")
@@ -40,15 +41,16 @@ final class ResumeCommand implements Callable<Integer> {
   @Mixin
   LogOptions logOptions;
 
-  ResumeCommand(Terminal terminal) {
+  ResumeCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
+    this.clocks = clocks;
   }
 
   @Override
   public Integer call() {
     CrawlJob job;
     try {
-      job = CrawlJob.open(dir);
+      job = CrawlJob.open(dir, clocks.wall());
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -76,7 +78,8 @@ final class ResumeCommand implements Callable<Integer> {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return ExitCodes.OK;
     }
-    StatusLine status = new StatusLine(terminal.err(), terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET);
+    StatusLine status = StatusLine.of(terminal.err(),
+        terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
@@ -89,7 +92,8 @@ final class ResumeCommand implements Callable<Integer> {
       log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
           job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
-      code = CrawlRun.run(job, job.removedWhenComplete(), settings, seeds, results, reports, status, logOptions.verbosity());
+      code = CrawlRun.run(job, job.removedWhenComplete(), settings, seeds, results, reports, status,
+          logOptions.verbosity(), clocks);
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

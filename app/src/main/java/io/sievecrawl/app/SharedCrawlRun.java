@@ -16,6 +16,7 @@ import io.sievecrawl.sieve.redis.SharedCrawlException;
 import io.sievecrawl.sieve.redis.SharedCrawlRemoval;
 import io.sievecrawl.sieve.redis.SharedState;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
@@ -37,18 +38,19 @@ final class SharedCrawlRun {
   private SharedCrawlRun() {}
 
   /** How long {@code join} waits for a crawl that another agent has not started yet (agents started together). */
-  static final long JOIN_WAIT_MILLIS = 60_000;
+  static final Duration JOIN_WAIT = Duration.ofMinutes(1);
 
   /** Opens the crawl, or says why not, with the exit code. */
-  static RedisCrawl open(String uri, String name, CrawlSettings settings, boolean join) {
-    long deadline = System.currentTimeMillis() + JOIN_WAIT_MILLIS;
+  static RedisCrawl open(String uri, String name, CrawlSettings settings, boolean join, Clocks clocks) {
+    long started = clocks.ticker().nanos();
     while (true) {
       try {
-        return join ? RedisCrawl.join(uri, name)
+        return join ? RedisCrawl.join(uri, name, clocks.ticker())
             : RedisCrawl.startOrJoin(uri, name, settings.filter().expectedUrls(),
-                settings.filter().falsePositiveRate(), SHARDS, settings.toConfigText());
+                settings.filter().falsePositiveRate(), SHARDS, settings.toConfigText(), clocks.wall(), clocks.ticker());
       } catch (SharedCrawlException e) {
-        if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL && System.currentTimeMillis() < deadline) {
+        if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL
+            && clocks.ticker().nanos() - started < JOIN_WAIT.toNanos()) {
           sleep(500); // the agent that starts the crawl may come up a moment later
           continue;
         }
@@ -68,7 +70,7 @@ final class SharedCrawlRun {
   }
 
   static int run(RedisCrawl crawl, CrawlSettings settings, Seeds seeds, ResultsFile results,
-      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity) {
+      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity, Clocks clocks) {
     // Redis restarting: workers wait, and the crawl goes on
     crawl.setOutageGrace(settings.frontier().redisOutageGrace());
     RedisFrontier<CrawlTask> frontier;
@@ -81,9 +83,9 @@ final class SharedCrawlRun {
     SharedState shared = new SharedState(crawl);
     SharedCounters counters = new SharedCounters(new VerboseResults(results.writer()), shared);
     var skipLog = reports.skipLog();
-    WarcArchive warc = WarcOutput.open(settings, crawl.name());
-    Crawler.Builder builder = Crawler.builder(settings, counters).frontier(frontier).pageBudget(shared)
-        .skipLog(skipLog).scopeSites(new ScopeSites() {
+    WarcArchive warc = WarcOutput.open(settings, crawl.name(), clocks.wall());
+    Crawler.Builder builder = Crawler.builder(settings, counters).ticker(clocks.ticker()).clock(clocks.wall())
+        .frontier(frontier).pageBudget(shared).skipLog(skipLog).scopeSites(new ScopeSites() {
           @Override
           public Collection<String> load() {
             return shared.scopeSites();
@@ -111,8 +113,8 @@ final class SharedCrawlRun {
     });
     timers.scheduleWithFixedDelay(() -> flushQuietly(counters), 1, 1, TimeUnit.SECONDS);
     long sync = settings.frontier().syncInterval().toMillis();
-    FailureLog warcFailures = WarcOutput.syncFailures(warc);
-    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk");
+    FailureLog warcFailures = WarcOutput.syncFailures(warc, clocks.ticker());
+    FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk", clocks.ticker());
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       try {
@@ -129,7 +131,7 @@ final class SharedCrawlRun {
       crawler.stop();
     }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
     CrawlSummary summary;
-    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal());
+    ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal(), clocks.ticker());
     HeapCeiling heap = HeapCeiling.install();
     try {
       summary = crawler.run(seeds);
@@ -168,7 +170,7 @@ final class SharedCrawlRun {
     frontier.close();
     crawl.close();
     ReportOptions.close(skipLog);
-    CrawlRun.report(SummaryReport.sharedLines(summary), summary, reports, status, verbosity);
+    CrawlRun.report(SummaryReport.sharedLines(summary), summary, reports, status, verbosity, clocks.wall());
     print(String.format(Locale.ROOT, "  all agents:      %,d pages, %,d with a response, %s read; %,d URLs admitted,"
         + " %,d duplicates dropped, %,d still open; %,d agents live", global.getOrDefault("pages", 0L),
         global.getOrDefault("responses", 0L), io.sievecrawl.config.Values.formatSize(global.getOrDefault("bytes", 0L)),
@@ -177,7 +179,7 @@ final class SharedCrawlRun {
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
       if (closing == null) {
-        reports.writeWacz(warc.dir(), status, verbosity); // this agent's WARC files
+        reports.writeWacz(warc.dir(), status, verbosity, clocks.wall()); // this agent's WARC files
       }
     }
     Throwable failure = summary.failure();

@@ -1,5 +1,6 @@
 package io.sievecrawl.app;
 
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -18,8 +19,12 @@ final class StatusLine {
   private final IntSupplier columns;
   private String current = ""; // guarded by this
 
-  StatusLine(PrintStream err, boolean terminal) {
-    this(err, terminal, terminal ? TerminalWidth.ofTty()::columns : () -> Integer.MAX_VALUE);
+  /**
+   * Standard error {@code err}, with a live line when it is a {@code terminal}, fitted to the terminal's width (read
+   * again when it may have changed, on {@code ticker}).
+   */
+  static StatusLine of(PrintStream err, boolean terminal, Ticker ticker) {
+    return new StatusLine(err, terminal, terminal ? TerminalWidth.ofTty(ticker)::columns : () -> Integer.MAX_VALUE);
   }
 
   /** @param columns the terminal's width now (asked at each redraw, so that it follows resizes) */

@@ -1,12 +1,12 @@
 package io.sievecrawl.app;
 
+import io.sievecrawl.sieve.Ticker;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
-import java.util.function.LongSupplier;
 import sun.misc.Signal;
 
 /**
@@ -25,7 +25,7 @@ final class TerminalWidth {
   private final IntSupplier probe;
   private final IntSupplier resizes;
   private final long maxAgeNanos;
-  private final LongSupplier nanoTime;
+  private final Ticker ticker;
   private int columns; // guarded by this
   private int resizesSeen; // guarded by this
   private long readAt; // guarded by this
@@ -34,24 +34,24 @@ final class TerminalWidth {
   /**
    * @param probe the width now, or 0 or less when it cannot be told
    * @param resizes a count that goes up when the terminal is resized
-   * @param maxAgeNanos how long a width read is kept when no resize is signalled
+   * @param maxAgeNanos how long a width read is kept when no resize is signalled, on {@code ticker}
    */
-  TerminalWidth(IntSupplier probe, IntSupplier resizes, long maxAgeNanos, LongSupplier nanoTime) {
+  TerminalWidth(IntSupplier probe, IntSupplier resizes, long maxAgeNanos, Ticker ticker) {
     this.probe = probe;
     this.resizes = resizes;
     this.maxAgeNanos = maxAgeNanos;
-    this.nanoTime = nanoTime;
+    this.ticker = ticker;
   }
 
   /** The width of the terminal on /dev/tty. */
-  static TerminalWidth ofTty() {
+  static TerminalWidth ofTty(Ticker ticker) {
     long maxAge = listenForResizes() ? Long.MAX_VALUE : TimeUnit.SECONDS.toNanos(UNSIGNALLED_MAX_AGE_SECONDS);
-    return new TerminalWidth(new SttyProbe(), RESIZES::get, maxAge, System::nanoTime);
+    return new TerminalWidth(new SttyProbe(), RESIZES::get, maxAge, ticker);
   }
 
   /** The width now: read again if the terminal was resized since the last read, or that read is too old. */
   synchronized int columns() {
-    long now = nanoTime.getAsLong();
+    long now = ticker.nanos();
     int resized = resizes.getAsInt();
     if (!read || resized != resizesSeen || now - readAt >= maxAgeNanos) {
       read = true;

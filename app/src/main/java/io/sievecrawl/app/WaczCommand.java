@@ -24,6 +24,7 @@ import picocli.CommandLine.Parameters;
             + " are closed first, as 'resume' would; a directory a crawl is writing to now is refused."})
 final class WaczCommand implements Callable<Integer> {
   private final Terminal terminal;
+  private final Clocks clocks;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "A WARC directory, or a crawl directory.")
   Path dir;
@@ -37,8 +38,9 @@ final class WaczCommand implements Callable<Integer> {
   @Option(names = "--stacktrace", hidden = true)
   boolean stacktrace;
 
-  WaczCommand(Terminal terminal) {
+  WaczCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
+    this.clocks = clocks;
   }
 
   @Override
@@ -53,7 +55,7 @@ final class WaczCommand implements Callable<Integer> {
       if (WarcIndex.closedWarcs(warcDir).isEmpty()) {
         throw new UserError(ExitCodes.JOB, warcDir + " holds no WARC files (*.warc.gz)");
       }
-      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get());
+      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get(), clocks.wall());
       terminal.out().printf(Locale.ROOT, "%s: %,d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
           s.warcFiles(), io.sievecrawl.config.Values.formatSize(s.warcBytes()), s.indexLines(), s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes()),

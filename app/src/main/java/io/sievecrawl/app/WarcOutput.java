@@ -5,9 +5,11 @@ import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +29,10 @@ final class WarcOutput {
    * The archive the settings ask for, or {@code null} when {@code warc.dir} is empty.
    *
    * @param crawlName what the files are part of: the crawl directory's or the shared crawl's name
+   * @param clock the wall clock, which dates the files
    * @throws UserError when the directory cannot be made or repaired
    */
-  static WarcArchive open(CrawlSettings settings, String crawlName) {
+  static WarcArchive open(CrawlSettings settings, String crawlName, Clock clock) {
     WarcSettings warc = settings.warc();
     if (warc.dir().isEmpty()) {
       return null;
@@ -37,7 +40,7 @@ final class WarcOutput {
     Path dir = Path.of(warc.dir());
     try {
       WarcArchive archive = WarcArchive.open(dir, warc.prefix(), warc.maxSize(),
-          warcinfo(settings, crawlName));
+          warcinfo(settings, crawlName), clock);
       log.info("WARC files go to {}", dir);
       return archive;
     } catch (io.sievecrawl.crawler.warc.WarcDamagedException e) {
@@ -97,8 +100,9 @@ final class WarcOutput {
   }
 
   /** Where failures of {@link #sync} go: said once a minute while they last. */
-  static FailureLog syncFailures(WarcArchive archive) {
-    return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk");
+  static FailureLog syncFailures(WarcArchive archive, Ticker ticker) {
+    return new FailureLog(log, "cannot force WARC files in " + (archive == null ? "" : archive.dir()) + " to disk",
+        ticker);
   }
 
   /** Closes the archive; returns the failure, if any. */

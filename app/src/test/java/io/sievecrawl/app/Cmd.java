@@ -16,8 +16,8 @@ record Cmd(int exitCode, String out, String err) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Cli.create(new Terminal(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false))
-        .execute(args);
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false),
+        Clocks.system()).execute(args);
     return new Cmd(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 

@@ -8,7 +8,7 @@ public final class LockHolder {
   private LockHolder() {}
 
   public static void main(String[] args) throws Exception {
-    CrawlJob job = CrawlJob.open(Path.of(args[0]));
+    CrawlJob job = CrawlJob.open(Path.of(args[0]), java.time.Clock.systemUTC());
     System.out.println("holding " + job.dir());
     System.out.flush();
     Thread.sleep(Long.MAX_VALUE);

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,12 +24,13 @@ class SeedSpoolTest {
     Path live = Files.writeString(dir.resolve(SeedSpool.PREFIX + ProcessHandle.current().pid() + "-456.tmp"), "x\n");
     Path unrelated = Files.writeString(dir.resolve(SeedSpool.PREFIX + "notes.tmp"), "kept\n");
     Path recent = Files.writeString(dir.resolve(SeedSpool.PREFIX + gone.pid() + "-789.tmp"), "x\n");
-    java.nio.file.attribute.FileTime twoHoursAgo = java.nio.file.attribute.FileTime.from(
-        java.time.Instant.now().minus(java.time.Duration.ofHours(2)));
+    FakeClock clock = new FakeClock();
+    FileTime twoHoursAgo = FileTime.from(clock.instant().minus(Duration.ofHours(2)));
     Files.setLastModifiedTime(leftover, twoHoursAgo);
     Files.setLastModifiedTime(live, twoHoursAgo);
+    Files.setLastModifiedTime(recent, FileTime.from(clock.instant().minus(Duration.ofMinutes(10))));
 
-    Path spool = SeedSpool.create(dir.resolve("job"));
+    Path spool = SeedSpool.create(dir.resolve("job"), clock);
 
     assertFalse(Files.exists(leftover), "its process is gone, and it has not been written for an hour");
     assertTrue(Files.exists(live) && Files.exists(unrelated));

@@ -3,29 +3,30 @@ package io.sievecrawl.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class TerminalWidthTest {
   private final AtomicInteger terminal = new AtomicInteger(80);
   private final AtomicInteger probes = new AtomicInteger();
   private final AtomicInteger resizes = new AtomicInteger();
-  private final AtomicLong now = new AtomicLong();
+  private final FakeClock clock = new FakeClock();
 
   private TerminalWidth width(long maxAgeNanos) {
     return new TerminalWidth(() -> {
       probes.incrementAndGet();
       return terminal.get();
-    }, resizes::get, maxAgeNanos, now::get);
+    }, resizes::get, maxAgeNanos, clock);
   }
 
   @Test
   void aResizeIsFollowedAtTheNextRedrawWithoutAskingTheTerminalEachTime() {
     TerminalWidth width = width(Long.MAX_VALUE);
     assertEquals(80, width.columns());
-    now.addAndGet(TimeUnit.HOURS.toNanos(1));
+    clock.advance(Duration.ofHours(1));
     assertEquals(80, width.columns());
     assertEquals(1, probes.get());
 
@@ -41,9 +42,9 @@ class TerminalWidthTest {
     TerminalWidth width = width(TimeUnit.SECONDS.toNanos(TerminalWidth.UNSIGNALLED_MAX_AGE_SECONDS));
     assertEquals(80, width.columns());
     terminal.set(120);
-    now.addAndGet(TimeUnit.SECONDS.toNanos(1));
+    clock.advance(Duration.ofSeconds(1));
     assertEquals(80, width.columns());
-    now.addAndGet(TimeUnit.SECONDS.toNanos(TerminalWidth.UNSIGNALLED_MAX_AGE_SECONDS));
+    clock.advance(Duration.ofSeconds(TerminalWidth.UNSIGNALLED_MAX_AGE_SECONDS));
     assertEquals(120, width.columns());
     assertEquals(2, probes.get());
   }

@@ -1,8 +1,8 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.sieve.Ticker;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +17,7 @@ final class CrawlControl {
   private final long maxPages;
   private final AtomicLong pagesStarted;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private final LongSupplier ticker;
+  private final Ticker ticker;
   private volatile long stopRequestedAt; // the ticker's time of the first stop, 0 while none
   private volatile boolean pageLimitReached;
   private volatile boolean timeLimitReached;
@@ -26,9 +26,9 @@ final class CrawlControl {
   /**
    * @param maxPages fetches allowed over the whole crawl, 0 for no limit
    * @param pagesBefore fetches started in earlier runs of the same crawl
-   * @param ticker the crawl's clock, in nanoseconds: the stop's grace period is counted on it
+   * @param ticker the crawl's ticker: the stop's grace period is counted on it
    */
-  CrawlControl(long maxPages, long pagesBefore, LongSupplier ticker, Runnable onStop) {
+  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop) {
     this.maxPages = maxPages;
     this.ticker = ticker;
     this.pagesStarted = new AtomicLong(pagesBefore);
@@ -76,7 +76,7 @@ final class CrawlControl {
 
   private synchronized void halt() {
     if (stopRequestedAt == 0) {
-      stopRequestedAt = ticker.getAsLong() | 1;
+      stopRequestedAt = ticker.nanos() | 1;
       onStop.run();
     }
   }

@@ -20,6 +20,7 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.PerKeyBudget;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -34,7 +35,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +74,8 @@ public final class Crawler {
   private final ScopeSites scopeSites;
   private final SkipLog skipLog;
   private final OriginStats origins = new OriginStats();
-  private final LongSupplier ticker; // the crawl's clock, in nanoseconds: politeness and crawl.max-time
+  private final Ticker ticker; // the crawl's: politeness, retries, crawl.max-time, the stop's grace, elapsed time
+  private final Clock clock; // the wall clock: fetch and WARC dates, cookie expiry, robots.txt retries
   private volatile ScopePolicy scope;
   private volatile RobotsPolicy robots;
   private volatile long startedAt;
@@ -82,6 +83,7 @@ public final class Crawler {
   private Crawler(Builder b) {
     this.settings = b.settings;
     this.ticker = b.ticker;
+    this.clock = b.clock;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
         : Sieve.over(BloomFilter.create(settings.filter().expectedUrls(), settings.filter().falsePositiveRate()),
@@ -92,15 +94,17 @@ public final class Crawler {
     this.skipLog = b.skipLog;
     PolitenessSettings politeness = settings.politeness();
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
-        politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), b.ticker, b.leaseObserver);
+        politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
-    this.control = new CrawlControl(settings.crawl().maxPages(), before.totals().pagesStarted(), b.ticker,
+    this.control = new CrawlControl(settings.crawl().maxPages(), before.totals().pagesStarted(), ticker,
         scheduler::stop);
     boolean guardLocal = settings.crawl().scope() == Scope.ANY && !settings.crawl().allowPrivateAddresses();
-    CaptureInterceptor capture = b.recorder == null ? null
-        : new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail);
-    this.fetcher = new PageFetcher(settings, guardLocal ? this::isSeedHost : host -> true, this::takesCredentials,
-        capture);
+    PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
+        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials);
+    if (b.recorder != null) {
+      fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock));
+    }
+    this.fetcher = fetching.build();
     fetcher.restoreCookies(before.cookies());
   }
 
@@ -132,7 +136,8 @@ public final class Crawler {
     private Frontier<CrawlTask> frontier;
     private String capacityHint = Setting.FILTER_N.key();
     private CrawlState state = CrawlState.fresh();
-    private LongSupplier ticker = System::nanoTime;
+    private Ticker ticker = Ticker.SYSTEM;
+    private Clock clock = Clock.systemUTC();
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
     private PerKeyBudget pageBudget;
     private ScopeSites scopeSites = ScopeSites.NONE;
@@ -189,13 +194,25 @@ public final class Crawler {
       return this;
     }
 
-    /** The politeness clock, in nanoseconds. Default {@code System::nanoTime}. */
-    Builder ticker(LongSupplier ticker) {
+    /**
+     * The ticker every timer of the crawl reads: politeness, retries, crawl.max-time, the stop's grace period.
+     * Default {@link Ticker#SYSTEM}.
+     */
+    public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
     }
 
-    /** Told of every lease with the politeness clock's time, for tests. */
+    /**
+     * The wall clock: when fetches started, WARC record dates, cookie expiry, robots.txt retry times. Default
+     * {@link Clock#systemUTC()}.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Told of every lease with the ticker's time, for tests. */
     Builder leaseObserver(HostScheduler.LeaseObserver observer) {
       this.leaseObserver = Objects.requireNonNull(observer, "observer");
       return this;
@@ -245,19 +262,18 @@ public final class Crawler {
     RobotsPolicy robots = robotsSettings.obey()
         ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.fetch().userAgentHeader(),
             robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
-            robotsSettings.cacheMemory(), Clock.systemUTC())
+            robotsSettings.cacheMemory(), clock)
         : null;
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
         robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    Clock clock = Clock.systemUTC();
     LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control);
     LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, links, normalizer,
         pageBudget, control, stats, origins, clock), closer, normalizer, stats, control, clock,
         settings.results().recordLinks());
 
-    long start = System.nanoTime();
-    startedAt = start;
+    long start = ticker.nanos();
+    startedAt = start | 1; // 0 while the run has not started
     Thread seedFeeder = seedQueue.start(seeds);
     ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("fetcher-", 0)
         .uncaughtExceptionHandler((thread, e) -> {
@@ -270,7 +286,7 @@ public final class Crawler {
         workers.execute(() -> workLoop(pipeline));
       }
       workers.shutdown();
-      awaitWorkers(workers, ticker.getAsLong());
+      awaitWorkers(workers, start);
     } finally {
       workers.shutdownNow();
       scopeRefresh.shutdownNow();
@@ -296,7 +312,7 @@ public final class Crawler {
         : control.pageLimitReached() ? CrawlSummary.End.PAGE_LIMIT
         : control.timeLimitReached() ? CrawlSummary.End.TIME_LIMIT
         : control.stopRequested() ? CrawlSummary.End.STOPPED : CrawlSummary.End.COMPLETED;
-    Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+    Duration elapsed = Duration.ofNanos(ticker.nanos() - start);
     CrawlSummary run = summary(end, carriedOver, atEnd.admitted() - atStart.admitted(),
         atEnd.queued() + atEnd.inFlight(), atEnd, givenUp, elapsed, failure);
     CrawlTotals totals = before.totals().plus(run, control.pagesStarted());
@@ -329,7 +345,7 @@ public final class Crawler {
     long maxTime = settings.crawl().maxTime().toNanos();
     boolean interrupted = false;
     while (true) {
-      if (maxTime > 0 && ticker.getAsLong() - startTick >= maxTime) {
+      if (maxTime > 0 && ticker.nanos() - startTick >= maxTime) {
         control.reachTimeLimit();
       }
       try {
@@ -342,7 +358,7 @@ public final class Crawler {
         stop();
       }
       long stopAt = control.stopRequestedAt();
-      if (stopAt != 0 && ticker.getAsLong() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
+      if (stopAt != 0 && ticker.nanos() - stopAt > TimeUnit.SECONDS.toNanos(STOP_GRACE_SECONDS)) {
         RobotsPolicy stoppingRobots = robots;
         if (stoppingRobots != null) {
           stoppingRobots.stopping();
@@ -408,7 +424,7 @@ public final class Crawler {
     ScopePolicy current = scope;
     long start = startedAt;
     CrawlSummary soFar = summary(CrawlSummary.End.STOPPED, 0, 0, 0, null, Map.of(),
-        start == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - start), null);
+        start == 0 ? Duration.ZERO : Duration.ofNanos(ticker.nanos() - start), null);
     return new CrawlState(before.totals().plus(soFar, control.pagesStarted()),
         current == null ? before.scopeSites() : current.seedSites(), before.pagesPerOrigin(), fetcher.cookies());
   }

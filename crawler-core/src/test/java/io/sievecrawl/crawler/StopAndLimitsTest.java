@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,13 +78,14 @@ class StopAndLimitsTest {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
         .set(Setting.FILTER_N, 1_000L).set(Setting.HOST_CONCURRENCY, 4).set(Setting.CONCURRENCY, 4)
         .set(Setting.MAX_TIME, Duration.ofMinutes(30)).build();
-    AtomicLong clock = new AtomicLong();
+    FakeClock clock = new FakeClock();
     CollectingSink sink = new CollectingSink(r -> {
       if (r.url().endsWith("/p3")) {
-        clock.addAndGet(Duration.ofMinutes(31).toNanos());
+        clock.advance(Duration.ofMinutes(31));
       }
     });
-    CrawlSummary summary = Crawler.builder(settings, sink).ticker(clock::get).build().run(List.of(root + "/"));
+    CrawlSummary summary = Crawler.builder(settings, sink).ticker(clock).clock(clock).build()
+        .run(List.of(root + "/"));
     assertEquals(CrawlSummary.End.TIME_LIMIT, summary.end());
     assertTrue(summary.notFetched() > 100, "most leaves were never fetched: " + summary.notFetched());
     assertTrue(summary.accountsForEveryAdmittedUrl(), summary.toString());
@@ -113,13 +114,13 @@ class StopAndLimitsTest {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
         .set(Setting.FILTER_N, 1_000L).set(Setting.CALL_TIMEOUT, Duration.ofMinutes(10))
         .set(Setting.READ_TIMEOUT, Duration.ofMinutes(10)).build();
-    AtomicLong ticker = new AtomicLong(); // the crawl's clock, moved by the test: no wait for the grace period
-    Crawler crawler = Crawler.builder(settings, new CollectingSink()).ticker(ticker::get).build();
+    FakeClock clock = new FakeClock(); // the crawl's, moved by the test: no wait for the grace period
+    Crawler crawler = Crawler.builder(settings, new CollectingSink()).ticker(clock).clock(clock).build();
     java.util.concurrent.CompletableFuture<CrawlSummary> run =
         java.util.concurrent.CompletableFuture.supplyAsync(() -> crawler.run(List.of(root + "/t")));
     assertTrue(trickling.await(1, java.util.concurrent.TimeUnit.MINUTES), "the trickling body was requested");
     crawler.stop();
-    ticker.addAndGet(java.util.concurrent.TimeUnit.SECONDS.toNanos(Crawler.STOP_GRACE_SECONDS + 1));
+    clock.advance(Duration.ofSeconds(Crawler.STOP_GRACE_SECONDS + 1));
     // Without the cut-off the stop would wait for the body: five minutes (the timeouts are ten).
     CrawlSummary summary = run.get(2, java.util.concurrent.TimeUnit.MINUTES);
     assertEquals(CrawlSummary.End.STOPPED, summary.end());

@@ -32,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,7 +121,7 @@ class WarcCaptureTest {
     CollectingSink sink = new CollectingSink();
     CrawlSummary summary;
     try (WarcArchive archive = WarcArchive.open(warcDir, "test", 1_000_000_000L,
-        Map.of("software", List.of("sievecrawl-test"), "robots", List.of("obey")))) {
+        Map.of("software", List.of("sievecrawl-test"), "robots", List.of("obey")), Clock.systemUTC())) {
       summary = Crawler.builder(settings, sink).recorder(archive).build().run(List.of(a + "/", b + "/"));
     }
     assertEquals(CrawlSummary.End.COMPLETED, summary.end());

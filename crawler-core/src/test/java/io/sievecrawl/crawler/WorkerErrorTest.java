@@ -9,6 +9,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ class WorkerErrorTest {
     });
     CrawlSummary summary;
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, options)) {
+        CrawlTask::origin, options, Ticker.SYSTEM)) {
       summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
     }
     assertEquals(CrawlSummary.End.FAILED, summary.end());
@@ -62,7 +63,7 @@ class WorkerErrorTest {
 
     List<String> left = new ArrayList<>();
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, options)) {
+        CrawlTask::origin, options, Ticker.SYSTEM)) {
       for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
         for (Claim<CrawlTask> c = frontier.poll(queue); c != null; c = frontier.poll(queue)) {
           left.add(c.task().key());

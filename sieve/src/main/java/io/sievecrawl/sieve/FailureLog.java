@@ -2,7 +2,6 @@ package io.sievecrawl.sieve;
 
 import java.time.Duration;
 import java.util.Locale;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
@@ -11,36 +10,32 @@ import org.slf4j.Logger;
  * prints a line a minute, not a line a second.
  */
 public final class FailureLog {
-  static final long REPEAT_MILLIS = Duration.ofMinutes(1).toMillis();
+  static final long REPEAT_NANOS = Duration.ofMinutes(1).toNanos();
 
   private final Logger log;
   private final String what;
-  private final LongSupplier millis;
+  private final Ticker ticker;
   private long failures;
   private long loggedAt;
 
   /**
    * @param what what fails, as the start of a sentence ({@code cannot save the crawl state in DIR})
-   * @param millis a clock in milliseconds ({@code System::currentTimeMillis})
+   * @param ticker the crawl's ticker, which the minute between repeats is counted on
    */
-  public FailureLog(Logger log, String what, LongSupplier millis) {
+  public FailureLog(Logger log, String what, Ticker ticker) {
     this.log = log;
     this.what = what;
-    this.millis = millis;
-  }
-
-  public FailureLog(Logger log, String what) {
-    this(log, what, System::currentTimeMillis);
+    this.ticker = ticker;
   }
 
   /** The action failed once more, for {@code reason}. */
   public synchronized void failed(String reason) {
-    long now = millis.getAsLong();
+    long now = ticker.nanos();
     failures++;
     if (failures == 1) {
       log.error("{}: {}", what, reason);
       loggedAt = now;
-    } else if (now - loggedAt >= REPEAT_MILLIS) {
+    } else if (now - loggedAt >= REPEAT_NANOS) {
       log.error(String.format(Locale.ROOT, "%s: %s (%,d failures in a row; said once a minute while it lasts)", what,
           reason, failures));
       loggedAt = now;

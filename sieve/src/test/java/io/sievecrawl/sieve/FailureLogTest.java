@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -17,12 +18,12 @@ class FailureLogTest {
     ListAppender<ILoggingEvent> lines = new ListAppender<>();
     lines.start();
     logger.addAppender(lines);
-    AtomicLong now = new AtomicLong(1_000_000);
-    FailureLog failures = new FailureLog(logger, "cannot save the crawl state in job", now::get);
+    FakeClock clock = new FakeClock();
+    FailureLog failures = new FailureLog(logger, "cannot save the crawl state in job", clock);
 
     for (int second = 0; second < 150; second++) { // two and a half minutes of a full disk
       failures.failed("No space left on device");
-      now.addAndGet(1_000);
+      clock.advance(Duration.ofSeconds(1));
     }
     failures.succeeded();
     failures.succeeded();

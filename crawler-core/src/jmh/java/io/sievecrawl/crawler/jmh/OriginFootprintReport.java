@@ -3,6 +3,7 @@ package io.sievecrawl.crawler.jmh;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
@@ -39,7 +40,8 @@ public final class OriginFootprintReport {
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     long start = System.nanoTime();
     try (DiskFrontier<String> frontier = DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8(), url -> url,
-        OriginFootprintReport::origin, FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)))) {
+        OriginFootprintReport::origin, FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)),
+        Ticker.SYSTEM)) {
       HostScheduler<String> scheduler = new HostScheduler<>(frontier,
           Politeness.of(1, Duration.ofSeconds(1), false, 1, Duration.ofSeconds(1)), clock::get,
           HostScheduler.LeaseObserver.NONE);

@@ -5,9 +5,11 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.job.CrawlJob;
 import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,9 +35,9 @@ public final class QueuedCrawlFixture {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, Math.max(10_000_000L, 2 * urls))
         .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build();
     List<String> seeds = List.of(origin(0, port) + "/");
-    CrawlJob job = CrawlJob.create(dir, settings, seeds, dir.resolve("results.jsonl").toString());
+    CrawlJob job = CrawlJob.create(dir, settings, seeds, dir.resolve("results.jsonl").toString(), Clock.systemUTC());
     long start = System.nanoTime();
-    try (DiskFrontier<CrawlTask> frontier = job.openFrontier(settings, Setting.FILTER_N.key())) {
+    try (DiskFrontier<CrawlTask> frontier = job.openFrontier(settings, Setting.FILTER_N.key(), Ticker.SYSTEM)) {
       List<CrawlTask> batch = new ArrayList<>(10_000);
       for (long i = 0; i < urls; i++) {
         String url = origin((int) (i % origins), port) + "/section/" + (i % 97) + "/page-" + i / origins + ".html";

@@ -1,12 +1,12 @@
 package io.sievecrawl.crawler.fetch;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongSupplier;
 import okhttp3.Cookie;
 import okhttp3.CookieJar;
 import okhttp3.HttpUrl;
@@ -18,6 +18,8 @@ import okhttp3.HttpUrl;
  * <p>OkHttp parses each Set-Cookie (RFC 6265: a Domain attribute must cover the host and may not be a public
  * suffix, Max-Age and Expires, Path, Secure) and decides which cookies a request carries; this jar only keeps them.
  * A cookie set again under its name, domain and path replaces the old one, and one set already expired deletes it.
+ * Whether a cookie has expired is judged on the jar's clock (the crawl's wall clock); OkHttp dates a Max-Age from the
+ * system clock as it parses the Set-Cookie.
  *
  * <p>Bounded, since a crawl may visit millions of hosts: at most {@value #MAX_PER_DOMAIN} cookies per domain (the
  * oldest go first) and about {@code maxBytes} in all, the least recently used domain's cookies dropped past it; a
@@ -35,18 +37,13 @@ public final class BoundedCookieJar implements CookieJar {
       Comparator.comparingInt((Cookie c) -> c.path().length()).reversed();
 
   private final long maxBytes;
-  private final LongSupplier clock;
+  private final Clock clock;
   // Keyed by the cookie's domain (the host itself for a host-only cookie), in least recently used order.
   private final LinkedHashMap<String, List<Cookie>> byDomain = new LinkedHashMap<>(256, 0.75f, true); // guarded by this
   private long bytes; // guarded by this
 
-  /** A jar holding about {@code maxBytes} of cookies at most, with expiry judged by the system clock. */
-  public BoundedCookieJar(long maxBytes) {
-    this(maxBytes, System::currentTimeMillis);
-  }
-
-  /** As {@link #BoundedCookieJar(long)}, with the time in epoch milliseconds from {@code clock}. */
-  BoundedCookieJar(long maxBytes, LongSupplier clock) {
+  /** A jar holding about {@code maxBytes} of cookies at most, with expiry judged by {@code clock}. */
+  public BoundedCookieJar(long maxBytes, Clock clock) {
     if (maxBytes < MAX_COOKIE_SIZE) {
       throw new IllegalArgumentException("maxBytes (" + maxBytes + ") must be at least " + MAX_COOKIE_SIZE);
     }
@@ -61,7 +58,7 @@ public final class BoundedCookieJar implements CookieJar {
 
   /** Keeps {@code cookies}, as if a response had set them (a resumed crawl's, from its crawl directory). */
   public synchronized void keep(List<Cookie> cookies) {
-    long now = clock.getAsLong();
+    long now = clock.millis();
     for (Cookie cookie : cookies) {
       if (cookie.name().length() + cookie.value().length() > MAX_COOKIE_SIZE) {
         continue;
@@ -90,7 +87,7 @@ public final class BoundedCookieJar implements CookieJar {
 
   @Override
   public synchronized List<Cookie> loadForRequest(HttpUrl url) {
-    long now = clock.getAsLong();
+    long now = clock.millis();
     List<Cookie> matching = List.of();
     String host = url.host();
     // the host and every domain above it: a cookie for example.com also goes to www.example.com
@@ -123,7 +120,7 @@ public final class BoundedCookieJar implements CookieJar {
 
   /** The cookies kept that have not expired, the least recently used domains' first. */
   public synchronized List<Cookie> snapshot() {
-    long now = clock.getAsLong();
+    long now = clock.millis();
     List<Cookie> live = new ArrayList<>();
     for (List<Cookie> kept : byDomain.values()) {
       for (Cookie cookie : kept) {

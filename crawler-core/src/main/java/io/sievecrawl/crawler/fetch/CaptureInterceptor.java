@@ -3,6 +3,7 @@ package io.sievecrawl.crawler.fetch;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,21 +37,24 @@ public final class CaptureInterceptor implements Interceptor {
   private final ExchangeRecorder recorder;
   private final long cap;
   private final Consumer<IOException> onFailure;
+  private final Clock clock;
 
   /**
    * @param cap the most body bytes kept per exchange; a longer body is recorded truncated
    * @param onFailure told when the recorder cannot record (a full disk): the fetch itself goes on
+   * @param clock the wall clock: an exchange's date is when its request was sent
    */
-  public CaptureInterceptor(ExchangeRecorder recorder, long cap, Consumer<IOException> onFailure) {
+  public CaptureInterceptor(ExchangeRecorder recorder, long cap, Consumer<IOException> onFailure, Clock clock) {
     this.recorder = recorder;
     this.cap = cap;
     this.onFailure = onFailure;
+    this.clock = clock;
   }
 
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    Instant date = Instant.now();
+    Instant date = clock.instant();
     Response response = chain.proceed(request);
     Connection connection = chain.connection();
     // through a proxy the socket's address is the proxy's, not the server's: WARC-IP-Address is left out

@@ -5,9 +5,11 @@ import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -16,6 +18,8 @@ import java.time.format.DateTimeParseException;
 import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Predicate;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.Cookie;
@@ -38,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * JDK's certificate authorities unless the settings say more ({@link TlsTrust}).
  *
  * <p>Thread-safe; one instance serves every worker. {@link #cancelAll()} aborts calls in flight (for a stop that
- * must end quickly).
+ * must end quickly). Made by a {@link Builder}.
  */
 public final class PageFetcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PageFetcher.class);
@@ -51,38 +55,72 @@ public final class PageFetcher implements AutoCloseable {
   private final long maxBodySize;
   private final boolean capturing;
   private final BoundedCookieJar cookies; // null when fetch.cookies is off
-
-  /** A fetcher that may fetch any host. */
-  public PageFetcher(CrawlSettings settings) {
-    this(settings, host -> true);
-  }
+  private final Clock clock;
+  private final Ticker ticker;
 
   /**
-   * A fetcher that refuses hosts resolving only to local addresses (loopback, private, link-local) unless
-   * {@code mayBeLocal} accepts them: see {@link PrivateAddresses}.
-   */
-  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal) {
-    this(settings, mayBeLocal, null);
-  }
-
-  /**
-   * A fetcher whose every exchange, robots.txt included, also goes through {@code capture} (a
-   * {@link CaptureInterceptor}, or {@code null} for none). A capturing fetcher speaks HTTP/1.1 only, so that what
-   * is captured is what went over the wire.
+   * A fetcher for {@code settings} that may fetch any host, sends the extra headers to every origin and captures
+   * nothing, unless the builder says otherwise.
    *
-   * @throws IllegalArgumentException if a proxy environment variable holds no usable proxy URL, naming it
+   * @param clock the wall clock: when each fetch started, Retry-After dates, cookie expiry
+   * @param ticker the crawl's ticker: how long each fetch took
    */
-  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal, Interceptor capture) {
-    this(settings, mayBeLocal, host -> true, capture);
+  public static Builder builder(CrawlSettings settings, Clock clock, Ticker ticker) {
+    return new Builder(settings, clock, ticker);
   }
 
-  /**
-   * As {@link #PageFetcher(CrawlSettings, java.util.function.Predicate, Interceptor)}, sending the credentials among
-   * the extra headers ({@code fetch.header}: Authorization, Cookie) only to origins ({@code scheme://host[:port]})
-   * {@code takesCredentials} accepts.
-   */
-  public PageFetcher(CrawlSettings settings, java.util.function.Predicate<String> mayBeLocal,
-      java.util.function.Predicate<String> takesCredentials, Interceptor capture) {
+  /** What a fetcher may fetch, whom it sends credentials and where its exchanges go. */
+  public static final class Builder {
+    private final CrawlSettings settings;
+    private final Clock clock;
+    private final Ticker ticker;
+    private Predicate<String> mayBeLocal = host -> true;
+    private Predicate<String> takesCredentials = origin -> true;
+    private Interceptor capture;
+
+    private Builder(CrawlSettings settings, Clock clock, Ticker ticker) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      this.clock = Objects.requireNonNull(clock, "clock");
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+    }
+
+    /**
+     * Refuses hosts resolving only to local addresses (loopback, private, link-local) unless {@code mayBeLocal}
+     * accepts them: see {@link PrivateAddresses}.
+     */
+    public Builder mayBeLocal(Predicate<String> mayBeLocal) {
+      this.mayBeLocal = Objects.requireNonNull(mayBeLocal, "mayBeLocal");
+      return this;
+    }
+
+    /**
+     * Sends the credentials among the extra headers ({@code fetch.header}: Authorization, Cookie) only to origins
+     * ({@code scheme://host[:port]}) {@code takesCredentials} accepts.
+     */
+    public Builder takesCredentials(Predicate<String> takesCredentials) {
+      this.takesCredentials = Objects.requireNonNull(takesCredentials, "takesCredentials");
+      return this;
+    }
+
+    /**
+     * Sends every exchange, robots.txt included, through {@code capture} as well (a {@link CaptureInterceptor}). A
+     * capturing fetcher speaks HTTP/1.1 only, so that what is captured is what went over the wire.
+     */
+    public Builder capture(Interceptor capture) {
+      this.capture = Objects.requireNonNull(capture, "capture");
+      return this;
+    }
+
+    /** @throws IllegalArgumentException if a proxy environment variable holds no usable proxy URL, naming it */
+    public PageFetcher build() {
+      return new PageFetcher(settings, mayBeLocal, takesCredentials, capture, clock, ticker);
+    }
+  }
+
+  private PageFetcher(CrawlSettings settings, Predicate<String> mayBeLocal, Predicate<String> takesCredentials,
+      Interceptor capture, Clock clock, Ticker ticker) {
+    this.clock = clock;
+    this.ticker = ticker;
     FetchSettings fetch = settings.fetch();
     ProxyRoutes proxies = ProxyRoutes.of(fetch.proxy(), System.getenv());
     if (!proxies.describe().equals("none")) {
@@ -103,7 +141,7 @@ public final class PageFetcher implements AutoCloseable {
       log.warn("{} is on: TLS certificates are not checked, so anyone between the crawler and a site can pose as"
           + " the site", Setting.INSECURE_TLS.key());
     }
-    this.cookies = fetch.cookies() ? new BoundedCookieJar(COOKIE_MEMORY) : null;
+    this.cookies = fetch.cookies() ? new BoundedCookieJar(COOKIE_MEMORY, clock) : null;
     if (cookies != null) {
       builder.cookieJar(cookies);
     }
@@ -167,8 +205,8 @@ public final class PageFetcher implements AutoCloseable {
    * As {@link #fetch(Url, boolean)}; {@code anyType} keeps a body of any content type (a sitemap), not only HTML.
    */
   public FetchResponse fetch(Url url, boolean keepBody, boolean anyType) {
-    Instant startedAt = Instant.now();
-    long start = System.nanoTime();
+    Instant startedAt = clock.instant();
+    long start = ticker.nanos();
     HttpUrl target = HttpUrl.get(url.toString()); // the one place a crawl's URL becomes OkHttp's
     Request request = new Request.Builder().url(target).header("User-Agent", userAgent)
         .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
@@ -183,7 +221,7 @@ public final class PageFetcher implements AutoCloseable {
       String contentType = header.mediaType();
       String charset = header.charset();
       String location = response.header("Location");
-      Duration retryAfter = parseRetryAfter(response.header("Retry-After"));
+      Duration retryAfter = parseRetryAfter(response.header("Retry-After"), clock);
       String robotsTag = response.header("X-Robots-Tag");
       String encoding = response.header("Content-Encoding");
       // a page without a usable Content-Type is kept if it starts as HTML, as a browser would show it
@@ -263,8 +301,8 @@ public final class PageFetcher implements AutoCloseable {
     return FailureCause.of(e).description();
   }
 
-  /** Retry-After as delta-seconds or an HTTP date; {@code null} if absent or unreadable. */
-  static Duration parseRetryAfter(String value) {
+  /** Retry-After as delta-seconds or an HTTP date (from now on {@code clock}); {@code null} if absent or unreadable. */
+  static Duration parseRetryAfter(String value, Clock clock) {
     if (value == null || value.isBlank()) {
       return null;
     }
@@ -273,14 +311,14 @@ public final class PageFetcher implements AutoCloseable {
       return Duration.ofSeconds(Long.parseLong(v.length() > 9 ? "999999999" : v));
     }
     try {
-      Duration d = Duration.between(Instant.now(), ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME));
+      Duration d = Duration.between(clock.instant(), ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME));
       return d.isNegative() ? Duration.ZERO : d;
     } catch (DateTimeParseException e) {
       return null;
     }
   }
 
-  private static long elapsedMillis(long startNanos) {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+  private long elapsedMillis(long startNanos) {
+    return TimeUnit.NANOSECONDS.toMillis(ticker.nanos() - startNanos);
   }
 }

@@ -12,6 +12,7 @@ import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.fetch.CookiesTxt;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.Durable;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierCorruptException;
 import io.sievecrawl.sieve.disk.FrontierOptions;
@@ -20,7 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -87,34 +88,39 @@ public final class CrawlJob implements java.io.Closeable {
 
   private final Path dir;
   private final DirectoryLock lock;
+  private final Clock clock; // the times in the manifest
   private Manifest manifest;
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
   private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
   private long savedSketchUpdates;
 
-  private CrawlJob(Path dir, DirectoryLock lock, Manifest manifest) {
+  private CrawlJob(Path dir, DirectoryLock lock, Manifest manifest, Clock clock) {
     this.dir = dir;
     this.lock = lock;
     this.manifest = manifest;
+    this.clock = clock;
   }
 
   /**
    * Makes {@code dir} (missing or empty) the directory of a new crawl.
    *
    * @param output the results file, or {@code -} for standard output
+   * @param clock the wall clock, for the times in the manifest
    * @throws CrawlJobException if {@code dir} holds a crawl already, or other files
    */
-  public static CrawlJob create(Path dir, CrawlSettings settings, List<String> seeds, String output)
+  public static CrawlJob create(Path dir, CrawlSettings settings, List<String> seeds, String output, Clock clock)
       throws IOException {
-    return create(dir, settings, seedsFile -> Durable.replace(seedsFile, String.join("\n", seeds) + "\n"), output);
+    return create(dir, settings, seedsFile -> Durable.replace(seedsFile, String.join("\n", seeds) + "\n"), output,
+        clock);
   }
 
   /**
-   * As {@link #create(Path, CrawlSettings, List, String)}, with the seeds (normalized, one a line) in
+   * As {@link #create(Path, CrawlSettings, List, String, Clock)}, with the seeds (normalized, one a line) in
    * {@code seedFile}, which is moved into the crawl directory.
    */
-  public static CrawlJob create(Path dir, CrawlSettings settings, Path seedFile, String output) throws IOException {
-    return create(dir, settings, seedsFile -> Durable.move(seedFile, seedsFile), output);
+  public static CrawlJob create(Path dir, CrawlSettings settings, Path seedFile, String output, Clock clock)
+      throws IOException {
+    return create(dir, settings, seedsFile -> Durable.move(seedFile, seedsFile), output, clock);
   }
 
   /** Writes a new crawl's seeds file. */
@@ -122,7 +128,7 @@ public final class CrawlJob implements java.io.Closeable {
     void writeTo(Path seedsFile) throws IOException;
   }
 
-  private static CrawlJob create(Path dir, CrawlSettings settings, SeedWriter seeds, String output)
+  private static CrawlJob create(Path dir, CrawlSettings settings, SeedWriter seeds, String output, Clock clock)
       throws IOException {
     if (Files.exists(dir.resolve(MANIFEST))) {
       if (completed(dir.resolve(MANIFEST))) {
@@ -144,7 +150,7 @@ public final class CrawlJob implements java.io.Closeable {
     Files.createDirectories(dir);
     DirectoryLock lock = DirectoryLock.take(dir);
     try {
-      return create(dir, lock, settings, seeds, output);
+      return create(dir, lock, settings, seeds, output, clock);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -152,15 +158,15 @@ public final class CrawlJob implements java.io.Closeable {
   }
 
   private static CrawlJob create(Path dir, DirectoryLock lock, CrawlSettings settings, SeedWriter seeds,
-      String output) throws IOException {
+      String output, Clock clock) throws IOException {
     Files.createDirectories(dir.resolve(FRONTIER));
     Durable.replacePrivate(dir.resolve(SETTINGS), ("# The settings of this crawl; 'sievecrawl resume' reads them.\n"
         + settings.toConfigText()).getBytes(StandardCharsets.UTF_8)); // headers may hold credentials
     seeds.writeTo(dir.resolve(SEEDS));
-    String now = Instant.now().toString();
+    String now = clock.instant().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
-        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false));
+        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false), clock);
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
     return job;
@@ -169,9 +175,10 @@ public final class CrawlJob implements java.io.Closeable {
   /**
    * Opens the crawl in {@code dir}.
    *
+   * @param clock the wall clock, for the times in the manifest
    * @throws CrawlJobException if there is no crawl there, it is of another format version, or a file is damaged
    */
-  public static CrawlJob open(Path dir) throws IOException {
+  public static CrawlJob open(Path dir, Clock clock) throws IOException {
     if (!Files.isDirectory(dir)) {
       throw new CrawlJobException(dir + ": no such crawl directory");
     }
@@ -202,7 +209,7 @@ public final class CrawlJob implements java.io.Closeable {
         throw new CrawlJobException(dir.resolve(needed) + ": missing from the crawl directory");
       }
     }
-    return new CrawlJob(dir, DirectoryLock.take(dir), manifest);
+    return new CrawlJob(dir, DirectoryLock.take(dir), manifest, clock);
   }
 
   /** Whether {@code manifest} is readable and says its crawl completed. */
@@ -277,15 +284,17 @@ public final class CrawlJob implements java.io.Closeable {
   /**
    * The crawl's disk frontier, recovered as of its last write.
    *
+   * @param ticker the crawl's ticker, for the frontier's own timing
    * @throws CrawlJobException if its files are damaged or of another version (naming the file)
    */
-  public DiskFrontier<CrawlTask> openFrontier(CrawlSettings settings, String capacityHint) throws IOException {
+  public DiskFrontier<CrawlTask> openFrontier(CrawlSettings settings, String capacityHint, Ticker ticker)
+      throws IOException {
     FrontierOptions options = FrontierOptions.defaults(capacityHint)
         .withSyncInterval(settings.frontier().syncInterval())
         .withCheckpointInterval(settings.frontier().checkpointInterval());
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
-          CrawlTask::origin, options);
+          CrawlTask::origin, options, ticker);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);
     }
@@ -349,7 +358,7 @@ public final class CrawlJob implements java.io.Closeable {
   /** Records that a run starts. */
   public void runStarts() throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
-        manifest.n(), manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs() + 1,
+        manifest.n(), manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs() + 1,
         manifest.removeWhenComplete());
     writeManifest();
   }
@@ -357,7 +366,7 @@ public final class CrawlJob implements java.io.Closeable {
   /** Records how the last run ended. */
   public void runEnded(Status status) throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), Instant.now().toString(), manifest.runs(), manifest.removeWhenComplete());
+        manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs(), manifest.removeWhenComplete());
     writeManifest();
   }
 

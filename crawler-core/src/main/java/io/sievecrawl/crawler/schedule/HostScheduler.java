@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.schedule;
 
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.Ticker;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.LongSupplier;
 
 /**
  * Hands workers tasks from a {@link Frontier} in an order that is polite per origin and never lets one origin hold up
@@ -35,8 +35,8 @@ public final class HostScheduler<T> {
    * Concurrency: one ReentrantLock guards the active origins, the due-heap and the timekeeper. Network I/O to sites
    * never happens under it; the frontier's own lock is taken inside it (never the other way round), for page-cache
    * reads of the disk frontier or a round trip to Redis for a shared one (checking an origin out, claiming its next
-   * tasks). Completions reach the frontier before this lock is taken. Times come from the injected ticker
-   * (System.nanoTime in a crawl), so tests drive the schedule.
+   * tasks). Completions reach the frontier before this lock is taken. Times come from the injected ticker (the
+   * crawl's), so tests drive the schedule.
    */
   static final int TURN_LEASES = 16;
   private static final long SHARED_RECHECK_MILLIS = 200;
@@ -44,7 +44,7 @@ public final class HostScheduler<T> {
   private final Frontier<T> frontier;
   private final Politeness politeness;
   private final int hostConcurrency;
-  private final LongSupplier ticker;
+  private final Ticker ticker;
   private final LeaseObserver observer;
   private final long recheckNanos; // how long a waiting worker may go without looking at the frontier's line
   private final ReentrantLock lock = new ReentrantLock();
@@ -75,9 +75,9 @@ public final class HostScheduler<T> {
   /**
    * @param frontier a frontier whose queues are keyed by origin
    * @param politeness requests in flight per origin, least delay between starts, and the origins kept at hand
-   * @param ticker nanoseconds of a monotonic clock ({@code System::nanoTime})
+   * @param ticker the crawl's ticker, which every delay and pause is timed on
    */
-  public HostScheduler(Frontier<T> frontier, Politeness politeness, LongSupplier ticker, LeaseObserver observer) {
+  public HostScheduler(Frontier<T> frontier, Politeness politeness, Ticker ticker, LeaseObserver observer) {
     this.frontier = frontier;
     this.politeness = politeness;
     this.hostConcurrency = politeness.hostConcurrency();
@@ -162,14 +162,14 @@ public final class HostScheduler<T> {
    * scheduler stopped, or the time ran out.
    */
   public Lease<T> acquire(long timeout, TimeUnit unit) throws InterruptedException {
-    long deadline = ticker.getAsLong() + unit.toNanos(timeout);
+    long deadline = ticker.nanos() + unit.toNanos(timeout);
     lock.lockInterruptibly();
     try {
       while (true) {
         if (stopped) {
           return null;
         }
-        long now = ticker.getAsLong();
+        long now = ticker.nanos();
         Lease<T> lease = leaseIfDue(now);
         if (lease != null) {
           return lease;
@@ -203,7 +203,7 @@ public final class HostScheduler<T> {
   public Lease<T> poll() {
     lock.lock();
     try {
-      return stopped ? null : leaseIfDue(ticker.getAsLong());
+      return stopped ? null : leaseIfDue(ticker.nanos());
     } finally {
       lock.unlock();
     }
@@ -365,7 +365,7 @@ public final class HostScheduler<T> {
   private void ended(Lease<T> lease) {
     ActiveOrigin<T> o = active.get(lease.origin());
     o.inFlight--;
-    reposition(o, ticker.getAsLong());
+    reposition(o, ticker.nanos());
     timekeeper.wakeAll();
   }
 
@@ -394,7 +394,7 @@ public final class HostScheduler<T> {
         takeBackStart(o, lease);
       }
       o.inFlight--;
-      long now = ticker.getAsLong();
+      long now = ticker.nanos();
       o.pace.pauseUntil(now + after.toNanos());
       o.retryFirst(new Claim<>(retry, lease.claim().id()));
       reposition(o, now);
@@ -447,7 +447,7 @@ public final class HostScheduler<T> {
     try {
       ActiveOrigin<T> o = active.get(origin);
       if (o != null) {
-        long now = ticker.getAsLong();
+        long now = ticker.nanos();
         change.apply(o, now);
         reposition(o, now);
         timekeeper.wakeAll();
@@ -473,7 +473,7 @@ public final class HostScheduler<T> {
   public Snapshot snapshot() {
     lock.lock();
     try {
-      long now = ticker.getAsLong();
+      long now = ticker.nanos();
       int dueNow = 0;
       int waiting = 0;
       int heldBack = 0;

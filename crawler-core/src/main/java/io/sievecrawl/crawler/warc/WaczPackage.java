@@ -15,7 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
+import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -51,9 +51,10 @@ public final class WaczPackage {
    * Writes the WACZ of the closed WARC files of {@code warcDir} to {@code out}, building the directory's index first.
    *
    * @param software the {@code software} field, e.g. {@code sievecrawl 1.0}
+   * @param clock the wall clock: the package's {@code created} field
    * @throws IOException if a file cannot be read or the package written; a partial package is removed
    */
-  public static Summary write(Path warcDir, Path out, String software) throws IOException {
+  public static Summary write(Path warcDir, Path out, String software, Clock clock) throws IOException {
     Path index = WarcIndex.build(warcDir);
     List<Path> warcs = WarcIndex.closedWarcs(warcDir);
     Path absoluteOut = out.toAbsolutePath();
@@ -75,7 +76,7 @@ public final class WaczPackage {
         datapackage.put("wacz_version", VERSION);
         datapackage.put("title", warcDir.toAbsolutePath().getFileName().toString());
         datapackage.put("software", software);
-        datapackage.put("created", Instant.now().toString());
+        datapackage.put("created", clock.instant().toString());
         datapackage.set("resources", resources);
         byte[] datapackageBytes = JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(datapackage);
         zip.putNextEntry(new ZipEntry("datapackage.json"));

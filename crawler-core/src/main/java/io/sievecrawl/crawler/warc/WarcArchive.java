@@ -27,6 +27,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -79,6 +80,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private final long maxFileSize;
   private final Map<String, List<String>> info;
   private final FileChannel lock;
+  private final Clock clock;
   private int nextSerial;
   private Path openFile;
   private RandomAccessFile file; // not a FileChannel: an interrupted thread would close a channel under the archive
@@ -89,9 +91,10 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private final WarcIndex.Indexer indexer;
 
   private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial,
-      FileChannel lock) {
+      FileChannel lock, Clock clock) {
     this.dir = dir;
     this.lock = lock;
+    this.clock = clock;
     this.prefix = prefix;
     this.maxFileSize = maxFileSize;
     this.info = info;
@@ -104,13 +107,14 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
    * capture spill files.
    *
    * @param info the fields of each file's warcinfo record (software, settings, robots policy, ...)
+   * @param clock the wall clock: when each file was started, in its name and its warcinfo record
    */
-  public static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info)
-      throws IOException {
+  public static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
+      Clock clock) throws IOException {
     Files.createDirectories(dir);
     FileChannel lock = lock(dir, prefix); // before the repair: another process's open file is not ours to repair
     try {
-      return open(dir, prefix, maxFileSize, info, lock);
+      return open(dir, prefix, maxFileSize, info, lock, clock);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
@@ -118,7 +122,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   }
 
   private static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
-      FileChannel lock) throws IOException {
+      FileChannel lock, Clock clock) throws IOException {
     Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz("
         + Pattern.quote(OPEN_SUFFIX) + ")?");
     int highest = 0;
@@ -138,7 +142,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         }
       }
     }
-    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1, lock);
+    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1, lock, clock);
   }
 
   /**
@@ -377,7 +381,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   }
 
   private void startFile() throws IOException {
-    Instant now = warcDate(Instant.now());
+    Instant now = warcDate(clock.instant());
     while (true) {
       String name = prefix + "-" + STAMP.format(now) + "-" + String.format("%05d", nextSerial++) + ".warc.gz";
       Path path = dir.resolve(name + OPEN_SUFFIX);

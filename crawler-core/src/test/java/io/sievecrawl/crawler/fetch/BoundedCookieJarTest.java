@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,14 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.Cookie;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 
 class BoundedCookieJarTest {
-  private final AtomicLong now = new AtomicLong(1_700_000_000_000L);
-  private final BoundedCookieJar jar = new BoundedCookieJar(1_000_000, now::get);
+  // OkHttp dates a Max-Age from the system clock as it reads the Set-Cookie: the jar's clock starts there too
+  private final FakeClock clock = new FakeClock(Instant.now());
+  private final BoundedCookieJar jar = new BoundedCookieJar(1_000_000, clock);
 
   private void set(String url, String... setCookies) {
     HttpUrl from = HttpUrl.get(url);
@@ -82,15 +84,20 @@ class BoundedCookieJarTest {
   }
 
   @Test
-  void aCookieStopsBeingSentWhenItExpiresOnTheJarsClock() {
-    // OkHttp dates Max-Age from the system clock, so the expiry is given as a date the jar's clock then passes
-    long expiry = System.currentTimeMillis() + 3_600_000;
-    now.set(expiry - 1_000);
-    String expires = DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochMilli(expiry).atZone(ZoneOffset.UTC));
-    set("https://example.com/", "short=1; Expires=" + expires, "long=1; Max-Age=86400");
-    assertEquals("short=1; long=1", sent("https://example.com/"));
-    now.set(expiry + 1_000);
-    assertEquals("long=1", sent("https://example.com/"));
+  void aCookieIsSentUntilTheJarsClockPassesItsExpiry() {
+    Instant inAnHour = clock.instant().plus(Duration.ofHours(1));
+    String expires = DateTimeFormatter.RFC_1123_DATE_TIME.format(inAnHour.atZone(ZoneOffset.UTC));
+    set("https://example.com/", "dated=1; Expires=" + expires, "aged=1; Max-Age=7200", "session=1");
+    assertEquals("dated=1; aged=1; session=1", sent("https://example.com/"));
+    clock.advance(Duration.ofMinutes(59));
+    assertEquals("dated=1; aged=1; session=1", sent("https://example.com/"), "a minute before the Expires date");
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals("aged=1; session=1", sent("https://example.com/"), "a minute past the Expires date");
+    assertEquals(2, jar.snapshot().size());
+    clock.advance(Duration.ofMinutes(58));
+    assertEquals("aged=1; session=1", sent("https://example.com/"), "a minute before the Max-Age runs out");
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals("session=1", sent("https://example.com/"), "a minute after");
     assertEquals(BoundedCookieJar.size(jar.snapshot().get(0)), jar.estimatedBytes(),
         "an expired cookie is dropped when met");
   }
@@ -108,7 +115,7 @@ class BoundedCookieJarTest {
 
   @Test
   void pastItsMemoryTheJarDropsTheLeastRecentlyUsedDomains() {
-    BoundedCookieJar small = new BoundedCookieJar(20_000, now::get);
+    BoundedCookieJar small = new BoundedCookieJar(20_000, clock);
     HttpUrl kept = HttpUrl.get("https://kept.example/");
     small.saveFromResponse(kept, List.of(Cookie.parse(kept, "k=1")));
     for (int i = 0; i < 1_000; i++) {
@@ -135,7 +142,7 @@ class BoundedCookieJarTest {
 
   @Test
   void workersSavingAndLoadingAtOnceKeepTheJarWithinItsBounds() throws InterruptedException {
-    BoundedCookieJar shared = new BoundedCookieJar(50_000, now::get);
+    BoundedCookieJar shared = new BoundedCookieJar(50_000, clock);
     int threads = 8;
     CountDownLatch start = new CountDownLatch(1);
     ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();

@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.RequestHeader;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,6 +36,7 @@ class CaptureInterceptorTest {
   private final WireMockServer server = new WireMockServer(options().dynamicPort().gzipDisabled(true)
       .useChunkedTransferEncoding(Options.ChunkedEncodingPolicy.NEVER)); // Content-Length declared
 
+  private final FakeClock clock = new FakeClock();
   private final List<Exchange> recorded = new CopyOnWriteArrayList<>();
   private final List<IOException> failures = new CopyOnWriteArrayList<>();
 
@@ -70,8 +72,8 @@ class CaptureInterceptorTest {
   @Test
   void withoutACaptureABodyDeclaredOverTheCapThatIsNotParsedIsNotRead() {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, 100_000L).build();
-    FetchResponse response = new PageFetcher(settings).fetch(
-        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
+    FetchResponse response = PageFetcher.builder(settings, clock, clock).build()
+        .fetch(UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
     assertEquals(0, response.bytes(), "a zip file over the cap would only have been counted");
@@ -158,6 +160,7 @@ class CaptureInterceptorTest {
         return new IOException("capture failed: " + cause.getMessage(), cause);
       }
     };
-    return new PageFetcher(settings, host -> true, new CaptureInterceptor(recorder, cap, failures::add));
+    return PageFetcher.builder(settings, clock, clock)
+        .capture(new CaptureInterceptor(recorder, cap, failures::add, clock)).build();
   }
 }

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +58,8 @@ class HtmlSnifferTest {
       server.stubFor(get(urlEqualTo("/text")).willReturn(aResponse().withHeader("Content-Type", "text/plain")
           .withBody("<html><a href=/no>")));
       server.stubFor(get(urlEqualTo("/missing")).willReturn(aResponse().withStatus(404).withBody("<html>gone")));
-      PageFetcher fetcher = new PageFetcher(CrawlSettings.builder().build());
+      FakeClock clock = new FakeClock();
+      PageFetcher fetcher = PageFetcher.builder(CrawlSettings.builder().build(), clock, clock).build();
       String base = "http://127.0.0.1:" + server.port();
 
       FetchResponse untyped = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/page"), true);

@@ -14,6 +14,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +70,8 @@ class TlsTrustTest {
   }
 
   private static FetchResponse fetch(String url, CrawlSettings settings) {
-    try (PageFetcher fetcher = new PageFetcher(settings)) {
+    FakeClock clock = new FakeClock();
+    try (PageFetcher fetcher = PageFetcher.builder(settings, clock, clock).build()) {
       return fetcher.fetch(UrlNormalizer.parseCanonical(url), true);
     }
   }

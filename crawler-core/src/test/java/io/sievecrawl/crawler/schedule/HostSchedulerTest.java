@@ -11,6 +11,8 @@ import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
+import io.sievecrawl.sieve.Ticker;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,14 +29,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The scheduler on a clock the test moves: politeness, origins taking turns, a bounded set of origins at hand. */
 class HostSchedulerTest {
-  private final AtomicLong now = new AtomicLong(1_000_000_000L);
+  private final FakeClock clock = new FakeClock();
   private final CountingFrontier frontier = new CountingFrontier(Sieve.over(BloomFilter.create(100_000, 0.001),
       url -> url, HostSchedulerTest::originOf, "n"));
 
@@ -43,7 +44,7 @@ class HostSchedulerTest {
   }
 
   private HostScheduler<String> scheduler(int hostConcurrency, Duration delay, int maxActive) {
-    return new HostScheduler<>(frontier, Politeness.fixed(hostConcurrency, delay, maxActive), now::get,
+    return new HostScheduler<>(frontier, Politeness.fixed(hostConcurrency, delay, maxActive), clock,
         HostScheduler.LeaseObserver.NONE);
   }
 
@@ -52,7 +53,7 @@ class HostSchedulerTest {
   }
 
   private void advance(Duration d) {
-    now.addAndGet(d.toNanos());
+    clock.advance(d);
   }
 
   @Test
@@ -240,7 +241,7 @@ class HostSchedulerTest {
           if (lease == null) {
             for (int o = 0; o < origins; o++) {
               boolean mayStart = !inFlight[o]
-                  && (lastStart[o] == Long.MIN_VALUE || now.get() - lastStart[o] >= delay.toNanos());
+                  && (lastStart[o] == Long.MIN_VALUE || clock.nanos() - lastStart[o] >= delay.toNanos());
               assertTrue(!mayStart || waiting[o] == 0, "seed " + seed + " step " + step + ": origin " + o
                   + " may start and has " + waiting[o] + " tasks, but the poll found none");
             }
@@ -249,13 +250,13 @@ class HostSchedulerTest {
             int index = Integer.parseInt(lease.task().substring(lease.task().lastIndexOf('/') + 1));
             assertTrue(handedOut.add(lease.task()), "handed out twice: " + lease.task());
             assertTrue(!inFlight[o] && waiting[o] > 0);
-            assertTrue(now.get() - lastStart[o] >= delay.toNanos() || lastStart[o] == Long.MIN_VALUE,
+            assertTrue(clock.nanos() - lastStart[o] >= delay.toNanos() || lastStart[o] == Long.MIN_VALUE,
                 "started within the delay: " + lease.task());
             assertTrue(index > lastIndex[o], "out of order: " + lease.task());
             lastIndex[o] = index;
             inFlight[o] = true;
             waiting[o]--;
-            lastStart[o] = now.get();
+            lastStart[o] = clock.nanos();
             leases.add(lease);
           }
         }
@@ -349,7 +350,7 @@ class HostSchedulerTest {
     });
     assertTrue(woke.size() <= 2, "threads that read the clock (one, or two with a spurious wake-up): " + woke);
 
-    clock.nanos.addAndGet(Duration.ofMillis(1).toNanos());
+    clock.time.advance(Duration.ofMillis(1));
     Optional<HostScheduler.Lease<String>> lease = leases.poll(1, TimeUnit.MINUTES);
     assertEquals("https://a.example/2", lease.orElseThrow().task(), "the origin's start is not missed");
     s.stop();
@@ -370,13 +371,13 @@ class HostSchedulerTest {
       s.offer(url);
     }
     s.complete(s.poll());
-    clock.nanos.addAndGet(Duration.ofMillis(1).toNanos());
+    clock.time.advance(Duration.ofMillis(1));
     s.complete(s.poll()); // a.example/2 may start at 2 ms, b.example/2 at 3 ms
     BlockingQueue<Optional<HostScheduler.Lease<String>>> leases = new LinkedBlockingQueue<>();
     List<Thread> workers = startAcquiring(4, s, Duration.ofMinutes(10), leases);
     awaitTrue(() -> workers.stream().allMatch(w -> clock.readsBy(w) >= 2), "every worker waits");
 
-    clock.nanos.addAndGet(Duration.ofMillis(5).toNanos()); // both may start now; only the watching worker knows
+    clock.time.advance(Duration.ofMillis(5)); // both may start now; only the watching worker knows
     Set<String> started = new HashSet<>();
     for (int i = 0; i < 2; i++) {
       // without a hand-over the second start would wait for a sleeping worker's ten minutes to run out
@@ -458,14 +459,14 @@ class HostSchedulerTest {
   }
 
   /** A clock the test moves, counting who reads it: a worker reads it each time it wakes in acquire. */
-  private static final class WatchedClock implements LongSupplier {
-    final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+  private static final class WatchedClock implements Ticker {
+    final FakeClock time = new FakeClock();
     private final Map<Thread, AtomicInteger> reads = new ConcurrentHashMap<>();
 
     @Override
-    public long getAsLong() {
+    public long nanos() {
       reads.computeIfAbsent(Thread.currentThread(), t -> new AtomicInteger()).incrementAndGet();
-      return nanos.get();
+      return time.nanos();
     }
 
     int readsBy(Thread thread) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +32,7 @@ import org.netpreserve.jwarc.WarcRecord;
  */
 class WarcArchiveRepairTest {
   private static final Map<String, List<String>> INFO = Map.of("software", List.of("test"));
+  private final FakeClock clock = new FakeClock();
 
   @TempDir
   Path dir;
@@ -47,7 +48,7 @@ class WarcArchiveRepairTest {
     }
     assertTrue(validate(List.of(open)) != 0, "jwarc validate refuses the file as the kill left it");
 
-    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock)) {
       archive.record(exchange("https://example.com/4", 10));
     }
 
@@ -67,7 +68,7 @@ class WarcArchiveRepairTest {
     Files.write(open, new byte[] {0x1f, (byte) 0x8b, 8, 0, 1, 2, 3}, StandardOpenOption.APPEND);
     Path spill = Files.createFile(dir.resolve(CaptureBuffer.SPILL_PREFIX + "123.tmp"));
 
-    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO).close();
+    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock).close();
 
     List<Path> files = files();
     assertEquals(1, files.size(), files.toString());
@@ -86,7 +87,7 @@ class WarcArchiveRepairTest {
       file.write(ByteBuffer.wrap(new byte[] {(byte) (b.get(0) ^ 0x55)}), 400); // inside an early record
     }
     WarcDamagedException e = org.junit.jupiter.api.Assertions.assertThrows(WarcDamagedException.class,
-        () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO));
+        () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock));
     assertTrue(e.getMessage().startsWith(open + " is damaged at byte "), e.getMessage());
     assertTrue(e.getMessage().contains("with complete records after it"), e.getMessage());
     assertEquals(size, Files.size(open), "nothing cut: the records after the damage are kept");
@@ -99,13 +100,13 @@ class WarcArchiveRepairTest {
     try (FileChannel file = FileChannel.open(open, StandardOpenOption.WRITE)) {
       file.truncate(20); // inside the warcinfo record
     }
-    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO).close();
+    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock).close();
     assertEquals(List.of(), files());
   }
 
   @Test
   void filesRotateAtTheSizeLimit() throws Exception {
-    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000L, INFO)) {
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000L, INFO, clock)) {
       for (int i = 0; i < 5; i++) {
         archive.record(exchange("https://example.com/" + i, 400_000)); // random bytes: they do not compress
       }
@@ -126,7 +127,7 @@ class WarcArchiveRepairTest {
     try (var in = java.nio.channels.Channels.newInputStream(large.body().open())) {
       expected = in.readAllBytes();
     }
-    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock)) {
       archive.record(large);
     }
     large.body().close();
@@ -140,19 +141,19 @@ class WarcArchiveRepairTest {
 
   @Test
   void oneWriterPerDirectoryAndPrefix() throws Exception {
-    try (WarcArchive first = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+    try (WarcArchive first = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock)) {
       IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-          () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO));
+          () -> WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock));
       assertTrue(refused.getMessage().contains("another sievecrawl is writing WARC files named crawl-*"),
           refused.getMessage());
-      WarcArchive.open(dir, "other", 1_000_000_000L, INFO).close(); // another prefix may share the directory
+      WarcArchive.open(dir, "other", 1_000_000_000L, INFO, clock).close(); // another prefix may share the directory
     }
-    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO).close(); // released on close
+    WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock).close(); // released on close
   }
 
   @Test
   void anInterruptedThreadStillRecordsAndKeepsItsInterrupt() throws Exception {
-    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO)) {
+    try (WarcArchive archive = WarcArchive.open(dir, "crawl", 1_000_000_000L, INFO, clock)) {
       archive.record(exchange("https://example.com/first", 100));
       Thread.currentThread().interrupt(); // as a robots.txt fetch cut off at the end of a run
       try {
@@ -171,7 +172,7 @@ class WarcArchiveRepairTest {
 
   /** Three exchanges written and forced to disk by an archive that is then abandoned, its file still open. */
   private Path leftOpenWithThreeExchanges() throws IOException {
-    WarcArchive archive = WarcArchive.open(killed, "crawl", 1_000_000_000L, INFO);
+    WarcArchive archive = WarcArchive.open(killed, "crawl", 1_000_000_000L, INFO, clock);
     for (int i = 1; i <= 3; i++) {
       archive.record(exchange("https://example.com/" + i, 1000 * i));
     }
@@ -193,7 +194,7 @@ class WarcArchiveRepairTest {
     byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: example.com\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     byte[] response = ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: " + bodySize
         + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-    return new Exchange(url, Instant.now(), InetAddress.getLoopbackAddress(), request, response, buffer, null);
+    return new Exchange(url, clock.instant(), InetAddress.getLoopbackAddress(), request, response, buffer, null);
   }
 
   /** The WARC files (closed or open), not the lock, the index or its parts. */

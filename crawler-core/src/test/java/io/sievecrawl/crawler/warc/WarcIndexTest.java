@@ -11,6 +11,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -54,7 +55,7 @@ class WarcIndexTest {
         CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
             .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 10_000L).set(Setting.MAX_PAGES, pages).build();
         ConcurrentLinkedQueue<CrawlResult> sink = new ConcurrentLinkedQueue<>();
-        try (WarcArchive warc = WarcArchive.open(warcs, "test", 20_000, Map.of())) {
+        try (WarcArchive warc = WarcArchive.open(warcs, "test", 20_000, Map.of(), new FakeClock())) {
           Crawler.builder(settings, sink::add).recorder(warc).build().run(List.of(site.rootUrl()));
         }
         results.addAll(sink);
@@ -96,7 +97,7 @@ class WarcIndexTest {
     Path warcs = dir.resolve("warc");
     List<CrawlResult> results = crawlTwice(warcs);
     Path wacz = dir.resolve("crawl.wacz");
-    WaczPackage.Summary summary = WaczPackage.write(warcs, wacz, "sievecrawl test");
+    WaczPackage.Summary summary = WaczPackage.write(warcs, wacz, "sievecrawl test", new FakeClock());
     assertFalse(Files.exists(dir.resolve("crawl.wacz.tmp")));
     try (ZipFile zip = new ZipFile(wacz.toFile())) {
       JsonNode datapackage = JSON.readTree(zip.getInputStream(zip.getEntry("datapackage.json")));

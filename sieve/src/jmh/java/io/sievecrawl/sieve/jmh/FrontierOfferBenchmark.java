@@ -3,6 +3,7 @@ package io.sievecrawl.sieve.jmh;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.Sieve;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
@@ -62,7 +63,7 @@ public class FrontierOfferBenchmark {
     } else {
       dir = Files.createTempDirectory("frontier-bench");
       target = DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url, Urls::origin,
-          FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)));
+          FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)), Ticker.SYSTEM);
     }
   }
 

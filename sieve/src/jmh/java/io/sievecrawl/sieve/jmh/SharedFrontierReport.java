@@ -1,9 +1,11 @@
 package io.sievecrawl.sieve.jmh;
 
 import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
 import io.sievecrawl.sieve.redis.RedisServer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +44,8 @@ public final class SharedFrontierReport {
     List<RedisFrontier<String>> frontiers = new ArrayList<>();
     List<RedisCrawl> crawls = new ArrayList<>();
     for (int i = 0; i < agents; i++) {
-      RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), name, 100_000_000, 0.01, 64, "");
+      RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), name, 100_000_000, 0.01, 64, "", Clock.systemUTC(),
+          Ticker.SYSTEM);
       crawls.add(crawl);
       frontiers.add(RedisFrontier.open(crawl, new Utf8Codec(), url -> url,
           url -> url.substring(0, url.indexOf('/', 8)), Duration.ofSeconds(10), "n"));

@@ -10,6 +10,7 @@ import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -112,10 +113,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private record InFlight(QueueTable.Queue queue, long position) {}
 
   private DiskFrontier(Path dir, FrontierOptions options, TaskCodec<T> codec,
-      Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey, LogRecovery recovered) {
+      Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey, LogRecovery recovered,
+      Ticker ticker) {
     this.dir = dir;
-    this.syncFailures = new FailureLog(log, "cannot force the frontier log in " + dir + " to disk");
-    this.checkpointFailures = new FailureLog(log, "cannot write a frontier checkpoint in " + dir);
+    this.syncFailures = new FailureLog(log, "cannot force the frontier log in " + dir + " to disk", ticker);
+    this.checkpointFailures = new FailureLog(log, "cannot write a frontier checkpoint in " + dir, ticker);
     this.codec = codec;
     this.key = key;
     this.queueKey = queueKey;
@@ -151,18 +153,20 @@ public final class DiskFrontier<T> implements Frontier<T> {
    * @param fpp p of the URL filter
    * @param key the URL a task is sieved on
    * @param queueKey the queue a task joins (its origin)
+   * @param ticker the crawl's ticker: how long recovery took, how often a failing sync or checkpoint is logged
    * @throws FrontierCorruptException if the directory holds damaged state, a log shorter than its checkpoint says,
    *     a frontier of another format version, or one created with another n or p; the message names the file
    */
   public static <T> DiskFrontier<T> open(Path dir, long expectedUrls, double fpp, TaskCodec<T> codec,
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey,
-      FrontierOptions options) throws IOException {
+      FrontierOptions options, Ticker ticker) throws IOException {
     Objects.requireNonNull(codec, "codec");
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(queueKey, "queueKey");
+    Objects.requireNonNull(ticker, "ticker");
     Files.createDirectories(dir);
-    LogRecovery recovered = LogRecovery.from(dir, expectedUrls, fpp, codec, key, queueKey, options);
-    return new DiskFrontier<>(dir, options, codec, key, queueKey, recovered);
+    LogRecovery recovered = LogRecovery.from(dir, expectedUrls, fpp, codec, key, queueKey, options, ticker);
+    return new DiskFrontier<>(dir, options, codec, key, queueKey, recovered, ticker);
   }
 
   @Override

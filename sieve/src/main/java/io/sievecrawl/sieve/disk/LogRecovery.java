@@ -5,6 +5,7 @@ import io.sievecrawl.sieve.BloomFilterFile;
 import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.FilterFileException;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ final class LogRecovery {
 
   static <T> LogRecovery from(Path dir, long n, double p, TaskCodec<T> codec,
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey,
-      FrontierOptions options) throws IOException {
+      FrontierOptions options, Ticker ticker) throws IOException {
     LogRecovery r = new LogRecovery();
     deleteLeftovers(dir);
     r.checkpoint = CheckpointFile.read(dir);
@@ -95,7 +96,7 @@ final class LogRecovery {
       r.nextSeq = 1;
       return r;
     }
-    r.recover(dir, n, p, segmentNumbers, codec, key, queueKey, options);
+    r.recover(dir, n, p, segmentNumbers, codec, key, queueKey, options, ticker);
     return r;
   }
 
@@ -109,8 +110,8 @@ final class LogRecovery {
 
   private <T> void recover(Path dir, long n, double p, List<Long> segmentNumbers, TaskCodec<T> codec,
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey,
-      FrontierOptions options) throws IOException {
-    long started = System.nanoTime();
+      FrontierOptions options, Ticker ticker) throws IOException {
+    long started = ticker.nanos();
     CheckpointFile cp = checkpoint;
     if (cp.n() != n || Double.compare(cp.p(), p) != 0) {
       throw new FrontierCorruptException(dir.resolve(CheckpointFile.NAME) + String.format(Locale.ROOT, ": this"
@@ -224,7 +225,7 @@ final class LogRecovery {
     queues = new QueueTable(maxQueue + 1);
     restoreQueues(chains, codec, queueKey);
     log.info("frontier in {} recovered in {}: {} tasks waiting in {} queues, {} admitted in all; filter from {}"
-            + " plus {} records replayed", dir, String.format(Locale.ROOT, "%,d ms", (System.nanoTime() - started)
+            + " plus {} records replayed", dir, String.format(Locale.ROOT, "%,d ms", (ticker.nanos() - started)
             / 1_000_000), thousands(pending), thousands(queues.holding()), thousands(admitted),
         cp.filterFile().isEmpty() ? "scratch" : cp.filterFile(), thousands(replayed));
   }

@@ -4,10 +4,10 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +46,7 @@ final class OutageRetry {
   private final String uri;
   private final String hint;
   private final long graceNanos;
-  private final LongSupplier ticker;
+  private final Ticker ticker;
   private final Pause pause;
   private final Object state = new Object();
   private volatile boolean down; // an outage is under way: written under state
@@ -61,9 +61,9 @@ final class OutageRetry {
   /**
    * @param uri Redis as messages show it
    * @param hint how to go on once Redis is back, ending the message of a give-up
-   * @param ticker nanoseconds, as {@link System#nanoTime}
+   * @param ticker the agent's ticker: the grace period and the outages are timed on it
    */
-  OutageRetry(String uri, String hint, Duration grace, LongSupplier ticker, Pause pause) {
+  OutageRetry(String uri, String hint, Duration grace, Ticker ticker, Pause pause) {
     this.uri = uri;
     this.hint = hint;
     this.graceNanos = grace.toNanos();
@@ -104,7 +104,7 @@ final class OutageRetry {
       if (given != null) {
         throw new GaveUp(given, null);
       }
-      long sent = ticker.getAsLong();
+      long sent = ticker.nanos();
       try {
         R result = command.get();
         answered();
@@ -153,7 +153,7 @@ final class OutageRetry {
   /** Whether an outage of at least {@code longerThan} ended less than {@code within} ago (nanoseconds both). */
   boolean recoveredWithin(long within, long longerThan) {
     synchronized (state) {
-      return recoveries > 0 && lastOutage >= longerThan && ticker.getAsLong() - recoveredAt < within;
+      return recoveries > 0 && lastOutage >= longerThan && ticker.nanos() - recoveredAt < within;
     }
   }
 
@@ -163,7 +163,7 @@ final class OutageRetry {
    */
   private long failed(RedisException e, long sent) {
     synchronized (state) {
-      long now = ticker.getAsLong();
+      long now = ticker.nanos();
       if (!down && recoveries > 0 && sent - recoveredAt < 0) {
         return 0;
       }
@@ -195,7 +195,7 @@ final class OutageRetry {
       if (down && gaveUp == null) {
         down = false;
         recoveries++;
-        recoveredAt = ticker.getAsLong();
+        recoveredAt = ticker.nanos();
         lastOutage = recoveredAt - downSince;
         if (announced) {
           log.info("Redis at {} answers again after {}; the crawl goes on", uri, duration(recoveredAt - downSince));

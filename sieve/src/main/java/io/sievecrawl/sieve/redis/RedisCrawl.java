@@ -14,11 +14,12 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,6 +50,7 @@ public final class RedisCrawl implements AutoCloseable {
   private static final int HANDSHAKE_ATTEMPTS = 3;
 
   private final SharedConnection connection;
+  private final Ticker ticker;
   private volatile OutageRetry retry;
   private final String name;
   private final String uri;
@@ -58,8 +60,9 @@ public final class RedisCrawl implements AutoCloseable {
   private final Map<String, String> shas = new ConcurrentHashMap<>();
 
   private RedisCrawl(RedisClient client, StatefulRedisConnection<String, byte[]> connection, String uri, String name,
-      Map<String, String> meta) {
+      Map<String, String> meta, Ticker ticker) {
     this.uri = uri;
+    this.ticker = ticker;
     this.name = name;
     this.connection = new SharedConnection(client, connection, key(name, "meta"), this::lost);
     this.meta = meta;
@@ -79,7 +82,12 @@ public final class RedisCrawl implements AutoCloseable {
 
   private OutageRetry outageRetry(Duration grace) {
     return new OutageRetry(uri, "'sievecrawl join --redis " + uri + " --crawl-name " + name + "' continues the crawl"
-        + " once it is back", grace, System::nanoTime, OutageRetry.monitorPause());
+        + " once it is back", grace, ticker, OutageRetry.monitorPause());
+  }
+
+  /** The agent's ticker: its outages, leases and pauses are timed on it (the leases' expiry on Redis's clock). */
+  Ticker ticker() {
+    return ticker;
   }
 
   /** This agent is stopping: a command waiting for Redis gives up at once, and so does any after it. */
@@ -94,10 +102,12 @@ public final class RedisCrawl implements AutoCloseable {
   /**
    * Creates the crawl {@code name}, or joins it if it exists with the same n and p.
    *
+   * @param clock the wall clock, for the crawl's creation time
+   * @param ticker the agent's ticker: the outage grace and the agent's own pauses are timed on it
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
    */
-  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings)
-      throws SharedCrawlException {
+  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings,
+      Clock clock, Ticker ticker) throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
     Link link = connect(rawUri);
@@ -113,7 +123,7 @@ public final class RedisCrawl implements AutoCloseable {
       fields.put("k", Integer.toString(sizing.hashCount()));
       fields.put("shards", Integer.toString(shards));
       fields.put("settings", settings);
-      fields.put("created", Instant.now().toString());
+      fields.put("created", clock.instant().toString());
       List<byte[]> args = new ArrayList<>();
       fields.forEach((k, v) -> {
         args.add(bytes(k));
@@ -134,7 +144,7 @@ public final class RedisCrawl implements AutoCloseable {
             + uri + " exists with n = " + meta.get("n") + " and p = " + meta.get("p") + "; join it with the same n and"
             + " p (or with 'sievecrawl join'), or choose another --crawl-name");
       }
-      return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
+      return new RedisCrawl(link.client(), link.connection(), uri, name, meta, ticker);
     } catch (RedisException e) {
       link.close();
       throw failure(uri, e);
@@ -147,15 +157,16 @@ public final class RedisCrawl implements AutoCloseable {
   /**
    * Joins the existing crawl {@code name}.
    *
+   * @param ticker the agent's ticker: the outage grace and the agent's own pauses are timed on it
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, or there is no such crawl
    */
-  public static RedisCrawl join(String rawUri, String name) throws SharedCrawlException {
+  public static RedisCrawl join(String rawUri, String name, Ticker ticker) throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
     Link link = connect(rawUri);
     try {
       Map<String, String> meta = readMeta(link.connection().sync(), uri, name);
-      return new RedisCrawl(link.client(), link.connection(), uri, name, meta);
+      return new RedisCrawl(link.client(), link.connection(), uri, name, meta, ticker);
     } catch (RedisException e) {
       link.close();
       throw failure(uri, e);

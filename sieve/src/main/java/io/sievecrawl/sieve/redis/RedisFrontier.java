@@ -10,6 +10,7 @@ import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -66,6 +67,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
   private final RedisCrawl crawl;
+  private final Ticker ticker; // the agent's: the pauses between empty reads and between checks for the end
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> url;
   private final Function<? super T, String> queueKey;
@@ -78,7 +80,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final Map<Long, InFlight> inFlight = new HashMap<>(); // guarded by lock
   private final Map<Integer, Integer> inFlightPerShard = new HashMap<>(); // guarded by lock
   private long counter; // guarded by lock
-  private volatile long lastEmptyRead; // when the lines were last found empty; 0 once this agent lined one up
+  private volatile long lastEmptyRead; // when the lines were last found empty
+  private volatile boolean linesEmpty; // found empty at lastEmptyRead, and this agent has lined up none since
   private int nextLine; // guarded by lock
   private volatile boolean stopped;
   private volatile long bits;
@@ -94,6 +97,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private RedisFrontier(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
     this.crawl = crawl;
+    this.ticker = crawl.ticker();
+    this.finishedCheckedAt = ticker.nanos() - FINISHED_CHECK_NANOS - 1; // never checked: the first call asks Redis
     this.codec = codec;
     this.url = url;
     this.queueKey = queueKey;
@@ -132,6 +137,28 @@ public final class RedisFrontier<T> implements Frontier<T> {
         capacityKey);
     frontier.leases.start();
     return frontier;
+  }
+
+  /**
+   * As {@link #open}, without the heartbeat thread: this agent takes its first share of the shards now, and then
+   * renews its leases, takes and hands back shards only when {@link #heartbeat()} is called. For tests, which drive
+   * the leases step by step.
+   */
+  static <T> RedisFrontier<T> openWithoutHeartbeat(RedisCrawl crawl, TaskCodec<T> codec,
+      Function<? super T, ? extends CharSequence> url, Function<? super T, String> queueKey, Duration leaseTtl,
+      String capacityKey) {
+    RedisFrontier<T> frontier = new RedisFrontier<>(Objects.requireNonNull(crawl), codec, url, queueKey, leaseTtl,
+        capacityKey);
+    frontier.heartbeat();
+    return frontier;
+  }
+
+  /**
+   * Beats once now, as the heartbeat thread does every third of the lease time: renews this agent's leases, hands
+   * back what it holds beyond its share and takes free shards, taking over what their previous owner left.
+   */
+  void heartbeat() {
+    leases.beat();
   }
 
   int shardOf(String origin) {
@@ -214,7 +241,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       }
     }
     if (result.get(1) > 0) {
-      lastEmptyRead = 0; // an origin came into line
+      linesEmpty = false; // an origin came into line
     }
     if (!admitted.isEmpty()) {
       finished = false;
@@ -242,14 +269,14 @@ public final class RedisFrontier<T> implements Frontier<T> {
     checkUsable();
     lock.lock();
     try {
-      long now = System.nanoTime();
-      if (stopped || now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
+      long now = ticker.nanos();
+      if (stopped || linesEmpty && now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
         return null;
       }
       while (true) {
         List<Integer> shards = leases.readable();
         if (shards.isEmpty()) {
-          lastEmptyRead = now;
+          emptyRead(now);
           return null;
         }
         String[] keys = java.util.stream.Stream.concat(shards.stream().map(this::lineKey),
@@ -258,7 +285,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
             RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine++, shards.size()))),
             RedisCrawl.bytes(crawl.agentId()));
         if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
-          lastEmptyRead = now;
+          emptyRead(now);
           return null;
         }
         String origin = new String((byte[]) found.get(1), StandardCharsets.UTF_8);
@@ -271,6 +298,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
     } finally {
       lock.unlock();
     }
+  }
+
+  private void emptyRead(long now) {
+    lastEmptyRead = now;
+    linesEmpty = true;
   }
 
   @Override
@@ -328,7 +360,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       int shard = shardOf(origin);
       if (leases.owns(shard)) {
         unclaim(origin, shard, claimed);
-        lastEmptyRead = 0; // it may be in line again
+        linesEmpty = false; // it may be in line again
       }
     } finally {
       lock.unlock();
@@ -473,7 +505,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     if (stopped) {
       return true;
     }
-    long now = System.nanoTime();
+    long now = ticker.nanos();
     if (now - finishedCheckedAt > FINISHED_CHECK_NANOS) {
       List<KeyValue<String, byte[]>> counters = crawl.call(redis -> redis.hmget(crawl.key("counters"), "open",
           "seeding"));
@@ -510,11 +542,6 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
     return SieveStats.of(number(values, 1), number(values, 2), Math.max(0, open - local), local, origins,
         sizing, setBits, capacity.warnings());
-  }
-
-  /** Stops renewing this agent's leases without handing them back, as a killed agent would; for tests. */
-  void stopRenewingForTest() {
-    leases.stopBeating();
   }
 
   /** Agents working on the crawl now, this one included. */

@@ -111,8 +111,11 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
-  /** Each call rides out an outage: reads, and writes whose second run changes nothing (Scripts for the leases'). */
-  private synchronized void beat() {
+  /**
+   * One heartbeat: registers the agent, renews its leases and balances the shards. Each call rides out an outage:
+   * reads, and writes whose second run changes nothing (Scripts for the leases').
+   */
+  synchronized void beat() {
     if (crawl.call(redis -> redis.exists(crawl.key("meta"))) == 0) {
       throw new FrontierFailure(crawl.lostMessage(),
           new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
@@ -250,11 +253,6 @@ final class ShardLeases implements AutoCloseable {
 
   String leaseKey(int shard) {
     return crawl.key("lease:" + shard);
-  }
-
-  /** Stops the heartbeat without handing anything back, as if the process had died; for tests. */
-  void stopBeating() {
-    heartbeat.shutdownNow();
   }
 
   /** Hands every lease back and leaves the live agents, so that others take over at once. */

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.SieveStats;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -317,7 +318,8 @@ class DiskFrontierTest {
   void anotherNOrPIsRefused() throws IOException {
     open(dir, 1 << 20).close();
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class,
-        () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, s -> "", Strings.quietOptions(1 << 20)));
+        () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, s -> "", Strings.quietOptions(1 << 20),
+            Ticker.SYSTEM));
     assertTrue(e.getMessage().endsWith("this frontier's URL filter was sized for n = 100,000 and p = 0.001; it cannot"
         + " change to n = 100,000, p = 0.01"), e.getMessage());
   }

@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve.disk;
 
 import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Ticker;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -23,7 +24,7 @@ public final class FrontierKillChild {
     Random random = new Random(next);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
     DiskFrontier<String> frontier = DiskFrontier.open(dir, 100_000, 0.001, Strings.CODEC, s -> s, Strings::host,
-        Strings.quietOptions(16 * 1024).withSyncInterval(java.time.Duration.ofMillis(50)));
+        Strings.quietOptions(16 * 1024).withSyncInterval(java.time.Duration.ofMillis(50)), Ticker.SYSTEM);
     ArrayDeque<Claim<String>> inFlight = new ArrayDeque<>();
     List<String> checkedOut = new ArrayList<>();
     for (long step = 0; ; step++) {

@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve.disk;
 
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,12 +27,13 @@ final class Strings implements TaskCodec<String> {
 
   /** A frontier of one queue: tasks come out in the order they were admitted. */
   static DiskFrontier<String> open(Path dir, long segmentBytes) throws java.io.IOException {
-    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, s -> "", quietOptions(segmentBytes));
+    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, s -> "", quietOptions(segmentBytes), Ticker.SYSTEM);
   }
 
   /** A frontier with a queue per host, as a crawl's is per origin. */
   static DiskFrontier<String> openByHost(Path dir, long segmentBytes) throws java.io.IOException {
-    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, Strings::host, quietOptions(segmentBytes));
+    return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, Strings::host, quietOptions(segmentBytes),
+        Ticker.SYSTEM);
   }
 
   static String host(String url) {

@@ -14,13 +14,13 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +33,7 @@ class OutageRetryTest {
   private static final String HINT = "'sievecrawl join --redis " + URI + " --crawl-name c' continues the crawl once"
       + " it is back";
 
-  private final AtomicLong now = new AtomicLong(1_000);
+  private final FakeClock clock = new FakeClock();
   private final List<Long> pauses = new ArrayList<>();
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final Logger logger = (Logger) LoggerFactory.getLogger(OutageRetry.class);
@@ -54,9 +54,9 @@ class OutageRetryTest {
   }
 
   private OutageRetry retry(Duration grace) {
-    return new OutageRetry(URI, HINT, grace, now::get, millis -> {
+    return new OutageRetry(URI, HINT, grace, clock, millis -> {
       pauses.add(millis);
-      now.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis)); // the clock moves only by the pauses
+      clock.advance(Duration.ofMillis(millis)); // the clock moves only by the pauses
     });
   }
 

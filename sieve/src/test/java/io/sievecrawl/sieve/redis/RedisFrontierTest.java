@@ -11,20 +11,30 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.UrlCorpus;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The shared frontier against a real redis-server: exactly-once admission, hand-over of a dead agent's work. */
+/**
+ * The shared frontier against a real redis-server: exactly-once admission, hand-over of a dead agent's work. The
+ * agents beat when the test says ({@link RedisFrontier#heartbeat}) on a clock the test moves, and their leases expire
+ * when the test expires them, as Redis would at their TTL: nothing waits for time to pass.
+ */
 class RedisFrontierTest {
+  private static final int SHARDS = 8;
+  /** Longer than any test: on Redis's clock a lease expires only when {@link #leaseTimePasses} says so. */
+  private static final Duration LEASE = Duration.ofMinutes(10);
+
   private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
     @Override
     public byte[] encode(String task) {
@@ -39,6 +49,7 @@ class RedisFrontierTest {
 
   private RedisServer redis;
   private final List<AutoCloseable> open = new ArrayList<>();
+  private final FakeClock clock = new FakeClock();
 
   @BeforeEach
   void startRedis() throws Exception {
@@ -55,38 +66,67 @@ class RedisFrontierTest {
     }
   }
 
-  private RedisFrontier<String> agent(Duration leaseTtl) throws SharedCrawlException {
-    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.001, 8, "");
+  /** An agent's connection to the crawl {@code name}, which it creates if need be. */
+  private RedisCrawl crawl(String name) throws SharedCrawlException {
+    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), name, 200_000, 0.001, SHARDS, "", clock, clock);
     open.add(crawl);
-    RedisFrontier<String> frontier = RedisFrontier.open(crawl, UTF8, url -> url, RedisFrontierTest::host, leaseTtl,
-        "n");
-    open.add(frontier);
+    return crawl;
+  }
+
+  /** A new agent of the crawl "test", whose seeds are queued. */
+  private RedisFrontier<String> agent() throws SharedCrawlException {
+    return agent(crawl("test"));
+  }
+
+  /** The frontier of an agent of the crawl "test" on {@code crawl}, whose seeds are queued. */
+  private RedisFrontier<String> agent(RedisCrawl crawl) {
+    RedisFrontier<String> frontier = frontier(crawl);
     frontier.seedsQueued(); // as the agent that starts a crawl does once it has offered its seeds
     return frontier;
   }
 
+  /** The frontier of an agent on {@code crawl}: it takes its first share of the shards, then beats when told to. */
+  private RedisFrontier<String> frontier(RedisCrawl crawl) {
+    RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, UTF8, url -> url,
+        RedisFrontierTest::host, LEASE, "n");
+    open.add(frontier);
+    return frontier;
+  }
+
+  /**
+   * What a lease time on Redis's clock does to the agent of {@code dead}, which has stopped beating: its leases
+   * expire (their keys go, as Redis removes them at their TTL), and its last heartbeat is a lease time old, so that
+   * the other agents count it dead.
+   */
+  private void leaseTimePasses(RedisCrawl dead) {
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      var commands = c.sync();
+      for (int shard = 0; shard < SHARDS; shard++) {
+        String lease = dead.key("lease:" + shard);
+        if (dead.agentId().equals(commands.get(lease))) {
+          commands.del(lease);
+        }
+      }
+      List<String> time = commands.time();
+      long now = Long.parseLong(time.get(0)) * 1_000 + Long.parseLong(time.get(1)) / 1_000;
+      commands.hset(dead.key("agents"), dead.agentId(), Long.toString(now - LEASE.toMillis()));
+    }
+  }
+
   @Test
   void aNewCrawlIsNotFinishedBeforeItsSeedsAreQueuedThoughNothingIsOpen() throws Exception {
-    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "seeding", 200_000, 0.001, 8, "");
-    open.add(crawl);
-    RedisFrontier<String> starter = RedisFrontier.open(crawl, UTF8, url -> url, RedisFrontierTest::host,
-        Duration.ofSeconds(10), "n");
-    open.add(starter);
-    RedisCrawl joined = RedisCrawl.join(redis.uri(), "seeding");
+    RedisFrontier<String> starter = frontier(crawl("seeding"));
+    RedisCrawl joined = RedisCrawl.join(redis.uri(), "seeding", clock);
     open.add(joined);
-    RedisFrontier<String> joiner = RedisFrontier.open(joined, UTF8, url -> url, RedisFrontierTest::host,
-        Duration.ofSeconds(10), "n");
-    open.add(joiner);
+    RedisFrontier<String> joiner = frontier(joined);
     assertFalse(joiner.isFinished(), "the starting agent is still reading its seeds");
 
     starter.offerAll(List.of("https://a.example/1"));
     starter.seedsQueued();
     starter.complete(starter.poll(starter.nextQueue()));
-    RedisCrawl later = RedisCrawl.join(redis.uri(), "seeding");
+    RedisCrawl later = RedisCrawl.join(redis.uri(), "seeding", clock);
     open.add(later);
-    RedisFrontier<String> after = RedisFrontier.open(later, UTF8, url -> url, RedisFrontierTest::host,
-        Duration.ofSeconds(10), "n");
-    open.add(after);
+    RedisFrontier<String> after = frontier(later);
     assertTrue(after.isFinished(), "seeded, and nothing open");
   }
 
@@ -96,7 +136,7 @@ class RedisFrontierTest {
 
   @Test
   void aLargeBatchIsOfferedInPartsWhoseAnswersLineUp() throws Exception {
-    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> frontier = agent();
     List<String> urls = new ArrayList<>();
     for (int i = 0; i < 4_000; i++) {
       urls.add("https://h" + (i % 7) + ".example/p" + i);
@@ -114,8 +154,8 @@ class RedisFrontierTest {
 
   @Test
   void ofAgentsOfferingTheSameUrlsAtOnceExactlyOneAdmitsEach() throws Exception {
-    RedisFrontier<String> a = agent(Duration.ofSeconds(10));
-    RedisFrontier<String> b = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> a = agent();
+    RedisFrontier<String> b = agent();
     UrlCorpus corpus = new UrlCorpus(11);
     AtomicLong admitted = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
@@ -137,30 +177,48 @@ class RedisFrontierTest {
     assertEquals(admitted.get(), a.stats().admitted());
     assertEquals(20_000 - admitted.get(), a.stats().duplicatesDropped());
 
-    // Shards move between the two agents as their heartbeats rebalance: drain both until nothing is open.
-    Map<String, Integer> taken = new ConcurrentHashMap<>();
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (!a.isFinished() && System.nanoTime() < deadline) {
-      boolean any = false;
+    // Shards move between the two agents as their heartbeats rebalance: drain both, a few tasks a turn, and beat
+    // both after each turn, until nothing is open.
+    Map<String, Integer> taken = new HashMap<>();
+    Set<RedisFrontier<String>> handedOut = new HashSet<>();
+    for (int turn = 0; !a.isFinished(); turn++) {
+      assertTrue(turn < 1_000, "still open after " + turn + " turns; taken " + taken.size());
       for (RedisFrontier<String> agent : List.of(a, b)) {
-        for (Claim<String> c = Frontiers.takeOne(agent); c != null; c = Frontiers.takeOne(agent)) {
-          taken.merge(c.task(), 1, Integer::sum);
-          agent.complete(c);
-          any = true;
+        if (work(agent, 200, taken) > 0) {
+          handedOut.add(agent);
         }
       }
-      if (!any) {
-        Thread.sleep(20); // a shard in hand-over: its new owner claims it at its next heartbeat
-      }
+      a.heartbeat();
+      b.heartbeat();
+      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
     }
+    assertEquals(Set.of(a, b), handedOut, "both agents worked shards");
     assertEquals(admitted.get(), taken.size(), "every admitted task handed out");
     assertTrue(taken.values().stream().allMatch(n -> n == 1), "no task handed out twice");
     assertTrue(a.isFinished(), "nothing open once every task is acknowledged");
   }
 
+  /**
+   * Takes and acknowledges up to {@code most} tasks, origin by origin as they come out of line, until none is in line;
+   * returns how many. An origin in line twice may turn out to have nothing left: the next one is asked for.
+   */
+  private static int work(RedisFrontier<String> agent, int most, Map<String, Integer> taken) {
+    int done = 0;
+    for (String queue = agent.nextQueue(); queue != null; queue = done < most ? agent.nextQueue() : null) {
+      for (Claim<String> c = agent.poll(queue); c != null; c = done < most ? agent.poll(queue) : null) {
+        taken.merge(c.task(), 1, Integer::sum);
+        agent.complete(c);
+        done++;
+      }
+      agent.releaseQueue(queue);
+    }
+    return done;
+  }
+
   @Test
   void theTasksOfAnAgentThatStoppedRenewingItsLeasesGoToAnother() throws Exception {
-    RedisFrontier<String> dead = agent(Duration.ofMillis(600));
+    RedisCrawl deadAgent = crawl("test");
+    RedisFrontier<String> dead = agent(deadAgent);
     List<String> urls = List.of("https://a.example/1", "https://b.example/1", "https://c.example/1",
         "https://d.example/1");
     assertEquals(4, dead.offerAll(urls).cardinality());
@@ -168,18 +226,15 @@ class RedisFrontierTest {
     for (Claim<String> c = Frontiers.takeOne(dead); c != null; c = Frontiers.takeOne(dead)) {
       claimed.add(c.task()); // claimed, never acknowledged: the agent dies with them
     }
-    assertEquals(4, claimed.size());
-    dead.stopRenewingForTest();
+    assertEquals(4, claimed.size()); // and it beats no more
 
-    RedisFrontier<String> heir = agent(Duration.ofMillis(600));
-    Set<String> redone = ConcurrentHashMap.newKeySet();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (redone.size() < 4 && System.nanoTime() < deadline) {
-      Claim<String> c = Frontiers.takeOne(heir);
-      if (c == null) {
-        Thread.sleep(50); // the dead agent's leases expire after 600 ms; the heir's heartbeat then takes them
-        continue;
-      }
+    RedisFrontier<String> heir = agent();
+    assertNull(Frontiers.takeOne(heir), "the dead agent's leases hold the shards until they expire");
+    leaseTimePasses(deadAgent);
+    heir.heartbeat(); // takes the shards whose leases expired, and puts their unacknowledged tasks back in line
+    clock.advance(Duration.ofSeconds(1)); // past the heir's pause after it found nothing in line
+    Set<String> redone = new HashSet<>();
+    for (Claim<String> c = Frontiers.takeOne(heir); c != null; c = Frontiers.takeOne(heir)) {
       redone.add(c.task());
       heir.complete(c);
     }
@@ -189,7 +244,7 @@ class RedisFrontierTest {
 
   @Test
   void anOriginIsReadWithoutTheOthersAndOriginsTakeTurns() throws Exception {
-    RedisFrontier<String> agent = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> agent = agent();
     for (int i = 0; i < 50; i++) {
       agent.offer("https://a.example/" + i);
     }
@@ -217,22 +272,17 @@ class RedisFrontierTest {
 
   @Test
   void anAgentWhoseShardWasTakenOverCannotHaveItsTaskDoneTwice() throws Exception {
-    RedisFrontier<String> stale = agent(Duration.ofMillis(600));
+    RedisCrawl staleAgent = crawl("test");
+    RedisFrontier<String> stale = agent(staleAgent);
     assertTrue(stale.offer("https://a.example/1"));
     String queue = stale.nextQueue();
     Claim<String> claimed = stale.poll(queue);
     assertEquals("https://a.example/1", claimed.task());
-    stale.stopRenewingForTest(); // its lease runs out while it still holds the claim
 
-    RedisFrontier<String> heir = agent(Duration.ofMillis(600));
-    Claim<String> taken = null;
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (taken == null && System.nanoTime() < deadline) {
-      taken = Frontiers.takeOne(heir);
-      if (taken == null) {
-        Thread.sleep(50); // the stale agent's lease expires after 600 ms; the heir's heartbeat then takes it
-      }
-    }
+    RedisFrontier<String> heir = agent();
+    leaseTimePasses(staleAgent); // it beats no more, and its lease runs out while it still holds the claim
+    heir.heartbeat();
+    Claim<String> taken = Frontiers.takeOne(heir);
     assertEquals("https://a.example/1", taken.task(), "the heir claimed the stale agent's task");
     assertNull(stale.poll(queue), "the stale agent no longer owns the shard");
     stale.releaseQueue(queue); // unaware, it gives the origin back
@@ -245,7 +295,7 @@ class RedisFrontierTest {
 
   @Test
   void aCrawlWhoseDataVanishesFailsClearly() throws Exception {
-    RedisFrontier<String> agent = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> agent = agent();
     agent.offer("https://a.example/");
     try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
       c.sync().flushall();
@@ -256,7 +306,7 @@ class RedisFrontierTest {
 
   @Test
   void aCrawlAgentsWorkIsNotRemovedAndOneTheyLeftIsRemovedWhole() throws Exception {
-    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> frontier = agent();
     frontier.offerAll(List.of("https://a.example/1", "https://b.example/1"));
     SharedCrawlException inUse = assertThrows(SharedCrawlException.class,
         () -> SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
@@ -270,25 +320,21 @@ class RedisFrontierTest {
     long removed = SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ZERO); // no agent counts as live
     assertTrue(removed >= 5, "meta, counters, filter, queues, line: " + removed);
     assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.join(redis.uri(), "test")).kind());
-    RedisCrawl fresh = RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.001, 8, "");
-    open.add(fresh);
-    RedisFrontier<String> again = RedisFrontier.open(fresh, UTF8, url -> url, RedisFrontierTest::host,
-        Duration.ofSeconds(10), "n");
-    open.add(again);
+        () -> RedisCrawl.join(redis.uri(), "test", clock)).kind());
+    RedisFrontier<String> again = frontier(crawl("test"));
     assertEquals(2, again.offerAll(List.of("https://a.example/1", "https://b.example/1")).cardinality(),
         "nothing of the removed crawl is left: its URLs are new");
   }
 
   @Test
   void aChunkOfTheFilterTakesItsSizeInRedisNotTwice() throws Exception {
-    RedisFrontier<String> frontier = agent(Duration.ofSeconds(10));
+    RedisFrontier<String> frontier = agent();
     List<String> urls = new ArrayList<>();
     for (int i = 0; i < 2_000; i++) {
       urls.add("https://h" + (i % 7) + ".example/p" + i);
     }
     frontier.offerAll(urls);
-    RedisCrawl crawl = RedisCrawl.join(redis.uri(), "test");
+    RedisCrawl crawl = RedisCrawl.join(redis.uri(), "test", clock);
     open.add(crawl);
     long chunks = 0;
     for (int chunk = 0; chunk < 64; chunk++) {
@@ -304,13 +350,13 @@ class RedisFrontierTest {
 
   @Test
   void joiningWithAnotherNOrPIsRefused() throws Exception {
-    agent(Duration.ofSeconds(10));
+    agent();
     SharedCrawlException e = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.01, 8, ""));
+        () -> RedisCrawl.startOrJoin(redis.uri(), "test", 200_000, 0.01, SHARDS, "", clock, clock));
     assertEquals(SharedCrawlException.Kind.MISMATCH, e.kind());
     assertTrue(e.getMessage().contains("exists with n = 200000 and p = 0.001"), e.getMessage());
     SharedCrawlException none = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.join(redis.uri(), "other"));
+        () -> RedisCrawl.join(redis.uri(), "other", clock));
     assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, none.kind());
   }
 
@@ -318,7 +364,7 @@ class RedisFrontierTest {
   void aBadPortOrAnUnknownHostIsSaidAsSuch() {
     for (String port : List.of("abc", "99999", "0", "")) {
       SharedCrawlException bad = assertThrows(SharedCrawlException.class,
-          () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test"), port);
+          () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test", clock), port);
       assertTrue(bad.getMessage().startsWith("not a Redis URI: 'redis://127.0.0.1:" + port + "/0': the port '" + port
           + "' is not a number from 1 to 65535"), bad.getMessage());
     }
@@ -342,13 +388,13 @@ class RedisFrontierTest {
     redis.close();
     redis = null;
     SharedCrawlException down = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test"));
+        () -> RedisCrawl.join("redis://127.0.0.1:" + port + "/0", "test", clock));
     assertEquals(SharedCrawlException.Kind.UNREACHABLE, down.kind());
     assertTrue(down.getMessage().startsWith("cannot reach Redis at redis://127.0.0.1:" + port), down.getMessage());
 
     redis = RedisServer.start("s3cret");
     SharedCrawlException refused = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.join("redis://:wrong@127.0.0.1:" + redis.port() + "/0", "test"));
+        () -> RedisCrawl.join("redis://:wrong@127.0.0.1:" + redis.port() + "/0", "test", clock));
     assertEquals(SharedCrawlException.Kind.REFUSED, refused.kind(), refused.getMessage());
     assertTrue(refused.getMessage().startsWith("Redis at redis://:***@127.0.0.1:" + redis.port() + "/0 refused us"),
         "the password given is not echoed: " + refused.getMessage());

@@ -13,6 +13,8 @@ import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.Ticker;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,9 +34,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shared frontier while Redis restarts or drops replies: it waits, goes on, and loses or repeats no task; it
- * gives up past the grace period, and at once when Redis comes back without the crawl.
+ * gives up past the grace period, and at once when Redis comes back without the crawl. The outages are real (a
+ * server stopped, connections cut); the agent beats when the test says ({@link RedisFrontier#heartbeat}), on a clock
+ * the test moves, and its leases expire when the test expires them, as Redis would at their TTL.
  */
 class RedisOutageTest {
+  /** Longer than any test: on Redis's clock a lease expires only when a test expires it. */
+  private static final Duration LEASE = Duration.ofMinutes(10);
+
   private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
     @Override
     public byte[] encode(String task) {
@@ -49,7 +58,17 @@ class RedisOutageTest {
   Path dir;
 
   private final List<AutoCloseable> open = new ArrayList<>();
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final FakeClock clock = new FakeClock();
+  private final CountDownLatch outageTold = new CountDownLatch(1);
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>() {
+    @Override
+    protected void append(ILoggingEvent event) {
+      super.append(event);
+      if (event.getLevel() == Level.WARN && event.getFormattedMessage().contains("unreachable")) {
+        outageTold.countDown();
+      }
+    }
+  };
   private final Logger redisLog = (Logger) LoggerFactory.getLogger("io.sievecrawl.sieve.redis");
 
   @BeforeEach
@@ -75,11 +94,17 @@ class RedisOutageTest {
     return closeable;
   }
 
-  private RedisFrontier<String> agent(String uri, Duration grace, Duration leaseTtl) throws SharedCrawlException {
-    RedisCrawl crawl = opened(RedisCrawl.startOrJoin(uri, "test", 200_000, 0.001, 8, ""));
+  /** An agent on the test's clock. */
+  private RedisFrontier<String> agent(String uri, Duration grace) throws SharedCrawlException {
+    return agent(uri, grace, clock);
+  }
+
+  /** An agent whose outage grace is timed on {@code ticker}; it beats when the test says. */
+  private RedisFrontier<String> agent(String uri, Duration grace, Ticker ticker) throws SharedCrawlException {
+    RedisCrawl crawl = opened(RedisCrawl.startOrJoin(uri, "test", 200_000, 0.001, 8, "", clock, ticker));
     crawl.setOutageGrace(grace);
-    RedisFrontier<String> frontier = opened(RedisFrontier.open(crawl, UTF8, url -> url,
-        url -> url.substring(0, url.indexOf('/', 8)), leaseTtl, "n"));
+    RedisFrontier<String> frontier = opened(RedisFrontier.openWithoutHeartbeat(crawl, UTF8, url -> url,
+        url -> url.substring(0, url.indexOf('/', 8)), LEASE, "n"));
     frontier.seedsQueued(); // as the agent that starts a crawl does once it has offered its seeds
     return frontier;
   }
@@ -97,25 +122,41 @@ class RedisOutageTest {
     return urls;
   }
 
-  /** Takes and acknowledges tasks until nothing is open anywhere, counting how often each was handed out. */
-  private static void drain(RedisFrontier<String> agent, Map<String, Integer> taken) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (!agent.isFinished()) {
-      assertTrue(System.nanoTime() < deadline, "still open after two minutes; taken " + taken.size());
-      Claim<String> claim = Frontiers.takeOne(agent);
-      if (claim == null) {
-        Thread.sleep(10); // an origin waits to be lined up again by the heartbeat, or a lease to be renewed
+  /**
+   * Takes and acknowledges tasks, one of an origin at a time, until nothing is open anywhere, counting how often each
+   * was handed out; beats whenever none is in line, which lines up again the origins that a lost reply left out.
+   */
+  private void drain(RedisFrontier<String> agent, Map<String, Integer> taken) {
+    for (int beats = 0; !agent.isFinished(); ) {
+      String queue = agent.nextQueue();
+      if (queue == null) {
+        assertTrue(++beats < 1_000, "still open after " + beats + " heartbeats; taken " + taken.size());
+        agent.heartbeat();
+        clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
         continue;
       }
-      taken.merge(claim.task(), 1, Integer::sum);
-      agent.complete(claim);
+      Claim<String> claim = agent.poll(queue); // none if the origin was in line twice
+      agent.releaseQueue(queue);
+      if (claim != null) {
+        taken.merge(claim.task(), 1, Integer::sum);
+        agent.complete(claim);
+      }
+    }
+  }
+
+  /** The crawl's shard leases are gone, as Redis removes them at their TTL. */
+  private static void expireLeases(String uri) {
+    try (var raw = io.lettuce.core.RedisClient.create(uri); var c = raw.connect()) {
+      for (int shard = 0; shard < 8; shard++) {
+        c.sync().del(RedisCrawl.key("test", "lease:" + shard));
+      }
     }
   }
 
   @Test
   void aRestartLongerThanTheLeasesIsWaitedOutAndEveryTaskIsHandedOutOnce() throws Exception {
     RedisServer redis = opened(RedisServer.startPersistent(dir));
-    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMinutes(1), Duration.ofSeconds(1));
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofHours(1));
     List<String> urls = new ArrayList<>(urls(200, 10));
     assertEquals(200, agent.offerAll(urls).cardinality());
     Map<String, Integer> taken = new ConcurrentHashMap<>();
@@ -136,16 +177,17 @@ class RedisOutageTest {
       }
     });
     urls.add("https://o1.example/found-meanwhile");
-    Thread.sleep(2_500); // the outage itself: it outlasts the 1 s leases, which expire meanwhile
+    assertTrue(outageTold.await(1, TimeUnit.MINUTES), "the worker met the outage");
+    clock.advance(LEASE.plusMinutes(1)); // the outage outlasts the leases on the agent's clock
     assertTrue(worker.isAlive(), "the worker waits for Redis");
     redis.startAgain();
+    expireLeases(redis.uri()); // and on Redis's clock
     worker.join(Duration.ofMinutes(1));
     assertEquals(null, failed.get());
+    agent.heartbeat(); // nobody took the shards since: the agent holds them again
     try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
       for (int shard = 0; shard < 8; shard++) {
-        while (c.sync().exists(RedisCrawl.key("test", "lease:" + shard)) == 0) {
-          Thread.sleep(10); // the heartbeat holds the shards again
-        }
+        assertEquals(1, c.sync().exists(RedisCrawl.key("test", "lease:" + shard)), "the lease of shard " + shard);
       }
     }
     for (Claim<String> claim : inHand) {
@@ -164,7 +206,7 @@ class RedisOutageTest {
   void commandsWhoseRepliesAreLostAreSentAgainWithoutLosingOrRepeatingATask() throws Exception {
     RedisServer redis = opened(RedisServer.start(null));
     ReplyCutter cutter = opened(new ReplyCutter(redis.port()));
-    RedisFrontier<String> agent = agent(cutter.uri(), Duration.ofMinutes(1), Duration.ofMillis(1_500));
+    RedisFrontier<String> agent = agent(cutter.uri(), Duration.ofMinutes(1));
     cutter.cutEvery(10);
     List<String> urls = urls(1_000, 20);
     List<Thread> threads = new ArrayList<>();
@@ -202,7 +244,7 @@ class RedisOutageTest {
   @Test
   void redisBackWithoutTheCrawlEndsTheAgentAtOnce() throws Exception {
     RedisServer redis = opened(RedisServer.start(null)); // no persistence
-    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMinutes(1), Duration.ofSeconds(10));
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMinutes(1));
     agent.offer("https://a.example/1");
     redis.stop();
     redis.startAgain();
@@ -215,7 +257,8 @@ class RedisOutageTest {
   @Test
   void pastTheGraceEveryCallFailsSayingHowToContinue() throws Exception {
     RedisServer redis = opened(RedisServer.start(null));
-    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMillis(500), Duration.ofSeconds(10));
+    // the grace runs out on the system's ticker: the test waits out the real half second
+    RedisFrontier<String> agent = agent(redis.uri(), Duration.ofMillis(500), Ticker.SYSTEM);
     agent.offer("https://a.example/1");
     assertEquals(1, agent.stats().admitted());
     redis.stop();
