@@ -32,7 +32,6 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -248,13 +247,9 @@ public final class Crawler {
     scope.addSites(scopeSites.load());
     scope.onNewSite(scopeSites::publish);
     this.scope = scope;
-    ScheduledExecutorService scopeRefresh = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "scope-refresh");
-      t.setDaemon(true);
-      return t;
-    });
-    if (scopeSites != ScopeSites.NONE) { // other agents' seed redirects bring sites into scope too
-      scopeRefresh.scheduleWithFixedDelay(() -> refreshScope(scope), 5, 5, TimeUnit.SECONDS);
+    SharedScope shared = scopeSites == ScopeSites.NONE ? null : new SharedScope(scopeSites, scope, ticker);
+    if (shared != null) {
+      shared.start();
     }
     SieveStats atStart = frontier.stats();
     long carriedOver = atStart.queued() + atStart.inFlight();
@@ -283,13 +278,15 @@ public final class Crawler {
         }).factory());
     try {
       for (int i = 0; i < settings.crawl().concurrency(); i++) {
-        workers.execute(() -> workLoop(pipeline));
+        workers.execute(() -> workLoop(pipeline, shared));
       }
       workers.shutdown();
       awaitWorkers(workers, start);
     } finally {
       workers.shutdownNow();
-      scopeRefresh.shutdownNow();
+      if (shared != null) {
+        shared.close();
+      }
     }
     SeedQueue.joinQuietly(seedFeeder); // it stops at its next batch once the crawl is stopping
     try {
@@ -332,14 +329,6 @@ public final class Crawler {
         elapsed, failure);
   }
 
-  private void refreshScope(ScopePolicy scope) {
-    try {
-      scope.addSites(scopeSites.load());
-    } catch (RuntimeException e) {
-      log.warn("could not read the sites in scope shared by other agents: {}", e.getMessage());
-    }
-  }
-
   /** Waits for the workers to end; ends the crawl at its time limit, counted from {@code startTick}. */
   private void awaitWorkers(ExecutorService workers, long startTick) {
     long maxTime = settings.crawl().maxTime().toNanos();
@@ -371,7 +360,8 @@ public final class Crawler {
     }
   }
 
-  private void workLoop(LeasePipeline pipeline) {
+  /** @param shared the sites in scope other agents publish, {@code null} in a crawl of one process */
+  private void workLoop(LeasePipeline pipeline, SharedScope shared) {
     while (true) {
       HostScheduler.Lease<CrawlTask> lease;
       try {
@@ -387,6 +377,9 @@ public final class Crawler {
           return;
         }
         continue;
+      }
+      if (shared != null) {
+        shared.lookFor(lease.task().url());
       }
       pipeline.process(lease);
     }

@@ -1,0 +1,72 @@
+package io.sievecrawl.crawler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import org.junit.jupiter.api.Test;
+
+/** An agent handed a URL of a site it has not heard of reads the shared sites again, once. */
+class SharedScopeTest {
+  private static final UrlNormalizer NORMALIZER = new UrlNormalizer(2048, true);
+
+  private final Set<String> published = new CopyOnWriteArraySet<>(Set.of("a.test"));
+  private int loads;
+  private final ScopeSites sites = new ScopeSites() {
+    @Override
+    public Collection<String> load() {
+      loads++;
+      return List.copyOf(published);
+    }
+
+    @Override
+    public void publish(String site) {
+      published.add(site);
+    }
+  };
+  private final FakeClock clock = new FakeClock();
+  private final ScopePolicy scope = new ScopePolicy(CrawlSettings.defaults(), List.of(url("http://a.test/")));
+  private final SharedScope shared = new SharedScope(sites, scope, clock);
+
+  private static Url url(String s) {
+    return NORMALIZER.parse(s);
+  }
+
+  @Test
+  void aSiteKnownAlreadyIsNotLookedFor() {
+    shared.lookFor(url("http://a.test/page"));
+    assertEquals(0, loads);
+  }
+
+  @Test
+  void aSitePublishedAfterThisAgentReadTheSitesIsFoundWhenItsFirstUrlComes() {
+    published.add("b.test"); // another agent's seed, published after this agent started
+    assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://b.test/x"), 1));
+
+    shared.lookFor(url("http://b.test/"));
+    assertEquals(1, loads);
+    assertNull(scope.rejection(url("http://b.test/x"), 1), "its links are in scope");
+
+    clock.advance(Duration.ofMillis(1));
+    shared.lookFor(url("http://b.test/other"));
+    assertEquals(1, loads, "known now: no second read");
+  }
+
+  @Test
+  void aSiteNobodyPublishedCostsOneReadNotOnePerUrl() {
+    shared.lookFor(url("http://c.test/1"));
+    clock.advance(Duration.ofMillis(1));
+    shared.lookFor(url("http://c.test/2"));
+    shared.lookFor(url("http://c.test/3"));
+    assertEquals(1, loads);
+    assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://c.test/4"), 1));
+  }
+}
