@@ -202,7 +202,7 @@ public final class ReferenceResolver {
       out = new char[Math.max(capacity, out.length * 2)];
     }
     origin.getChars(0, origin.length(), out, 0);
-    int n = UrlNormalizer.removeDotSegments(path, 0, path.length(), out, origin.length());
+    int n = DotSegments.remove(path, 0, path.length(), out, origin.length());
     int urlQueryMark = -1;
     if (queryLength > 0) {
       urlQueryMark = n;

@@ -268,80 +268,6 @@ public final class UrlNormalizer {
     }
   }
 
-  /** RFC 3986 section 5.2.4. */
-  static String removeDotSegments(String path) {
-    if (!hasDotSegment(path)) {
-      return path;
-    }
-    char[] out = new char[path.length()];
-    return new String(out, 0, removeDotSegments(path, 0, path.length(), out, 0));
-  }
-
-  /**
-   * RFC 3986 section 5.2.4 on {@code path[from, to)}: reads the input once and writes the output into {@code out}
-   * from {@code o} (it is never longer than the input) instead of shifting buffers; returns the end of the output.
-   */
-  static int removeDotSegments(CharSequence path, int from, int to, char[] out, int o) {
-    int outStart = o;
-    int i = from;
-    while (i < to) {
-      int rest = to - i;
-      char c0 = path.charAt(i);
-      char c1 = rest > 1 ? path.charAt(i + 1) : 0;
-      char c2 = rest > 2 ? path.charAt(i + 2) : 0;
-      char c3 = rest > 3 ? path.charAt(i + 3) : 0;
-      if (c0 == '.' && c1 == '.' && c2 == '/') { // A: "../"
-        i += 3;
-      } else if (c0 == '.' && c1 == '/') { // A: "./"
-        i += 2;
-      } else if (c0 == '/' && c1 == '.' && c2 == '/') { // B: "/./" becomes "/"
-        i += 2;
-      } else if (c0 == '/' && c1 == '.' && rest == 2) { // B: a final "/." becomes "/"
-        out[o++] = '/';
-        i = to;
-      } else if (c0 == '/' && c1 == '.' && c2 == '.' && (rest == 3 || c3 == '/')) { // C: "/../" or a final "/.."
-        o = lastSlash(out, outStart, o);
-        if (rest == 3) {
-          out[o++] = '/';
-          i = to;
-        } else {
-          i += 3;
-        }
-      } else if ((c0 == '.' && rest == 1) || (c0 == '.' && c1 == '.' && rest == 2)) { // D: "." or ".." alone
-        i = to;
-      } else { // E: the first segment, with its leading slash, moves to the output
-        do {
-          out[o++] = path.charAt(i++);
-        } while (i < to && path.charAt(i) != '/');
-      }
-    }
-    return o;
-  }
-
-  /** Where the output's last segment starts (its slash), or {@code start}: RFC 3986's "remove the last segment". */
-  private static int lastSlash(char[] out, int start, int end) {
-    for (int i = end - 1; i >= start; i--) {
-      if (out[i] == '/') {
-        return i;
-      }
-    }
-    return start;
-  }
-
-  private static boolean hasDotSegment(String path) {
-    int n = path.length();
-    for (int i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) {
-      boolean startsSegment = i == 0 || path.charAt(i - 1) == '/';
-      if (startsSegment) {
-        int after = i + 1 < n && path.charAt(i + 1) == '.' ? i + 2 : i + 1;
-        if (after == n || path.charAt(after) == '/') {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
   /** The crawler's canonical form of the parts a URL parses into. */
   private Url canonical(UrlParser.Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
     String scheme = parts.scheme();
@@ -363,7 +289,7 @@ public final class UrlNormalizer {
     if (stripSessionIds && path.indexOf(';') >= 0) {
       path = withoutPathSessionIds(path);
     }
-    path = removeDotSegments(path);
+    path = DotSegments.remove(path);
     out.append(path.isEmpty() ? "/" : path);
 
     int queryMark = -1;
