@@ -40,11 +40,6 @@ public final class UrlNormalizer {
   private static final Pattern SESSION_TOKEN = Pattern.compile("(?=.*[0-9])(?=.*[A-Za-z])"
       + "(?:(?=(?:-?[0-9A-Fa-f]){16})[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+)*|[0-9A-Za-z]{20,})");
 
-  private static final String SUB_DELIMS = "!$&'()*+,;=";
-  private static final String PATH_CHARS = SUB_DELIMS + ":@/";
-  /** As browsers do, a {@code '} in a query is encoded (the URL standard's special-query set). */
-  private static final String QUERY_CHARS = "!$&()*+,;=:@/?";
-
   private final int maxLength;
   private final boolean stripSessionIds;
 
@@ -285,7 +280,7 @@ public final class UrlNormalizer {
     }
     int originEnd = out.length();
 
-    String path = normalizeEscapes(parts.path(), PATH_CHARS);
+    String path = PercentEncoding.normalizePath(parts.path());
     if (stripSessionIds && path.indexOf(';') >= 0) {
       path = withoutPathSessionIds(path);
     }
@@ -294,7 +289,7 @@ public final class UrlNormalizer {
 
     int queryMark = -1;
     if (parts.query() != null) {
-      String query = normalizeEscapes(parts.query(), QUERY_CHARS, queryEncoding);
+      String query = PercentEncoding.normalizeQuery(parts.query(), queryEncoding);
       if (stripSessionIds) {
         query = withoutSessionParams(query);
       }
@@ -312,65 +307,6 @@ public final class UrlNormalizer {
 
   static int defaultPort(String scheme) {
     return scheme.equals(Url.HTTPS) ? 443 : 80;
-  }
-
-  /**
-   * Decodes escapes of unreserved characters, upper-cases the hex of the others, escapes a {@code %} that starts
-   * no escape, and UTF-8-encodes every character that may not appear raw (outside unreserved and {@code allowed}).
-   */
-  static String normalizeEscapes(String s, String allowed) {
-    return normalizeEscapes(s, allowed, StandardCharsets.UTF_8);
-  }
-
-  /** As {@link #normalizeEscapes(String, String)}, a non-ASCII character encoded in {@code encoding}. */
-  static String normalizeEscapes(String s, String allowed, Charset encoding) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '%') {
-        if (i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
-          int value = Integer.parseInt(s.substring(i + 1, i + 3), 16);
-          if (isUnreserved(value)) {
-            out.append((char) value);
-          } else {
-            out.append('%').append(Character.toUpperCase(s.charAt(i + 1))).append(Character.toUpperCase(s.charAt(i + 2)));
-          }
-          i += 2;
-        } else {
-          out.append("%25");
-        }
-      } else if (c < 0x80 && (isUnreserved(c) || allowed.indexOf(c) >= 0)) {
-        out.append(c);
-      } else {
-        int codePoint = s.codePointAt(i);
-        String character = Character.isSurrogate(c) && Character.charCount(codePoint) == 1 ? "\uFFFD"
-            : Character.toString(codePoint); // a lone surrogate is U+FFFD, as browsers write it
-        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding, allowed);
-        i += Character.charCount(codePoint) - 1;
-      }
-    }
-    return out.toString();
-  }
-
-  /**
-   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; an ASCII byte of its encoding
-   * that may appear raw stays raw, as browsers send it (Shift_JIS writes U+FF0E as 0x81 0x44: {@code %81D}); one it
-   * cannot hold goes as the HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;}
-   * encoded, as a browser sends it.
-   */
-  private static void appendEncoded(StringBuilder out, String character, Charset encoding, String allowed) {
-    if (encoding != StandardCharsets.UTF_8 && !encoding.newEncoder().canEncode(character)) {
-      out.append("%26%23").append(character.codePointAt(0)).append("%3B");
-      return;
-    }
-    for (byte b : character.getBytes(encoding)) {
-      if (b >= 0 && (isUnreserved(b) || allowed.indexOf(b) >= 0)) {
-        out.append((char) b);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-            .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-      }
-    }
   }
 
   private static String withoutPathSessionIds(String path) {
@@ -440,15 +376,5 @@ public final class UrlNormalizer {
       }
     }
     return false;
-  }
-
-  private static boolean isUnreserved(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '.' || c == '_' || c == '~';
-  }
-
-  /** An ASCII hex digit: a fullwidth or Arabic-Indic digit starts no escape. */
-  static boolean isHex(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 }
