@@ -193,7 +193,7 @@ public final class ReferenceResolver {
       return null; // a query's ' is encoded, as browsers do
     }
     if (stripSessionIds && (path.indexOf(";") >= 0
-        || (queryLength > 0 && UrlNormalizer.hasSessionParam(ref, queryMark + 1, end)))) {
+        || (queryLength > 0 && SessionIds.mayBeInQuery(ref, queryMark + 1, end)))) {
       return null;
     }
 

@@ -2,12 +2,6 @@ package io.sievecrawl.crawler.url;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
@@ -27,19 +21,6 @@ import java.util.regex.Pattern;
  * reorders query parameters; this class does the same normalizations and keeps parameter order.
  */
 public final class UrlNormalizer {
-  private static final List<String> SESSION_PARAM_NAMES = List.of(
-      "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
-      "oscsid", "sess_id");
-  private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
-  /** A session-id path parameter, up to the next parameter or segment: {@code /x;jsessionid=1;type=a} keeps {@code ;type=a}. */
-  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=([^/;]*)");
-  /**
-   * A value that looks minted rather than chosen: letters and digits mixed, as 16 or more hex digits (a hash, a UUID)
-   * or 20 or more of any letters and digits.
-   */
-  private static final Pattern SESSION_TOKEN = Pattern.compile("(?=.*[0-9])(?=.*[A-Za-z])"
-      + "(?:(?=(?:-?[0-9A-Fa-f]){16})[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+)*|[0-9A-Za-z]{20,})");
-
   private final int maxLength;
   private final boolean stripSessionIds;
 
@@ -121,17 +102,10 @@ public final class UrlNormalizer {
 
   /** As {@link #resolverFor(Url)}, for the links of a document in {@code encoding}. */
   public ReferenceResolver resolverFor(Url page, Charset encoding) {
-    if (stripSessionIds && mayHoldSessionId(page)) { // kept as a redirect sent it: links resolve against it as written
+    if (stripSessionIds && SessionIds.mayBeIn(page)) { // kept as a redirect sent it: links resolve against it as written
       return resolverFor(page.toString(), encoding);
     }
     return new ReferenceResolver(this, page, queryEncoding(encoding));
-  }
-
-  /** Whether a session id may be in {@code url}: a path parameter, or a query parameter of a session id's name. */
-  private static boolean mayHoldSessionId(Url url) {
-    String s = url.toString();
-    int query = s.indexOf('?');
-    return s.indexOf(';') >= 0 || (query >= 0 && hasSessionParam(s, query + 1, s.length()));
   }
 
   /** The encoding URL queries take in a document: its own, but UTF-8 for UTF-16 or one that cannot encode. */
@@ -282,7 +256,7 @@ public final class UrlNormalizer {
 
     String path = PercentEncoding.normalizePath(parts.path());
     if (stripSessionIds && path.indexOf(';') >= 0) {
-      path = withoutPathSessionIds(path);
+      path = SessionIds.removeFromPath(path);
     }
     path = DotSegments.remove(path);
     out.append(path.isEmpty() ? "/" : path);
@@ -291,7 +265,7 @@ public final class UrlNormalizer {
     if (parts.query() != null) {
       String query = PercentEncoding.normalizeQuery(parts.query(), queryEncoding);
       if (stripSessionIds) {
-        query = withoutSessionParams(query);
+        query = SessionIds.removeFromQuery(query);
       }
       if (!query.isEmpty()) {
         queryMark = out.length();
@@ -307,74 +281,5 @@ public final class UrlNormalizer {
 
   static int defaultPort(String scheme) {
     return scheme.equals(Url.HTTPS) ? 443 : 80;
-  }
-
-  private static String withoutPathSessionIds(String path) {
-    Matcher m = PATH_SESSION.matcher(path);
-    StringBuilder kept = new StringBuilder(path.length());
-    while (m.find()) {
-      m.appendReplacement(kept, isSessionId(m.group(1), m.group(2)) ? "" : Matcher.quoteReplacement(m.group()));
-    }
-    return m.appendTail(kept).toString();
-  }
-
-  private static String withoutSessionParams(String query) {
-    if (query.isEmpty()) {
-      return query;
-    }
-    List<String> kept = new ArrayList<>();
-    for (String param : query.split("&", -1)) {
-      int eq = param.indexOf('=');
-      String name = eq < 0 ? param : param.substring(0, eq);
-      if (!isSessionId(name, eq < 0 ? "" : param.substring(eq + 1))) {
-        kept.add(param);
-      }
-    }
-    return String.join("&", kept);
-  }
-
-  /**
-   * Whether a parameter is a session id: one of the names platforms give their session ids ({@code jsessionid},
-   * {@code PHPSESSID}, ...). {@code sid} only with a value that looks minted ({@link #SESSION_TOKEN}): many sites
-   * number their stories or items with it ({@code article.php?sid=42}).
-   */
-  private static boolean isSessionId(String name, String value) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    if (lower.equals("sid")) {
-      return SESSION_TOKEN.matcher(value).matches();
-    }
-    return SESSION_PARAMS.contains(lower) || lower.startsWith("aspsessionid");
-  }
-
-  /**
-   * Whether a parameter of the query {@code s[from, to)} may be a session id that {@link #withoutSessionParams}
-   * removes: its name is one a session id has (its value is not looked at).
-   */
-  static boolean hasSessionParam(String s, int from, int to) {
-    int start = from;
-    while (start <= to) {
-      int amp = s.indexOf('&', start);
-      int end = amp < 0 || amp > to ? to : amp;
-      int eq = s.indexOf('=', start);
-      int nameEnd = eq < 0 || eq > end ? end : eq;
-      if (isSessionParam(s, start, nameEnd)) {
-        return true;
-      }
-      start = end + 1;
-    }
-    return false;
-  }
-
-  private static boolean isSessionParam(String s, int from, int to) {
-    int length = to - from;
-    if (length >= 12 && s.regionMatches(true, from, "aspsessionid", 0, 12)) {
-      return true;
-    }
-    for (String name : SESSION_PARAM_NAMES) {
-      if (name.length() == length && s.regionMatches(true, from, name, 0, length)) {
-        return true;
-      }
-    }
-    return false;
   }
 }
