@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
 import io.sievecrawl.crawler.url.InvalidUrlException;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.Durable;
 import java.io.BufferedWriter;
@@ -167,7 +168,7 @@ final class SeedFile {
   }
 
   private static boolean isPublic(String seed) {
-    return !PrivateAddresses.isLocalLiteral(UrlNormalizer.parseCanonical(seed).host());
+    return !PrivateAddresses.isLocalLiteral(Url.ofCanonical(seed).host());
   }
 
   /** The first {@value #MAX_WARNINGS} warnings, and a count of the rest: a file may hold millions of bad lines. */

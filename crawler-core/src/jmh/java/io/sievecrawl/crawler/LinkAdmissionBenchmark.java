@@ -71,7 +71,7 @@ public class LinkAdmissionBenchmark {
       html.append("<li><a href=\"").append(hrefs[i]).append("\">link ").append(i).append("</a></li>\n");
     }
     page = html.append("</ul></main></body></html>\n").toString().getBytes(StandardCharsets.UTF_8);
-    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(UrlNormalizer.parseCanonical(ROOT)));
+    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(Url.ofCanonical(ROOT)));
     sieve = Sieve.forUrls(1_000_000, 0.001);
     for (int p = 0; p < PAGES; p++) {
       sieve.offer(ROOT.substring(0, ROOT.length() - 1) + pathOf(p));
@@ -102,7 +102,7 @@ public class LinkAdmissionBenchmark {
     int admitted = 0;
     for (String href : hrefs) {
       String url = normalizer.resolveOrNull(pageUrl, href);
-      if (url != null && scope.rejection(UrlNormalizer.parseCanonical(url), 1) == null && sieve.offer(url)) {
+      if (url != null && scope.rejection(Url.ofCanonical(url), 1) == null && sieve.offer(url)) {
         admitted++;
       }
     }
@@ -112,6 +112,6 @@ public class LinkAdmissionBenchmark {
   @Benchmark
   @OperationsPerInvocation(LINKS)
   public int extractPage() {
-    return extractor.extract(page, null, io.sievecrawl.crawler.url.UrlNormalizer.parseCanonical(pageUrl), null).urls().size();
+    return extractor.extract(page, null, io.sievecrawl.crawler.url.Url.ofCanonical(pageUrl), null).urls().size();
   }
 }

@@ -154,10 +154,10 @@ public final class ReferenceResolver {
       if (!isPlainHost(ref, hostStart, hostEnd)) {
         return null;
       }
-      int defaultPort = UrlNormalizer.defaultPort(scheme);
+      int defaultPort = Url.defaultPort(scheme);
       int newPort = defaultPort;
       if (hostEnd + 1 < authorityEnd) {
-        newPort = UrlNormalizer.parsePort(ref, hostEnd + 1, authorityEnd);
+        newPort = Url.parsePort(ref, hostEnd + 1, authorityEnd);
         if (newPort < 0) {
           return null;
         }

@@ -142,83 +142,6 @@ public final class UrlNormalizer {
     }
   }
 
-  /**
-   * The {@link Url} of a string this class produced, such as one read back from a frontier, split into its parts
-   * without normalizing it again. The shape is checked (scheme, a host of the characters a canonical host has, a
-   * port only where it is not the scheme's default, a path, no empty query, no fragment), not every rule.
-   *
-   * @throws IllegalArgumentException if it does not have the shape of a canonical http(s) URL
-   */
-  public static Url parseCanonical(String canonicalUrl) {
-    String scheme = canonicalUrl.startsWith("https://") ? Url.HTTPS
-        : canonicalUrl.startsWith("http://") ? Url.HTTP : null;
-    if (scheme == null || canonicalUrl.indexOf('#') >= 0) {
-      throw notCanonical(canonicalUrl);
-    }
-    int hostStart = scheme.length() + 3;
-    int pathStart = canonicalUrl.indexOf('/', hostStart);
-    int queryMark = pathStart < 0 ? -1 : canonicalUrl.indexOf('?', pathStart);
-    if (pathStart < 0 || queryMark == canonicalUrl.length() - 1) { // no path, or an empty query
-      throw notCanonical(canonicalUrl);
-    }
-    boolean ipv6 = canonicalUrl.charAt(hostStart) == '[';
-    int hostEnd = ipv6 ? canonicalUrl.indexOf(']', hostStart) + 1 : endOfHost(canonicalUrl, hostStart, pathStart);
-    if (hostEnd <= hostStart + (ipv6 ? 2 : 0) || hostEnd > pathStart
-        || !hasHostCharacters(canonicalUrl, hostStart + (ipv6 ? 1 : 0), hostEnd - (ipv6 ? 1 : 0), ipv6)) {
-      throw notCanonical(canonicalUrl);
-    }
-    int port = defaultPort(scheme);
-    if (hostEnd < pathStart) {
-      boolean digitsFollow = canonicalUrl.charAt(hostEnd) == ':' && hostEnd + 1 < pathStart
-          && canonicalUrl.charAt(hostEnd + 1) != '0'; // a canonical port has no leading zero
-      port = digitsFollow ? parsePort(canonicalUrl, hostEnd + 1, pathStart) : -1;
-      if (port < 0 || port == defaultPort(scheme)) {
-        throw notCanonical(canonicalUrl);
-      }
-    }
-    return new Url(canonicalUrl, scheme, canonicalUrl.substring(hostStart, hostEnd), port,
-        canonicalUrl.substring(0, pathStart), queryMark);
-  }
-
-  /** Where a host that is no IPv6 literal ends: at a ':' before {@code pathStart}, or at {@code pathStart}. */
-  private static int endOfHost(String s, int from, int pathStart) {
-    int colon = s.indexOf(':', from);
-    return colon < 0 || colon > pathStart ? pathStart : colon;
-  }
-
-  /** Lower-case letters, digits, '.', '-' and '_' (a name or IPv4 address); hex digits, ':' and '.' for IPv6. */
-  private static boolean hasHostCharacters(String s, int from, int to, boolean ipv6) {
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      boolean ok = ipv6 ? (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':' || c == '.'
-          : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The port in {@code s[from, to)}, or -1 if it is not 1 to 65535 in at most five digits. */
-  static int parsePort(String s, int from, int to) {
-    if (to - from > 5) {
-      return -1;
-    }
-    int port = 0;
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      port = port * 10 + (c - '0');
-    }
-    return port >= 1 && port <= 65535 ? port : -1;
-  }
-
-  private static IllegalArgumentException notCanonical(String url) {
-    return new IllegalArgumentException("not a canonical http(s) URL: '" + url + "'");
-  }
-
   /** {@link #normalize}, or {@code null} if the URL is invalid. */
   public String normalizeOrNull(String url) {
     try {
@@ -240,7 +163,7 @@ public final class UrlNormalizer {
   /** The crawler's canonical form of the parts a URL parses into. */
   private Url canonical(UrlParser.Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
     String scheme = parts.scheme();
-    int port = parts.port() < 0 ? defaultPort(scheme) : parts.port();
+    int port = parts.port() < 0 ? Url.defaultPort(scheme) : parts.port();
     if (port == 0) {
       throw new InvalidUrlException("invalid port '0'"); // valid in a URL, but no server listens on it
     }
@@ -249,7 +172,7 @@ public final class UrlNormalizer {
     int hostStart = out.length();
     out.append(Hosts.canonical(parts.host()));
     int hostEnd = out.length();
-    if (port != defaultPort(scheme)) {
+    if (port != Url.defaultPort(scheme)) {
       out.append(':').append(port);
     }
     int originEnd = out.length();
@@ -277,9 +200,5 @@ public final class UrlNormalizer {
     }
     String url = out.toString();
     return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
-  }
-
-  static int defaultPort(String scheme) {
-    return scheme.equals(Url.HTTPS) ? 443 : 80;
   }
 }

@@ -1,7 +1,5 @@
 package io.sievecrawl.crawler.fetch;
 
-import io.sievecrawl.crawler.url.UrlNormalizer;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -14,6 +12,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +69,7 @@ class TlsTrustTest {
 
   private static FetchResponse fetch(String url, CrawlSettings settings) {
     try (PageFetcher fetcher = new PageFetcher(settings)) {
-      return fetcher.fetch(UrlNormalizer.parseCanonical(url), true);
+      return fetcher.fetch(Url.ofCanonical(url), true);
     }
   }
 
