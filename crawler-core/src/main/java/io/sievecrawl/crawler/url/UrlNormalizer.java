@@ -16,6 +16,11 @@ import java.nio.charset.StandardCharsets;
  * {@code PHPSESSID=...}) are removed, and nothing else of the parameter list they stand in. Only http and https URLs
  * are accepted, up to a maximum length. Normalizing a canonical URL again gives it back unchanged.
  *
+ * <p>This class composes the steps ({@code canonical}), each a class of its own: {@link PercentEncoding},
+ * {@link DotSegments}, {@link SessionIds}. {@link #get} throws, naming why a URL is refused, and {@link #parse}
+ * returns null; the links of a page go through a {@link ReferenceResolver}, and a canonical string read back (from a
+ * frontier) is split by {@link Url#ofCanonical} without normalizing it again.
+ *
  * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
  * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
  * reorders query parameters; this class does the same normalizations and keeps parameter order.
@@ -44,16 +49,6 @@ public final class UrlNormalizer {
   /** A normalizer like this one that keeps session ids (this one, when it keeps them already). */
   public UrlNormalizer keepingSessionIds() {
     return stripSessionIds ? new UrlNormalizer(maxLength, false) : this;
-  }
-
-  /** The canonical form of an absolute URL. */
-  public String normalize(String url) throws InvalidUrlException {
-    return get(url).toString();
-  }
-
-  /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
-  public String resolve(String base, String reference) throws InvalidUrlException {
-    return resolveToUrl(base, reference).toString();
   }
 
   /**
@@ -102,7 +97,7 @@ public final class UrlNormalizer {
 
   /** As {@link #resolverFor(Url)}, for the links of a document in {@code encoding}. */
   public ReferenceResolver resolverFor(Url page, Charset encoding) {
-    if (stripSessionIds && SessionIds.mayBeIn(page)) { // kept as a redirect sent it: links resolve against it as written
+    if (stripSessionIds && SessionIds.mayBeIn(page)) { // kept as a redirect sent it: links resolve against it
       return resolverFor(page.toString(), encoding);
     }
     return new ReferenceResolver(this, page, queryEncoding(encoding));
@@ -142,8 +137,20 @@ public final class UrlNormalizer {
     }
   }
 
+  // The string forms, for the tests of this package; elsewhere a Url's toString() is the canonical string.
+
+  /** The canonical form of an absolute URL. */
+  String normalize(String url) throws InvalidUrlException {
+    return get(url).toString();
+  }
+
+  /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
+  String resolve(String base, String reference) throws InvalidUrlException {
+    return resolveToUrl(base, reference).toString();
+  }
+
   /** {@link #normalize}, or {@code null} if the URL is invalid. */
-  public String normalizeOrNull(String url) {
+  String normalizeOrNull(String url) {
     try {
       return normalize(url);
     } catch (InvalidUrlException e) {
@@ -152,7 +159,7 @@ public final class UrlNormalizer {
   }
 
   /** {@link #resolve}, or {@code null} if the result is invalid. */
-  public String resolveOrNull(String base, String reference) {
+  String resolveOrNull(String base, String reference) {
     try {
       return resolve(base, reference);
     } catch (InvalidUrlException e) {
