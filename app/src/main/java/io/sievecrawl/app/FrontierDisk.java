@@ -1,7 +1,7 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.crawler.CrawlTask;
-import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.crawler.url.Url;
 
 /**
  * What a queued URL costs on disk, for {@code plan}: a typical task (a 75-character URL found on a page of the
@@ -18,7 +18,7 @@ final class FrontierDisk {
     String page = "https://www.example.com/docs/reference/section-12/";
     String url = page + "x".repeat(TYPICAL_URL_LENGTH - page.length());
     String referrer = page.substring(0, 24) + "y".repeat(TYPICAL_URL_LENGTH - 24);
-    CrawlTask task = new CrawlTask(UrlNormalizer.parseCanonical(url), 3, referrer, 0, 0);
+    CrawlTask task = new CrawlTask(Url.ofCanonical(url), 3, referrer, 0, 0);
     return (long) (RECORD_FRAMING + CrawlTask.CODEC.encode(task).length) * 1_000_000;
   }
 }

@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
 import io.sievecrawl.crawler.url.InvalidUrlException;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.Durable;
 import java.io.BufferedWriter;
@@ -74,7 +75,7 @@ final class SeedFile {
       Consumer<String> warn) {
     if (looksLikeUrl(source) && !Files.exists(Path.of(source))) {
       try {
-        String seed = normalizer.normalize(source);
+        Url seed = normalizer.get(source);
         Durable.replace(spool, seed + "\n");
         return new Read(spool, 1, isPublic(seed));
       } catch (InvalidUrlException e) {
@@ -107,8 +108,8 @@ final class SeedFile {
           continue;
         } else {
           try {
-            String seed = normalizer.normalize(text);
-            out.write(seed);
+            Url seed = normalizer.get(text);
+            out.write(seed.toString());
             out.write('\n');
             count++;
             anyPublic = anyPublic || isPublic(seed);
@@ -119,7 +120,7 @@ final class SeedFile {
             }
           } catch (InvalidUrlException e) {
             boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
-                && normalizer.normalizeOrNull("https://" + text) != null; // "not a url" is no host name either
+                && normalizer.parse("https://" + text) != null; // "not a url" is no host name either
             String hint = schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
             problem = (strict ? "invalid" : "skipped") + " seed '" + escape(text) + "': " + e.getMessage() + hint;
           }
@@ -166,8 +167,8 @@ final class SeedFile {
     return text.strip();
   }
 
-  private static boolean isPublic(String seed) {
-    return !PrivateAddresses.isLocalLiteral(UrlNormalizer.parseCanonical(seed).host());
+  private static boolean isPublic(Url seed) {
+    return !PrivateAddresses.isLocalLiteral(seed.host());
   }
 
   /** The first {@value #MAX_WARNINGS} warnings, and a count of the rest: a file may hold millions of bad lines. */

@@ -28,9 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * or dropped, i.e. resolved and normalized, checked against the crawl's scope and offered to the sieve, which has
  * seen every page already (the steady state of that crawl, where nearly every link is a duplicate).
  * {@code hrefToAdmittedOrDropped} takes the path the crawler takes now (a page's {@link ReferenceResolver}, one
- * {@link Url} per distinct href); {@code hrefToAdmittedOrDroppedStringApi} takes the String path of before
- * (base parsed again for every link, the general normalizer, the URL string split again for scope);
- * {@code extractPage} is the whole {@link LinkExtractor#extract} of the page, jsoup parse included, per link.
+ * {@link Url} per distinct href); {@code extractPage} is the whole {@link LinkExtractor#extract} of the page, jsoup
+ * parse included, per link. The String path of before (base parsed again for every link, the general normalizer,
+ * the URL string split again for scope), measured until {@code UrlNormalizer}'s string forms became internal to
+ * its package, is in the README's figures.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="LinkAdmissionBenchmark"}
  */
@@ -71,7 +72,7 @@ public class LinkAdmissionBenchmark {
       html.append("<li><a href=\"").append(hrefs[i]).append("\">link ").append(i).append("</a></li>\n");
     }
     page = html.append("</ul></main></body></html>\n").toString().getBytes(StandardCharsets.UTF_8);
-    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(UrlNormalizer.parseCanonical(ROOT)));
+    scope = new ScopePolicy(CrawlSettings.defaults(), List.of(Url.ofCanonical(ROOT)));
     sieve = Sieve.forUrls(1_000_000, 0.001);
     for (int p = 0; p < PAGES; p++) {
       sieve.offer(ROOT.substring(0, ROOT.length() - 1) + pathOf(p));
@@ -98,20 +99,7 @@ public class LinkAdmissionBenchmark {
 
   @Benchmark
   @OperationsPerInvocation(LINKS)
-  public int hrefToAdmittedOrDroppedStringApi() {
-    int admitted = 0;
-    for (String href : hrefs) {
-      String url = normalizer.resolveOrNull(pageUrl, href);
-      if (url != null && scope.rejection(UrlNormalizer.parseCanonical(url), 1) == null && sieve.offer(url)) {
-        admitted++;
-      }
-    }
-    return admitted;
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(LINKS)
   public int extractPage() {
-    return extractor.extract(page, null, io.sievecrawl.crawler.url.UrlNormalizer.parseCanonical(pageUrl), null).urls().size();
+    return extractor.extract(page, null, Url.ofCanonical(pageUrl), null).urls().size();
   }
 }

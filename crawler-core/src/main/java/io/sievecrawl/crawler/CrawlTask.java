@@ -1,7 +1,6 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.url.Url;
-import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.TaskCodec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -146,7 +145,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         int flags = at[0] < end ? readVarint(bytes, at, end) : 0;
         check(flags == 0 || flags == SITEMAP_FLAG);
         check(at[0] == end);
-        return new CrawlTask(UrlNormalizer.parseCanonical(url), depth, referrer, hops, 0, flags == SITEMAP_FLAG);
+        return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, flags == SITEMAP_FLAG);
       } catch (ArrayIndexOutOfBoundsException e) {
         throw new IllegalArgumentException("not an encoded crawl task");
       }

@@ -97,7 +97,7 @@ final class SeedQueue {
   private Url seedUrl(String seed, boolean normalized) {
     if (normalized) {
       try {
-        return UrlNormalizer.parseCanonical(seed); // split only: cheaper than normalizing it again
+        return Url.ofCanonical(seed); // split only: cheaper than normalizing it again
       } catch (IllegalArgumentException e) {
         // not of the canonical shape after all (a file edited by hand): normalized below, or refused
       }

@@ -9,7 +9,6 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.url.Url;
-import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,7 @@ class ScopePolicyTest {
   private static final List<Url> SEEDS = List.of(url("https://www.example.co.uk/"), url("http://127.0.0.1:8080/"));
 
   private static Url url(String canonical) {
-    return UrlNormalizer.parseCanonical(canonical);
+    return Url.ofCanonical(canonical);
   }
 
   private static ScopePolicy policy(Scope scope) {

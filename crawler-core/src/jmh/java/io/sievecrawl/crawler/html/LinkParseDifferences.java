@@ -55,8 +55,8 @@ public final class LinkParseDifferences {
           documents++;
           byte[] body = docs.get(i);
           String where = docs.size() > 1 ? file + " #" + (i + 1) : file.toString();
-          PageLinks expected = html5.extract(body, null, io.sievecrawl.crawler.url.UrlNormalizer.parseCanonical(PAGE_URL), null);
-          PageLinks actual = crawler.extract(body, null, io.sievecrawl.crawler.url.UrlNormalizer.parseCanonical(PAGE_URL), null);
+          PageLinks expected = html5.extract(body, null, io.sievecrawl.crawler.url.Url.ofCanonical(PAGE_URL), null);
+          PageLinks actual = crawler.extract(body, null, io.sievecrawl.crawler.url.Url.ofCanonical(PAGE_URL), null);
           String input = docs.size() > 1 ? new String(body, StandardCharsets.UTF_8).replace("\n", "\\n") : "";
           if (!expected.links().equals(actual.links()) || expected.nofollow() != actual.nofollow()) {
             differentLinks++;

@@ -4,7 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.job.CrawlJob;
-import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
@@ -41,7 +41,7 @@ public final class QueuedCrawlFixture {
       List<CrawlTask> batch = new ArrayList<>(10_000);
       for (long i = 0; i < urls; i++) {
         String url = origin((int) (i % origins), port) + "/section/" + (i % 97) + "/page-" + i / origins + ".html";
-        batch.add(new CrawlTask(UrlNormalizer.parseCanonical(url), 1, null, 0, 0));
+        batch.add(new CrawlTask(Url.ofCanonical(url), 1, null, 0, 0));
         if (batch.size() == 10_000) {
           frontier.offerAll(batch);
           batch.clear();

@@ -146,8 +146,8 @@ final class Hosts {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(s.length());
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (c == '%' && i + 2 < s.length() && UrlNormalizer.isHex(s.charAt(i + 1))
-          && UrlNormalizer.isHex(s.charAt(i + 2))) {
+      if (c == '%' && i + 2 < s.length() && PercentEncoding.isHex(s.charAt(i + 1))
+          && PercentEncoding.isHex(s.charAt(i + 2))) {
         bytes.write(Integer.parseInt(s, i + 1, i + 3, 16));
         i += 2;
       } else {

@@ -154,10 +154,10 @@ public final class ReferenceResolver {
       if (!isPlainHost(ref, hostStart, hostEnd)) {
         return null;
       }
-      int defaultPort = UrlNormalizer.defaultPort(scheme);
+      int defaultPort = Url.defaultPort(scheme);
       int newPort = defaultPort;
       if (hostEnd + 1 < authorityEnd) {
-        newPort = UrlNormalizer.parsePort(ref, hostEnd + 1, authorityEnd);
+        newPort = Url.parsePort(ref, hostEnd + 1, authorityEnd);
         if (newPort < 0) {
           return null;
         }
@@ -193,7 +193,7 @@ public final class ReferenceResolver {
       return null; // a query's ' is encoded, as browsers do
     }
     if (stripSessionIds && (path.indexOf(";") >= 0
-        || (queryLength > 0 && UrlNormalizer.hasSessionParam(ref, queryMark + 1, end)))) {
+        || (queryLength > 0 && SessionIds.mayBeInQuery(ref, queryMark + 1, end)))) {
       return null;
     }
 
@@ -202,7 +202,7 @@ public final class ReferenceResolver {
       out = new char[Math.max(capacity, out.length * 2)];
     }
     origin.getChars(0, origin.length(), out, 0);
-    int n = UrlNormalizer.removeDotSegments(path, 0, path.length(), out, origin.length());
+    int n = DotSegments.remove(path, 0, path.length(), out, origin.length());
     int urlQueryMark = -1;
     if (queryLength > 0) {
       urlQueryMark = n;

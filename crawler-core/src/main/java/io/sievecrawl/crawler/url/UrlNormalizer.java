@@ -2,12 +2,6 @@ package io.sievecrawl.crawler.url;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
@@ -22,29 +16,16 @@ import java.util.regex.Pattern;
  * {@code PHPSESSID=...}) are removed, and nothing else of the parameter list they stand in. Only http and https URLs
  * are accepted, up to a maximum length. Normalizing a canonical URL again gives it back unchanged.
  *
+ * <p>This class composes the steps ({@code canonical}), each a class of its own: {@link PercentEncoding},
+ * {@link DotSegments}, {@link SessionIds}. {@link #get} throws, naming why a URL is refused, and {@link #parse}
+ * returns null; the links of a page go through a {@link ReferenceResolver}, and a canonical string read back (from a
+ * frontier) is split by {@link Url#ofCanonical} without normalizing it again.
+ *
  * <p>crawler-commons' {@code BasicURLNormalizer} 1.6 was the first choice, but it garbles the query of a URL
  * whose path holds an encoded unreserved character ({@code /%7Euser?b=2} becomes {@code /~user?b?2}) and
  * reorders query parameters; this class does the same normalizations and keeps parameter order.
  */
 public final class UrlNormalizer {
-  private static final List<String> SESSION_PARAM_NAMES = List.of(
-      "jsessionid", "phpsessid", "sid", "sessionid", "session_id", "aspsessionid", "cfid", "cftoken", "zenid",
-      "oscsid", "sess_id");
-  private static final Set<String> SESSION_PARAMS = Set.copyOf(SESSION_PARAM_NAMES);
-  /** A session-id path parameter, up to the next parameter or segment: {@code /x;jsessionid=1;type=a} keeps {@code ;type=a}. */
-  private static final Pattern PATH_SESSION = Pattern.compile("(?i);(jsessionid|phpsessid|sid|sessionid)=([^/;]*)");
-  /**
-   * A value that looks minted rather than chosen: letters and digits mixed, as 16 or more hex digits (a hash, a UUID)
-   * or 20 or more of any letters and digits.
-   */
-  private static final Pattern SESSION_TOKEN = Pattern.compile("(?=.*[0-9])(?=.*[A-Za-z])"
-      + "(?:(?=(?:-?[0-9A-Fa-f]){16})[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+)*|[0-9A-Za-z]{20,})");
-
-  private static final String SUB_DELIMS = "!$&'()*+,;=";
-  private static final String PATH_CHARS = SUB_DELIMS + ":@/";
-  /** As browsers do, a {@code '} in a query is encoded (the URL standard's special-query set). */
-  private static final String QUERY_CHARS = "!$&()*+,;=:@/?";
-
   private final int maxLength;
   private final boolean stripSessionIds;
 
@@ -68,16 +49,6 @@ public final class UrlNormalizer {
   /** A normalizer like this one that keeps session ids (this one, when it keeps them already). */
   public UrlNormalizer keepingSessionIds() {
     return stripSessionIds ? new UrlNormalizer(maxLength, false) : this;
-  }
-
-  /** The canonical form of an absolute URL. */
-  public String normalize(String url) throws InvalidUrlException {
-    return get(url).toString();
-  }
-
-  /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
-  public String resolve(String base, String reference) throws InvalidUrlException {
-    return resolveToUrl(base, reference).toString();
   }
 
   /**
@@ -126,17 +97,10 @@ public final class UrlNormalizer {
 
   /** As {@link #resolverFor(Url)}, for the links of a document in {@code encoding}. */
   public ReferenceResolver resolverFor(Url page, Charset encoding) {
-    if (stripSessionIds && mayHoldSessionId(page)) { // kept as a redirect sent it: links resolve against it as written
+    if (stripSessionIds && SessionIds.mayBeIn(page)) { // kept as a redirect sent it: links resolve against it
       return resolverFor(page.toString(), encoding);
     }
     return new ReferenceResolver(this, page, queryEncoding(encoding));
-  }
-
-  /** Whether a session id may be in {@code url}: a path parameter, or a query parameter of a session id's name. */
-  private static boolean mayHoldSessionId(Url url) {
-    String s = url.toString();
-    int query = s.indexOf('?');
-    return s.indexOf(';') >= 0 || (query >= 0 && hasSessionParam(s, query + 1, s.length()));
   }
 
   /** The encoding URL queries take in a document: its own, but UTF-8 for UTF-16 or one that cannot encode. */
@@ -173,85 +137,20 @@ public final class UrlNormalizer {
     }
   }
 
-  /**
-   * The {@link Url} of a string this class produced, such as one read back from a frontier, split into its parts
-   * without normalizing it again. The shape is checked (scheme, a host of the characters a canonical host has, a
-   * port only where it is not the scheme's default, a path, no empty query, no fragment), not every rule.
-   *
-   * @throws IllegalArgumentException if it does not have the shape of a canonical http(s) URL
-   */
-  public static Url parseCanonical(String canonicalUrl) {
-    String scheme = canonicalUrl.startsWith("https://") ? Url.HTTPS
-        : canonicalUrl.startsWith("http://") ? Url.HTTP : null;
-    if (scheme == null || canonicalUrl.indexOf('#') >= 0) {
-      throw notCanonical(canonicalUrl);
-    }
-    int hostStart = scheme.length() + 3;
-    int pathStart = canonicalUrl.indexOf('/', hostStart);
-    int queryMark = pathStart < 0 ? -1 : canonicalUrl.indexOf('?', pathStart);
-    if (pathStart < 0 || queryMark == canonicalUrl.length() - 1) { // no path, or an empty query
-      throw notCanonical(canonicalUrl);
-    }
-    boolean ipv6 = canonicalUrl.charAt(hostStart) == '[';
-    int hostEnd = ipv6 ? canonicalUrl.indexOf(']', hostStart) + 1 : endOfHost(canonicalUrl, hostStart, pathStart);
-    if (hostEnd <= hostStart + (ipv6 ? 2 : 0) || hostEnd > pathStart
-        || !hasHostCharacters(canonicalUrl, hostStart + (ipv6 ? 1 : 0), hostEnd - (ipv6 ? 1 : 0), ipv6)) {
-      throw notCanonical(canonicalUrl);
-    }
-    int port = defaultPort(scheme);
-    if (hostEnd < pathStart) {
-      boolean digitsFollow = canonicalUrl.charAt(hostEnd) == ':' && hostEnd + 1 < pathStart
-          && canonicalUrl.charAt(hostEnd + 1) != '0'; // a canonical port has no leading zero
-      port = digitsFollow ? parsePort(canonicalUrl, hostEnd + 1, pathStart) : -1;
-      if (port < 0 || port == defaultPort(scheme)) {
-        throw notCanonical(canonicalUrl);
-      }
-    }
-    return new Url(canonicalUrl, scheme, canonicalUrl.substring(hostStart, hostEnd), port,
-        canonicalUrl.substring(0, pathStart), queryMark);
+  // The string forms, for the tests of this package; elsewhere a Url's toString() is the canonical string.
+
+  /** The canonical form of an absolute URL. */
+  String normalize(String url) throws InvalidUrlException {
+    return get(url).toString();
   }
 
-  /** Where a host that is no IPv6 literal ends: at a ':' before {@code pathStart}, or at {@code pathStart}. */
-  private static int endOfHost(String s, int from, int pathStart) {
-    int colon = s.indexOf(':', from);
-    return colon < 0 || colon > pathStart ? pathStart : colon;
-  }
-
-  /** Lower-case letters, digits, '.', '-' and '_' (a name or IPv4 address); hex digits, ':' and '.' for IPv6. */
-  private static boolean hasHostCharacters(String s, int from, int to, boolean ipv6) {
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      boolean ok = ipv6 ? (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == ':' || c == '.'
-          : (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** The port in {@code s[from, to)}, or -1 if it is not 1 to 65535 in at most five digits. */
-  static int parsePort(String s, int from, int to) {
-    if (to - from > 5) {
-      return -1;
-    }
-    int port = 0;
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      port = port * 10 + (c - '0');
-    }
-    return port >= 1 && port <= 65535 ? port : -1;
-  }
-
-  private static IllegalArgumentException notCanonical(String url) {
-    return new IllegalArgumentException("not a canonical http(s) URL: '" + url + "'");
+  /** The canonical form of {@code reference} resolved against the absolute URL {@code base}. */
+  String resolve(String base, String reference) throws InvalidUrlException {
+    return resolveToUrl(base, reference).toString();
   }
 
   /** {@link #normalize}, or {@code null} if the URL is invalid. */
-  public String normalizeOrNull(String url) {
+  String normalizeOrNull(String url) {
     try {
       return normalize(url);
     } catch (InvalidUrlException e) {
@@ -260,7 +159,7 @@ public final class UrlNormalizer {
   }
 
   /** {@link #resolve}, or {@code null} if the result is invalid. */
-  public String resolveOrNull(String base, String reference) {
+  String resolveOrNull(String base, String reference) {
     try {
       return resolve(base, reference);
     } catch (InvalidUrlException e) {
@@ -268,84 +167,10 @@ public final class UrlNormalizer {
     }
   }
 
-  /** RFC 3986 section 5.2.4. */
-  static String removeDotSegments(String path) {
-    if (!hasDotSegment(path)) {
-      return path;
-    }
-    char[] out = new char[path.length()];
-    return new String(out, 0, removeDotSegments(path, 0, path.length(), out, 0));
-  }
-
-  /**
-   * RFC 3986 section 5.2.4 on {@code path[from, to)}: reads the input once and writes the output into {@code out}
-   * from {@code o} (it is never longer than the input) instead of shifting buffers; returns the end of the output.
-   */
-  static int removeDotSegments(CharSequence path, int from, int to, char[] out, int o) {
-    int outStart = o;
-    int i = from;
-    while (i < to) {
-      int rest = to - i;
-      char c0 = path.charAt(i);
-      char c1 = rest > 1 ? path.charAt(i + 1) : 0;
-      char c2 = rest > 2 ? path.charAt(i + 2) : 0;
-      char c3 = rest > 3 ? path.charAt(i + 3) : 0;
-      if (c0 == '.' && c1 == '.' && c2 == '/') { // A: "../"
-        i += 3;
-      } else if (c0 == '.' && c1 == '/') { // A: "./"
-        i += 2;
-      } else if (c0 == '/' && c1 == '.' && c2 == '/') { // B: "/./" becomes "/"
-        i += 2;
-      } else if (c0 == '/' && c1 == '.' && rest == 2) { // B: a final "/." becomes "/"
-        out[o++] = '/';
-        i = to;
-      } else if (c0 == '/' && c1 == '.' && c2 == '.' && (rest == 3 || c3 == '/')) { // C: "/../" or a final "/.."
-        o = lastSlash(out, outStart, o);
-        if (rest == 3) {
-          out[o++] = '/';
-          i = to;
-        } else {
-          i += 3;
-        }
-      } else if ((c0 == '.' && rest == 1) || (c0 == '.' && c1 == '.' && rest == 2)) { // D: "." or ".." alone
-        i = to;
-      } else { // E: the first segment, with its leading slash, moves to the output
-        do {
-          out[o++] = path.charAt(i++);
-        } while (i < to && path.charAt(i) != '/');
-      }
-    }
-    return o;
-  }
-
-  /** Where the output's last segment starts (its slash), or {@code start}: RFC 3986's "remove the last segment". */
-  private static int lastSlash(char[] out, int start, int end) {
-    for (int i = end - 1; i >= start; i--) {
-      if (out[i] == '/') {
-        return i;
-      }
-    }
-    return start;
-  }
-
-  private static boolean hasDotSegment(String path) {
-    int n = path.length();
-    for (int i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) {
-      boolean startsSegment = i == 0 || path.charAt(i - 1) == '/';
-      if (startsSegment) {
-        int after = i + 1 < n && path.charAt(i + 1) == '.' ? i + 2 : i + 1;
-        if (after == n || path.charAt(after) == '/') {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
   /** The crawler's canonical form of the parts a URL parses into. */
   private Url canonical(UrlParser.Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
     String scheme = parts.scheme();
-    int port = parts.port() < 0 ? defaultPort(scheme) : parts.port();
+    int port = parts.port() < 0 ? Url.defaultPort(scheme) : parts.port();
     if (port == 0) {
       throw new InvalidUrlException("invalid port '0'"); // valid in a URL, but no server listens on it
     }
@@ -354,23 +179,23 @@ public final class UrlNormalizer {
     int hostStart = out.length();
     out.append(Hosts.canonical(parts.host()));
     int hostEnd = out.length();
-    if (port != defaultPort(scheme)) {
+    if (port != Url.defaultPort(scheme)) {
       out.append(':').append(port);
     }
     int originEnd = out.length();
 
-    String path = normalizeEscapes(parts.path(), PATH_CHARS);
+    String path = PercentEncoding.normalizePath(parts.path());
     if (stripSessionIds && path.indexOf(';') >= 0) {
-      path = withoutPathSessionIds(path);
+      path = SessionIds.removeFromPath(path);
     }
-    path = removeDotSegments(path);
+    path = DotSegments.remove(path);
     out.append(path.isEmpty() ? "/" : path);
 
     int queryMark = -1;
     if (parts.query() != null) {
-      String query = normalizeEscapes(parts.query(), QUERY_CHARS, queryEncoding);
+      String query = PercentEncoding.normalizeQuery(parts.query(), queryEncoding);
       if (stripSessionIds) {
-        query = withoutSessionParams(query);
+        query = SessionIds.removeFromQuery(query);
       }
       if (!query.isEmpty()) {
         queryMark = out.length();
@@ -382,147 +207,5 @@ public final class UrlNormalizer {
     }
     String url = out.toString();
     return new Url(url, scheme, url.substring(hostStart, hostEnd), port, url.substring(0, originEnd), queryMark);
-  }
-
-  static int defaultPort(String scheme) {
-    return scheme.equals(Url.HTTPS) ? 443 : 80;
-  }
-
-  /**
-   * Decodes escapes of unreserved characters, upper-cases the hex of the others, escapes a {@code %} that starts
-   * no escape, and UTF-8-encodes every character that may not appear raw (outside unreserved and {@code allowed}).
-   */
-  static String normalizeEscapes(String s, String allowed) {
-    return normalizeEscapes(s, allowed, StandardCharsets.UTF_8);
-  }
-
-  /** As {@link #normalizeEscapes(String, String)}, a non-ASCII character encoded in {@code encoding}. */
-  static String normalizeEscapes(String s, String allowed, Charset encoding) {
-    StringBuilder out = new StringBuilder(s.length() + 8);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '%') {
-        if (i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
-          int value = Integer.parseInt(s.substring(i + 1, i + 3), 16);
-          if (isUnreserved(value)) {
-            out.append((char) value);
-          } else {
-            out.append('%').append(Character.toUpperCase(s.charAt(i + 1))).append(Character.toUpperCase(s.charAt(i + 2)));
-          }
-          i += 2;
-        } else {
-          out.append("%25");
-        }
-      } else if (c < 0x80 && (isUnreserved(c) || allowed.indexOf(c) >= 0)) {
-        out.append(c);
-      } else {
-        int codePoint = s.codePointAt(i);
-        String character = Character.isSurrogate(c) && Character.charCount(codePoint) == 1 ? "\uFFFD"
-            : Character.toString(codePoint); // a lone surrogate is U+FFFD, as browsers write it
-        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding, allowed);
-        i += Character.charCount(codePoint) - 1;
-      }
-    }
-    return out.toString();
-  }
-
-  /**
-   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; an ASCII byte of its encoding
-   * that may appear raw stays raw, as browsers send it (Shift_JIS writes U+FF0E as 0x81 0x44: {@code %81D}); one it
-   * cannot hold goes as the HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;}
-   * encoded, as a browser sends it.
-   */
-  private static void appendEncoded(StringBuilder out, String character, Charset encoding, String allowed) {
-    if (encoding != StandardCharsets.UTF_8 && !encoding.newEncoder().canEncode(character)) {
-      out.append("%26%23").append(character.codePointAt(0)).append("%3B");
-      return;
-    }
-    for (byte b : character.getBytes(encoding)) {
-      if (b >= 0 && (isUnreserved(b) || allowed.indexOf(b) >= 0)) {
-        out.append((char) b);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-            .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
-      }
-    }
-  }
-
-  private static String withoutPathSessionIds(String path) {
-    Matcher m = PATH_SESSION.matcher(path);
-    StringBuilder kept = new StringBuilder(path.length());
-    while (m.find()) {
-      m.appendReplacement(kept, isSessionId(m.group(1), m.group(2)) ? "" : Matcher.quoteReplacement(m.group()));
-    }
-    return m.appendTail(kept).toString();
-  }
-
-  private static String withoutSessionParams(String query) {
-    if (query.isEmpty()) {
-      return query;
-    }
-    List<String> kept = new ArrayList<>();
-    for (String param : query.split("&", -1)) {
-      int eq = param.indexOf('=');
-      String name = eq < 0 ? param : param.substring(0, eq);
-      if (!isSessionId(name, eq < 0 ? "" : param.substring(eq + 1))) {
-        kept.add(param);
-      }
-    }
-    return String.join("&", kept);
-  }
-
-  /**
-   * Whether a parameter is a session id: one of the names platforms give their session ids ({@code jsessionid},
-   * {@code PHPSESSID}, ...). {@code sid} only with a value that looks minted ({@link #SESSION_TOKEN}): many sites
-   * number their stories or items with it ({@code article.php?sid=42}).
-   */
-  private static boolean isSessionId(String name, String value) {
-    String lower = name.toLowerCase(Locale.ROOT);
-    if (lower.equals("sid")) {
-      return SESSION_TOKEN.matcher(value).matches();
-    }
-    return SESSION_PARAMS.contains(lower) || lower.startsWith("aspsessionid");
-  }
-
-  /**
-   * Whether a parameter of the query {@code s[from, to)} may be a session id that {@link #withoutSessionParams}
-   * removes: its name is one a session id has (its value is not looked at).
-   */
-  static boolean hasSessionParam(String s, int from, int to) {
-    int start = from;
-    while (start <= to) {
-      int amp = s.indexOf('&', start);
-      int end = amp < 0 || amp > to ? to : amp;
-      int eq = s.indexOf('=', start);
-      int nameEnd = eq < 0 || eq > end ? end : eq;
-      if (isSessionParam(s, start, nameEnd)) {
-        return true;
-      }
-      start = end + 1;
-    }
-    return false;
-  }
-
-  private static boolean isSessionParam(String s, int from, int to) {
-    int length = to - from;
-    if (length >= 12 && s.regionMatches(true, from, "aspsessionid", 0, 12)) {
-      return true;
-    }
-    for (String name : SESSION_PARAM_NAMES) {
-      if (name.length() == length && s.regionMatches(true, from, name, 0, length)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean isUnreserved(int c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '.' || c == '_' || c == '~';
-  }
-
-  /** An ASCII hex digit: a fullwidth or Arabic-Indic digit starts no escape. */
-  static boolean isHex(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
   }
 }

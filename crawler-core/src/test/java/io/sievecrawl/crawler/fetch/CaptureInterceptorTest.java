@@ -1,7 +1,5 @@
 package io.sievecrawl.crawler.fetch;
 
-import io.sievecrawl.crawler.url.UrlNormalizer;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -15,6 +13,7 @@ import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.RequestHeader;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +58,7 @@ class CaptureInterceptorTest {
   void aBodyCutAtTheCapIsRecordedTruncatedByLength() {
     PageFetcher fetcher = fetcher(spill, 100_000);
     FetchResponse response = fetcher.fetch(
-        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
+        Url.ofCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
     assertEquals(100_000, response.bytes(), "read up to the cap, for the archive");
@@ -73,7 +72,7 @@ class CaptureInterceptorTest {
   void withoutACaptureABodyDeclaredOverTheCapThatIsNotParsedIsNotRead() {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, 100_000L).build();
     FetchResponse response = PageFetcher.builder(settings, clock, clock).build()
-        .fetch(UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
+        .fetch(Url.ofCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertTrue(response.truncated());
     assertEquals(0, response.bytes(), "a zip file over the cap would only have been counted");
@@ -83,7 +82,7 @@ class CaptureInterceptorTest {
   void aBodyThatCannotBeSpilledFailsTheCaptureNotTheFetch() {
     PageFetcher fetcher = fetcher(spill.resolve("missing/directory"), 10_000_000);
     FetchResponse response = fetcher.fetch(
-        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
+        Url.ofCanonical("http://127.0.0.1:" + server.port() + "/large"), true);
     assertEquals(200, response.status());
     assertNull(response.errorKind());
     assertEquals(600_000, response.bytes(), "the page was read whole");
@@ -110,7 +109,7 @@ class CaptureInterceptorTest {
         }
       });
       FetchResponse response = fetcher(spill, 100_000).fetch(
-          UrlNormalizer.parseCanonical("http://127.0.0.1:" + socket.getLocalPort() + "/p"), true);
+          Url.ofCanonical("http://127.0.0.1:" + socket.getLocalPort() + "/p"), true);
       server.join();
       assertEquals(200, response.status());
       assertEquals(1, recorded.size());
@@ -131,7 +130,7 @@ class CaptureInterceptorTest {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.HEADER,
         List.of(new RequestHeader("X-Team", "archive"), new RequestHeader("Accept", "text/html"))).build();
     FetchResponse response = fetcher(settings, spill).fetch(
-        UrlNormalizer.parseCanonical("http://127.0.0.1:" + server.port() + "/small"), true);
+        Url.ofCanonical("http://127.0.0.1:" + server.port() + "/small"), true);
     assertEquals(200, response.status());
     String head = new String(recorded.get(0).requestHead(), StandardCharsets.ISO_8859_1);
     assertTrue(head.contains("\r\nX-Team: archive\r\n"), head);

@@ -1,7 +1,5 @@
 package io.sievecrawl.crawler.fetch;
 
-import io.sievecrawl.crawler.url.UrlNormalizer;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -14,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -62,23 +61,23 @@ class HtmlSnifferTest {
       PageFetcher fetcher = PageFetcher.builder(CrawlSettings.builder().build(), clock, clock).build();
       String base = "http://127.0.0.1:" + server.port();
 
-      FetchResponse untyped = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/page"), true);
+      FetchResponse untyped = fetcher.fetch(Url.ofCanonical(base + "/page"), true);
       assertEquals("text/html", untyped.contentType());
       assertTrue(untyped.isHtml());
       assertArrayEquals(page, untyped.body());
 
-      FetchResponse data = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/data"), true);
+      FetchResponse data = fetcher.fetch(Url.ofCanonical(base + "/data"), true);
       assertNull(data.contentType(), "no header, and not markup");
       assertEquals(0, data.body().length);
       assertEquals(6, data.bytes(), "still counted");
 
       assertFalse(fetcher.fetch(
-          UrlNormalizer.parseCanonical(base + "/text"), true).isHtml(), "a declared type is believed, as browsers do");
-      FetchResponse missing = fetcher.fetch(UrlNormalizer.parseCanonical(base + "/missing"), true);
+          Url.ofCanonical(base + "/text"), true).isHtml(), "a declared type is believed, as browsers do");
+      FetchResponse missing = fetcher.fetch(Url.ofCanonical(base + "/missing"), true);
       assertFalse(missing.isHtml(), "an error page is not parsed");
       assertEquals(0, missing.body().length);
       assertFalse(fetcher.fetch(
-          UrlNormalizer.parseCanonical(base + "/page"), false).isHtml(), "a body not to be kept is not sniffed");
+          Url.ofCanonical(base + "/page"), false).isHtml(), "a body not to be kept is not sniffed");
     } finally {
       server.stop();
     }

@@ -1,7 +1,5 @@
 package io.sievecrawl.crawler.fetch;
 
-import io.sievecrawl.crawler.url.UrlNormalizer;
-
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
@@ -14,6 +12,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.result.ErrorKind;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,7 +71,7 @@ class TlsTrustTest {
   private static FetchResponse fetch(String url, CrawlSettings settings) {
     FakeClock clock = new FakeClock();
     try (PageFetcher fetcher = PageFetcher.builder(settings, clock, clock).build()) {
-      return fetcher.fetch(UrlNormalizer.parseCanonical(url), true);
+      return fetcher.fetch(Url.ofCanonical(url), true);
     }
   }
 

@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.html;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -89,7 +90,7 @@ class HtmlElementsTest {
     // The HTML5 parse reopens an <a> that a block element cut in two, and jsoup's tree holds the copies: 4 there.
     String html = "<a href=1>one<a href=2>two<p><a href=3>three</p></a>";
     assertEquals(3, crawler.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8",
-        UrlNormalizer.parseCanonical(PAGE), null).found());
+        Url.ofCanonical(PAGE), null).found());
   }
 
   @Test
@@ -104,7 +105,7 @@ class HtmlElementsTest {
   /** The page's links in order and its nofollow. */
   private static List<String> extract(LinkExtractor extractor, String html) {
     PageLinks links = extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8",
-        UrlNormalizer.parseCanonical(PAGE), null);
+        Url.ofCanonical(PAGE), null);
     return Stream.concat(links.links().stream(), Stream.of("nofollow=" + links.nofollow())).toList();
   }
 }

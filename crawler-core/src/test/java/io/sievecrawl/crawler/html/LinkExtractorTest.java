@@ -3,6 +3,7 @@ package io.sievecrawl.crawler.html;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,7 +13,7 @@ class LinkExtractorTest {
   private final LinkExtractor extractor = new LinkExtractor(new UrlNormalizer(2048, true), true, "sievecrawl");
 
   private PageLinks extract(String html, String url) {
-    return extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8", UrlNormalizer.parseCanonical(url), null);
+    return extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8", Url.ofCanonical(url), null);
   }
 
   @Test
@@ -75,7 +76,7 @@ class LinkExtractorTest {
     assertEquals(List.of(), extract("<meta name=\"sievecrawl\" content=\"none\"><a href=\"/a\">a</a>",
         "http://example.com/").links());
     assertEquals(List.of(), extractor.extract("<a href=\"/a\">a</a>".getBytes(StandardCharsets.UTF_8), null,
-        UrlNormalizer.parseCanonical("http://example.com/"), "noindex, nofollow").links());
+        Url.ofCanonical("http://example.com/"), "noindex, nofollow").links());
   }
 
   @Test
@@ -83,19 +84,19 @@ class LinkExtractorTest {
     LinkExtractor ignoring = new LinkExtractor(new UrlNormalizer(2048, true), false, "sievecrawl");
     assertEquals(List.of("http://example.com/a"), ignoring.extract(
         "<meta name=\"robots\" content=\"nofollow\"><a href=\"/a\" rel=\"nofollow\">a</a>".getBytes(StandardCharsets.UTF_8),
-        null, UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+        null, Url.ofCanonical("http://example.com/"), null).links());
   }
 
   @Test
   void detectsTheCharsetFromMetaOrBomWhenTheHeaderHasNone() {
     byte[] latin = "<meta charset=\"iso-8859-1\"><a href=\"/caf\u00e9\">x</a>".getBytes(StandardCharsets.ISO_8859_1);
     assertEquals(List.of("http://example.com/caf%C3%A9"),
-        extractor.extract(latin, null, UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+        extractor.extract(latin, null, Url.ofCanonical("http://example.com/"), null).links());
     byte[] bom = ("\uFEFF<a href=\"/\u00fcber\">x</a>").getBytes(StandardCharsets.UTF_8);
     assertEquals(List.of("http://example.com/%C3%BCber"), extractor.extract(bom, null,
-        UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+        Url.ofCanonical("http://example.com/"), null).links());
     assertEquals(List.of("http://example.com/caf%C3%A9"),
-        extractor.extract(latin, "no-such-charset", UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+        extractor.extract(latin, "no-such-charset", Url.ofCanonical("http://example.com/"), null).links());
   }
 
   @Test
@@ -103,7 +104,7 @@ class LinkExtractorTest {
     byte[] latin = "<a href=\"/nc/caf\u00e9.html\">x</a>".getBytes(StandardCharsets.ISO_8859_1);
     assertEquals(List.of("http://example.com/nc/caf%C3%A9.html"),
         extractor.extract(latin, null,
-            UrlNormalizer.parseCanonical("http://example.com/"), null).links(), "not /nc/caf%EF%BF%BD.html");
+            Url.ofCanonical("http://example.com/"), null).links(), "not /nc/caf%EF%BF%BD.html");
   }
 
   @Test
@@ -113,16 +114,16 @@ class LinkExtractorTest {
     String expected = "http://example.com/w/caf%C3%A9.html?q=caf%E9&e=%80&j=%26%2326085%3B";
     assertEquals(List.of(expected), extractor.extract(("<meta charset=windows-1252>" + html)
         .getBytes(java.nio.charset.Charset.forName("windows-1252")), null,
-            UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+            Url.ofCanonical("http://example.com/"), null).links());
     assertEquals(List.of(expected), extractor.extract(html.getBytes(java.nio.charset.Charset.forName("windows-1252")),
         "iso-8859-1",
-            UrlNormalizer.parseCanonical("http://example.com/"), null).links(), "a Latin-1 header means windows-1252");
+            Url.ofCanonical("http://example.com/"), null).links(), "a Latin-1 header means windows-1252");
     assertEquals(List.of("http://example.com/w/caf%C3%A9.html?q=caf%C3%A9&e=%E2%82%AC&j=%E6%97%A5"),
         extractor.extract(html.getBytes(StandardCharsets.UTF_8), null,
-            UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+            Url.ofCanonical("http://example.com/"), null).links());
     assertEquals(List.of("http://example.com/s?q=%82%A0"), extractor.extract("<a href=\"/s?q=\u3042\">x</a>"
         .getBytes(java.nio.charset.Charset.forName("shift_jis")), "shift_jis",
-            UrlNormalizer.parseCanonical("http://example.com/"), null).links());
+            Url.ofCanonical("http://example.com/"), null).links());
   }
 
   @Test
@@ -191,7 +192,7 @@ class LinkExtractorTest {
     LinkExtractor capped = new LinkExtractor(new io.sievecrawl.crawler.url.UrlNormalizer(2048, true), true,
         "sievecrawl", 10);
     PageLinks page = capped.extract(html.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "utf-8",
-        UrlNormalizer.parseCanonical("https://a.example/"), null);
+        Url.ofCanonical("https://a.example/"), null);
     assertEquals(10, page.links().size());
     assertEquals("https://a.example/p0", page.links().get(0));
     assertEquals("https://a.example/p9", page.links().get(9));

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link UrlNormalizer#removeDotSegments} against a literal transcription of RFC 3986 section 5.2.4. */
+/** {@link DotSegments#remove} against a literal transcription of RFC 3986 section 5.2.4. */
 class DotSegmentsTest {
 
   @Test
@@ -19,7 +19,7 @@ class DotSegmentsTest {
           path.append(alphabet.charAt(rest % alphabet.length()));
         }
         String p = path.toString();
-        assertEquals(rfc(p), UrlNormalizer.removeDotSegments(p), p);
+        assertEquals(rfc(p), DotSegments.remove(p), p);
         checked++;
       }
     }
@@ -30,7 +30,7 @@ class DotSegmentsTest {
   void writesAfterWhatTheOutputBufferAlreadyHolds() {
     char[] out = new char[64];
     "http://a".getChars(0, 8, out, 0);
-    int end = UrlNormalizer.removeDotSegments("/../../b/./c/..", 0, 15, out, 8);
+    int end = DotSegments.remove("/../../b/./c/..", 0, 15, out, 8);
     assertEquals("http://a/b/", new String(out, 0, end));
   }
 

@@ -49,7 +49,7 @@ class NormalizationIdempotenceTest {
       String context = "'" + reference + "' against " + base + " gave " + once;
       assertEquals(once, normalizer.normalizeOrNull(once), context);
       assertEquals(once, normalizer.resolveOrNull(BASES.get(random.nextInt(BASES.size())), once), context);
-      assertEquals(once, UrlNormalizer.parseCanonical(once).toString(), context);
+      assertEquals(once, Url.ofCanonical(once).toString(), context);
       assertEquals(once, HttpUrl.get(once).toString(), context);
     }
     assertTrue(accepted > 30_000, "only " + accepted + " random references made a URL");

@@ -98,7 +98,7 @@ class UrlNormalizerTest {
   @MethodSource("canonicalSamples")
   void aCanonicalUrlReadBackHasTheSamePartsAsWhenItWasMade(String raw) throws InvalidUrlException {
     Url made = normalizer.get(raw);
-    Url readBack = UrlNormalizer.parseCanonical(made.toString());
+    Url readBack = Url.ofCanonical(made.toString());
     assertEquals(made.toString(), readBack.toString());
     assertEquals(made.scheme(), readBack.scheme());
     assertEquals(made.host(), readBack.host());
@@ -131,7 +131,7 @@ class UrlNormalizerTest {
         "http://a.com:1234567/x", "http://[::1/x", "http://[::1]x/", "example.com/", "http://a:80/", "https://a:443/",
         "http://a:0/", "http://a:99999/", "http://a:00080/", "http://[]/", "http://[::G]/", "http://a/?",
         "http://a/#x", "http://A/", "http://a b/", "http://a%41/")) {
-      assertThrows(IllegalArgumentException.class, () -> UrlNormalizer.parseCanonical(bad), bad);
+      assertThrows(IllegalArgumentException.class, () -> Url.ofCanonical(bad), bad);
     }
   }
 

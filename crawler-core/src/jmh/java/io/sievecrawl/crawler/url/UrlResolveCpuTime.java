@@ -1,6 +1,5 @@
-package io.sievecrawl.crawler.jmh;
+package io.sievecrawl.crawler.url;
 
-import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -14,9 +13,10 @@ import java.util.SplittableRandom;
  * resolver falls back to for every reference its fast path declines), per reference, on references made of what
  * real pages hold beyond the plain case: escapes, non-ASCII paths and queries, international and numeric hosts,
  * backslashes, session ids, scheme-relative and absolute links. Thread CPU time, median and minimum over passes.
+ * In the {@code url} package, whose own string forms it calls.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes
- * -Djmh.main=io.sievecrawl.crawler.jmh.UrlResolveCpuTime -Djmh.args="30 20"}
+ * -Djmh.main=io.sievecrawl.crawler.url.UrlResolveCpuTime -Djmh.args="30 20"}
  */
 public final class UrlResolveCpuTime {
   private static final String BASE = "https://www.example.com/docs/guide/page.html?lang=en";
