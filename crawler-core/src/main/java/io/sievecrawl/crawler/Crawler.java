@@ -262,9 +262,9 @@ public final class Crawler {
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
         robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control);
-    LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, links, normalizer,
-        pageBudget, control, stats, origins, clock), closer, normalizer, stats, control, clock,
+    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control, clock);
+    LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, closer, links,
+        normalizer, pageBudget, control, stats, origins, clock), closer, normalizer, stats, control,
         settings.results().recordLinks());
 
     long start = ticker.nanos();

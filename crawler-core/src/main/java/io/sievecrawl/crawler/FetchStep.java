@@ -8,8 +8,8 @@ import java.io.IOException;
 import java.util.function.Predicate;
 
 /**
- * The request: sent unless the crawl is stopping or the lease is no longer this agent's; the steps after it decide
- * about the response, which the origin's pace learns from whatever they decide.
+ * The request: sent unless the crawl is stopping or the lease is no longer this agent's. The origin's pace learns
+ * from the response at once; the steps after this one decide what becomes of it.
  */
 final class FetchStep implements LeaseStep {
   private final PageFetcher fetcher;
@@ -35,13 +35,14 @@ final class FetchStep implements LeaseStep {
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }
+    chain.settleNow(Outcome.Interim.responded(response)); // the origin's adaptive delay learns from every response
     if (control.isStopping() && response.errorKind() != null) {
       // most likely cut off by the stop: fetched again on resume rather than recorded as failed
-      return Outcome.abandon().withResponse(response);
+      return Outcome.abandon();
     }
     if (response.errorKind() == ErrorKind.TLS) {
       tlsFailures.warnOnce(chain.origin(), response.error());
     }
-    return chain.proceed(response).withResponse(response);
+    return chain.proceed(response);
   }
 }

@@ -1,24 +1,31 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Carries out a lease's {@link Outcome}: the one place a worker changes what the crawl shares. In this order: the
- * origin's pace learns from the response, the URLs found pass scope and are offered to the frontier, the record is
- * written (and only then counted), and the lease ends in the scheduler. A lease whose record cannot be written, or
- * whose URLs the frontier cannot take, stops the crawl and is left for a resumed one; so does an {@link Error}. A
- * {@link RuntimeException} leaves the lease to the caller, which settles it as an internal error.
+ * Carries out a lease's {@link Outcome}, and the {@link Outcome.Interim}s that cannot wait for it: the one place a
+ * worker changes what the crawl shares. An Outcome in this order: the URLs found pass scope and are offered to the
+ * frontier, the record is written (and only then counted), and the lease ends in the scheduler, exactly once.
+ *
+ * <p>A lease whose record cannot be written, or whose URLs the frontier cannot take, stops the crawl and is left for
+ * a resumed one; so does an {@link Error}. A {@link RuntimeException} (or a regular expression of crawl.include that
+ * overflowed the stack) is one bad page: it is recorded as an internal error and the crawl goes on.
  */
 final class LeaseCloser {
+  private static final Logger log = LoggerFactory.getLogger(LeaseCloser.class);
   /** Why a link longer than traps.max-url-length is not followed: a trap guard, as ScopePolicy's are. */
   static final String TOO_LONG = "out-of-scope-trap";
 
@@ -29,9 +36,10 @@ final class LeaseCloser {
   private final OriginStats origins;
   private final SkipLog skips;
   private final CrawlControl control;
+  private final Clock clock;
 
   LeaseCloser(HostScheduler<CrawlTask> scheduler, ScopePolicy scope, ResultSink sink, CrawlStats stats,
-      OriginStats origins, SkipLog skips, CrawlControl control) {
+      OriginStats origins, SkipLog skips, CrawlControl control, Clock clock) {
     this.scheduler = scheduler;
     this.scope = scope;
     this.sink = sink;
@@ -39,16 +47,19 @@ final class LeaseCloser {
     this.origins = origins;
     this.skips = skips;
     this.control = control;
+    this.clock = clock;
   }
 
+  /** Ends {@code lease} as {@code outcome} says, once, whatever fails on the way. */
   void settle(HostScheduler.Lease<CrawlTask> lease, Outcome outcome) {
     Outcome.End end = outcome.end();
     try {
-      pace(lease.origin(), outcome);
       write(lease.task(), offerFound(lease.task(), outcome), outcome.skipReason());
     } catch (IOException | FrontierFailure e) {
       control.fail(e);
       end = Outcome.End.ABANDON;
+    } catch (StackOverflowError | RuntimeException e) {
+      end = recordInternalError(lease.task(), e);
     } catch (Error e) {
       control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
       end = Outcome.End.ABANDON;
@@ -56,17 +67,50 @@ final class LeaseCloser {
     end(lease, outcome, end);
   }
 
-  /** What the origin's pace learns: its response time and status, a rest it asked for, its Crawl-delay. */
-  private void pace(String origin, Outcome outcome) {
-    if (outcome.response() != null) {
-      scheduler.responded(origin, Duration.ofMillis(outcome.response().millis()), outcome.response().status());
+  /**
+   * Carries out what a step settles before the lease's end: the origin's pace learns its response time and status,
+   * a rest it asked for, its Crawl-delay; robots.txt's sitemaps are offered.
+   */
+  void settleNow(HostScheduler.Lease<CrawlTask> lease, Outcome.Interim interim) {
+    String origin = lease.origin();
+    if (interim.response() != null) {
+      scheduler.responded(origin, Duration.ofMillis(interim.response().millis()), interim.response().status());
     }
-    if (outcome.crawlDelay() != null) {
-      scheduler.setCrawlDelay(origin, outcome.crawlDelay());
+    if (interim.originPause() != null) {
+      scheduler.pause(origin, interim.originPause());
     }
-    if (outcome.originPause() != null) {
-      scheduler.pause(origin, outcome.originPause());
+    if (interim.crawlDelay() != null) {
+      scheduler.setCrawlDelay(origin, interim.crawlDelay());
     }
+    offerAll(interim.listed());
+  }
+
+  /** Ends the wait of {@code origin}, postponed until its robots.txt came. */
+  void wake(String origin) {
+    scheduler.resume(origin);
+  }
+
+  /** Ends {@code lease} after a step failed with {@code e}: recorded as an internal error, the crawl goes on. */
+  void settleInternalError(HostScheduler.Lease<CrawlTask> lease, Throwable e) {
+    end(lease, null, recordInternalError(lease.task(), e));
+  }
+
+  /** Records {@code task} as failed inside the crawler; how its lease ends (abandoned if even that fails). */
+  private Outcome.End recordInternalError(CrawlTask task, Throwable e) {
+    log.warn("internal error on {}: {}", task.url(), CrawlControl.describe(e));
+    log.debug("internal error on {}", task.url(), e);
+    try {
+      write(task, internalError(task, e), null);
+      return Outcome.End.COMPLETE;
+    } catch (IOException | RuntimeException failure) {
+      control.fail(failure);
+      return Outcome.End.ABANDON;
+    }
+  }
+
+  private CrawlResult internalError(CrawlTask task, Throwable e) {
+    return new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(), clock.instant(), 0,
+        0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1);
   }
 
   /** Offers the URLs found; the record to write, with the page's links and their fate when it lists them. */
@@ -79,7 +123,7 @@ final class LeaseCloser {
     if (found == null) {
       return outcome.result();
     }
-    for (String link : found.tooLong()) { // a trap guard's refusal, logged as the page wrote it
+    for (String link : found.tooLong()) { // a trap guard's refusal, logged as it was written
       stats.notAdmitted(TOO_LONG);
       skips.skipped(link, task.key(), task.depth() + 1, TOO_LONG);
     }
@@ -137,7 +181,7 @@ final class LeaseCloser {
     }
   }
 
-  /** Why {@code next} is out of scope ({@code out-of-scope-host}, ...), counted and logged; {@code null} if it is in. */
+  /** Why {@code next} is out of scope ({@code out-of-scope-host}, ...), counted and logged; null if it is in. */
   private String scopeRejection(CrawlTask next) {
     ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
     if (reason == null) {

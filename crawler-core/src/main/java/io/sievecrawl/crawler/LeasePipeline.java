@@ -2,16 +2,12 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.result.CrawlResult;
-import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
-import java.time.Clock;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a worker does with one lease: runs it through the {@link LeaseStep}s in order, then has the {@link
@@ -23,14 +19,11 @@ import org.slf4j.LoggerFactory;
  * Error}, stops the crawl and leaves the lease for a resumed one.
  */
 final class LeasePipeline {
-  private static final Logger log = LoggerFactory.getLogger(LeasePipeline.class);
-
   private final List<LeaseStep> steps;
   private final LeaseCloser closer;
   private final UrlNormalizer normalizer;
   private final CrawlStats stats;
   private final CrawlControl control;
-  private final Clock clock;
   private final boolean recordLinks;
 
   /**
@@ -39,45 +32,37 @@ final class LeasePipeline {
    * @param recordLinks whether the records of fetched URLs carry the links found (results.links)
    */
   LeasePipeline(List<LeaseStep> steps, LeaseCloser closer, UrlNormalizer normalizer, CrawlStats stats,
-      CrawlControl control, Clock clock, boolean recordLinks) {
+      CrawlControl control, boolean recordLinks) {
     this.steps = List.copyOf(steps);
     this.closer = closer;
     this.normalizer = normalizer;
     this.stats = stats;
     this.control = control;
-    this.clock = clock;
     this.recordLinks = recordLinks;
   }
 
   void process(HostScheduler.Lease<CrawlTask> lease) {
-    Run run = new Run(lease);
-    Outcome outcome;
+    Outcome outcome = null;
+    Throwable stepFailure = null;
     stats.inFlight.increment();
     try {
-      outcome = run.at(0).proceed();
+      outcome = new Run(lease).at(0).proceed();
     } catch (IOException | FrontierFailure e) {
       control.fail(e); // the results or the crawl directory cannot be written: the page is done again on resume
       outcome = Outcome.abandon();
     } catch (StackOverflowError | RuntimeException e) {
-      outcome = internalError(lease.task(), e).withResponse(run.response);
+      stepFailure = e;
     } catch (Error e) {
       control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
       outcome = Outcome.abandon();
     } finally {
       stats.inFlight.decrement();
     }
-    try {
+    if (stepFailure != null) {
+      closer.settleInternalError(lease, stepFailure);
+    } else {
       closer.settle(lease, outcome);
-    } catch (RuntimeException e) {
-      closer.settle(lease, internalError(lease.task(), e)); // e.g. a link scope could not judge
     }
-  }
-
-  private Outcome internalError(CrawlTask task, Throwable e) {
-    log.warn("internal error on {}: {}", task.url(), CrawlControl.describe(e));
-    log.debug("internal error on {}", task.url(), e);
-    return Outcome.complete(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
-        clock.instant(), 0, 0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1));
   }
 
   /** One lease's way through the steps: what was fetched for it, shared by the chain links of every step. */
@@ -137,6 +122,11 @@ final class LeasePipeline {
         throw new IllegalStateException("no response fetched yet for " + run.lease.task().url());
       }
       return run.record;
+    }
+
+    @Override
+    public void settleNow(Outcome.Interim interim) {
+      closer.settleNow(run.lease, interim);
     }
 
     @Override

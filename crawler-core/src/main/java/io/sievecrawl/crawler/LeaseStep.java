@@ -11,8 +11,9 @@ import java.io.IOException;
  * body), as an OkHttp interceptor is one step of a call: it decides the lease's {@link Outcome} itself, or passes
  * the lease on with {@link Chain#proceed} and may add to what the steps after it decide.
  *
- * <p>A step changes nothing the crawl shares (scope, frontier, scheduler, sinks): it says in the Outcome what should
- * happen, and {@link LeaseCloser} does it. It may count into the crawl's statistics and read the scheduler.
+ * <p>A step changes nothing the crawl shares (scope, frontier, scheduler, sinks) itself: it says in the Outcome what
+ * should happen, or in an {@link Outcome.Interim} what cannot wait for the lease's end, and {@link LeaseCloser} does
+ * it. A step may count into the crawl's statistics and ask the scheduler whether the lease is still this agent's.
  */
 interface LeaseStep {
 
@@ -41,6 +42,12 @@ interface LeaseStep {
 
     /** The record of the response as it came, for a step to add what it read from it. */
     CrawlResult record();
+
+    /**
+     * Has {@code interim} carried out now, before the steps after this one run: what the origin's pace learns is
+     * then in force for the origin's next request, and is kept whatever becomes of the lease.
+     */
+    void settleNow(Outcome.Interim interim);
 
     /** What the steps after this one decide. */
     Outcome proceed() throws IOException;

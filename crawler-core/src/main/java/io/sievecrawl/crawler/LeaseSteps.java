@@ -20,13 +20,15 @@ final class LeaseSteps {
    * response asks for, a retry or a follow-up before its body is read.
    *
    * @param robots {@code null} when robots.txt is not obeyed
+   * @param scheduler read only: whether a lease is still this agent's
+   * @param closer where robots.txt's arrival wakes the origin that waited for it
    */
   static List<LeaseStep> of(CrawlSettings settings, RobotsPolicy robots, PageFetcher fetcher,
-      HostScheduler<CrawlTask> scheduler, LinkExtractor links, UrlNormalizer normalizer, PerKeyBudget pagesPerOrigin,
-      CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
+      HostScheduler<CrawlTask> scheduler, LeaseCloser closer, LinkExtractor links, UrlNormalizer normalizer,
+      PerKeyBudget pagesPerOrigin, CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
     List<LeaseStep> steps = new ArrayList<>();
     if (robots != null) {
-      steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, scheduler::resume));
+      steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, closer::wake));
     }
     steps.add(new BudgetGate(pagesPerOrigin, settings.crawl(), control));
     steps.add(new FetchStep(fetcher, control, scheduler::owns));

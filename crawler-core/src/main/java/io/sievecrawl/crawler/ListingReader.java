@@ -82,6 +82,6 @@ final class ListingReader implements LeaseStep {
     }
     int found = listing.urls().size() + listing.overCap();
     return Outcome.complete(chain.record().withContent(found, listing.truncated(), null, null))
-        .withListedFirst(listed);
+        .withListed(listed);
   }
 }

@@ -3,14 +3,14 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 /**
  * What becomes of one lease, as the steps of a {@link LeasePipeline} decide it: the record to write, the URLs found
- * to offer, what the origin's pace should learn, and how the lease ends. {@link LeaseCloser} carries it out.
+ * to offer, and how the lease ends. {@link LeaseCloser} carries it out. What cannot wait for the lease's end (what
+ * the origin's pace learns, robots.txt's sitemaps) a step settles at once as an {@link Interim}.
  *
  * @param end how the lease ends
  * @param next {@link End#HAND_BACK}: the task to do again in the lease's place (a retry, a redirect hop to the same
@@ -22,13 +22,9 @@ import java.util.function.BooleanSupplier;
  * @param links a page's links, offered in one batch and listed in the record with their fate; {@code null} for none
  * @param listed URLs a sitemap, a feed or robots.txt lists, offered in one batch
  * @param redirect a redirect's target, offered alone; {@code null} for none
- * @param response the response fetched, which the origin's adaptive delay learns from; {@code null} for none
- * @param originPause how long the whole origin rests (a Retry-After given up on); {@code null} for no rest
- * @param crawlDelay the Crawl-delay robots.txt asks for; {@code null} for none
  */
 record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow, CrawlResult result, String skipReason,
-    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect, FetchResponse response, Duration originPause,
-    Duration crawlDelay) {
+    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect) {
 
   /** How a lease ends. */
   enum End {
@@ -62,65 +58,67 @@ record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow
 
   /** Done, with {@code result} to write. */
   static Outcome complete(CrawlResult result) {
-    return new Outcome(End.COMPLETE, null, null, null, Objects.requireNonNull(result), null, null, List.of(), null,
-        null, null, null);
+    return new Outcome(End.COMPLETE, null, null, null, Objects.requireNonNull(result), null, null, List.of(), null);
   }
 
   /** Given up without a request, for {@code reason}; {@code result} recorded when not {@code null}. */
   static Outcome skipped(CrawlResult result, String reason) {
-    return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null,
-        null, null, null);
+    return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null);
   }
 
   /** {@code next} done in the lease's place after {@code wait}. */
   static Outcome handBack(CrawlTask next, Duration wait) {
-    return new Outcome(End.HAND_BACK, Objects.requireNonNull(next), wait, null, null, null, null, List.of(), null,
-        null, null, null);
+    return new Outcome(End.HAND_BACK, Objects.requireNonNull(next), wait, null, null, null, null, List.of(), null);
   }
 
   /** The task waits {@code wait}, or less if {@code readyNow} says what it waits for came already. */
   static Outcome postpone(Duration wait, BooleanSupplier readyNow) {
-    return new Outcome(End.POSTPONE, null, wait, readyNow, null, null, null, List.of(), null, null, null, null);
+    return new Outcome(End.POSTPONE, null, wait, readyNow, null, null, null, List.of(), null);
   }
 
   /** Left for a resumed crawl. */
   static Outcome abandon() {
-    return new Outcome(End.ABANDON, null, null, null, null, null, null, List.of(), null, null, null, null);
+    return new Outcome(End.ABANDON, null, null, null, null, null, null, List.of(), null);
+  }
+
+  /**
+   * What a step settles at once rather than at the lease's end: what the origin's pace learns (its response time
+   * and status, a rest it asked for, robots.txt's Crawl-delay) before another request to it starts, and the
+   * sitemaps robots.txt lists, which it tells of only once.
+   *
+   * @param response a response fetched, or {@code null}
+   * @param originPause how long the whole origin rests (a Retry-After given up on), or {@code null}
+   * @param crawlDelay robots.txt's Crawl-delay, or {@code null}
+   * @param listed sitemaps robots.txt lists, offered as one batch
+   */
+  record Interim(FetchResponse response, Duration originPause, Duration crawlDelay, List<CrawlTask> listed) {
+    Interim {
+      listed = List.copyOf(listed);
+    }
+
+    static Interim responded(FetchResponse response) {
+      return new Interim(Objects.requireNonNull(response), null, null, List.of());
+    }
+
+    static Interim originPause(Duration pause) {
+      return new Interim(null, Objects.requireNonNull(pause), null, List.of());
+    }
+
+    /** robots.txt's news: {@code crawlDelay} may be {@code null}. */
+    static Interim robots(Duration crawlDelay, List<CrawlTask> sitemaps) {
+      return new Interim(null, null, crawlDelay, sitemaps);
+    }
   }
 
   Outcome withLinks(FoundLinks found) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, found, listed, redirect, response, originPause,
-        crawlDelay);
+    return new Outcome(end, next, after, readyNow, result, skipReason, found, listed, redirect);
   }
 
-  /** This outcome with {@code more} listed URLs offered before those it has. */
-  Outcome withListedFirst(List<CrawlTask> more) {
-    if (more.isEmpty()) {
-      return this;
-    }
-    List<CrawlTask> all = new ArrayList<>(more);
-    all.addAll(listed);
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, all, redirect, response, originPause,
-        crawlDelay);
+  Outcome withListed(List<CrawlTask> tasks) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, tasks, redirect);
   }
 
   Outcome withRedirect(CrawlTask target) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, target, response, originPause,
-        crawlDelay);
-  }
-
-  Outcome withResponse(FetchResponse fetched) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, fetched, originPause,
-        crawlDelay);
-  }
-
-  Outcome withOriginPause(Duration pause) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, response, pause,
-        crawlDelay);
-  }
-
-  Outcome withCrawlDelay(Duration delay) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, response, originPause,
-        delay);
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, target);
   }
 }

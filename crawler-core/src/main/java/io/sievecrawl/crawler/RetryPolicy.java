@@ -36,7 +36,6 @@ final class RetryPolicy implements LeaseStep {
       return chain.proceed();
     }
     CrawlTask task = chain.task();
-    Duration pause = null;
     if (!control.isStopping()) {
       Duration wait = retryWait(task.attempt(), response.retryAfter());
       if (task.attempt() < maxRetries && wait != null) {
@@ -45,13 +44,13 @@ final class RetryPolicy implements LeaseStep {
         return Outcome.handBack(task.retry(), wait);
       }
       if (response.retryAfter() != null) { // giving this URL up, but the origin still asked for a rest
-        pause = response.retryAfter().compareTo(maxRetryAfter) > 0 ? maxRetryAfter : response.retryAfter();
+        Duration pause = response.retryAfter().compareTo(maxRetryAfter) > 0 ? maxRetryAfter : response.retryAfter();
         origins.paused(chain.origin(), pause);
+        chain.settleNow(Outcome.Interim.originPause(pause));
       }
     }
-    Outcome outcome = chain.proceed(response.errorKind() != null ? response : response.withError(
+    return chain.proceed(response.errorKind() != null ? response : response.withError(
         ErrorKind.RETRIES_EXHAUSTED, "HTTP " + response.status() + " after " + (task.attempt() + 1) + " attempts"));
-    return pause == null ? outcome : outcome.withOriginPause(pause);
   }
 
   /**

@@ -53,7 +53,12 @@ final class RobotsGate implements LeaseStep {
     String origin = chain.origin();
     RobotsVerdict verdict = robots.verdict(task.url(), () -> wakeOrigin.accept(origin));
     List<CrawlTask> sitemaps = followSitemaps ? sitemaps(origin, verdict.sitemaps()) : List.of();
-    Outcome outcome = switch (verdict.decision()) {
+    boolean allowed = verdict.decision() == RobotsVerdict.Decision.ALLOWED;
+    Duration crawlDelay = allowed && !verdict.crawlDelay().isZero() ? verdict.crawlDelay() : null;
+    if (!sitemaps.isEmpty() || crawlDelay != null) { // robots.txt tells of its sitemaps once; the delay holds at once
+      chain.settleNow(Outcome.Interim.robots(crawlDelay, sitemaps));
+    }
+    return switch (verdict.decision()) {
       case DISALLOWED -> {
         origins.disallowed(origin);
         yield skipped(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", "robots");
@@ -69,11 +74,9 @@ final class RobotsGate implements LeaseStep {
       case UNAVAILABLE -> unavailable(task, origin, verdict);
       case ALLOWED -> {
         origins.robots(origin, "allowed");
-        Outcome next = chain.proceed();
-        yield verdict.crawlDelay().isZero() ? next : next.withCrawlDelay(verdict.crawlDelay());
+        yield chain.proceed();
       }
     };
-    return outcome.withListedFirst(sitemaps);
   }
 
   private Outcome unavailable(CrawlTask task, String origin, RobotsVerdict verdict) {

@@ -142,17 +142,10 @@ final class ScopePolicy {
     if (depth > maxDepth) {
       return Reason.DEPTH;
     }
-    String site = siteOf(url);
-    String host = url.host();
-    boolean inScope = switch (scope) {
-      case HOST -> seedSites.contains(site);
-      case DOMAIN -> seedSites.contains(site) || (seedDomains.contains(registrableDomain(host))
-          && (site.equals(host) || seedPorts.contains(site.substring(site.lastIndexOf(':') + 1))));
-      case ANY -> true;
-    };
-    if (!inScope) {
+    if (!coversSiteOf(url)) {
       return Reason.HOST;
     }
+    String host = url.host();
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
       return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
@@ -161,6 +154,20 @@ final class ScopePolicy {
       return Reason.PATTERN;
     }
     return isTrap(url.path()) ? Reason.TRAP : null;
+  }
+
+  /** Whether the site of {@code url} is in scope: a seed's (crawl.scope host), of a seed's domain, or any. */
+  boolean coversSiteOf(Url url) {
+    if (scope == Scope.ANY) {
+      return true;
+    }
+    String site = siteOf(url);
+    if (seedSites.contains(site)) {
+      return true;
+    }
+    String host = url.host();
+    return scope == Scope.DOMAIN && seedDomains.contains(registrableDomain(host))
+        && (site.equals(host) || seedPorts.contains(site.substring(site.lastIndexOf(':') + 1)));
   }
 
   /** Whether {@code url} is one the include patterns let in (every URL when there are none). */

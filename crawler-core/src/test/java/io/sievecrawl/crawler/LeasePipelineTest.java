@@ -33,21 +33,35 @@ class LeasePipelineTest {
   private final HostScheduler<CrawlTask> scheduler = new HostScheduler<>(frontier,
       Politeness.of(1, Duration.ZERO, true, 5, Duration.ofMinutes(1)), () -> 1_000_000_000L,
       HostScheduler.LeaseObserver.NONE);
-  private final CollectingSink sink = new CollectingSink();
+  private final List<String> refusedOnce = new ArrayList<>(); // URLs whose first record the sink refuses
+  private final CollectingSink sink = new CollectingSink(r -> {
+    if (refusedOnce.remove(r.url())) {
+      throw new IllegalStateException("a sink bug");
+    }
+  });
   private final List<String> skipped = new ArrayList<>();
   private final CrawlStats stats = new CrawlStats();
   private final CrawlControl control = new CrawlControl(0, 0, () -> 0L, () -> { });
   private final LeaseCloser closer = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(),
       List.of(ROOT)), sink, stats, new OriginStats(), (url, referrer, depth, reason) -> skipped.add(url + " " + reason),
-      control);
+      control, CLOCK);
 
   private LeasePipeline pipeline(LeaseStep... steps) {
-    return new LeasePipeline(List.of(steps), closer, NORMALIZER, stats, control, CLOCK, true);
+    return new LeasePipeline(List.of(steps), closer, NORMALIZER, stats, control, true);
   }
 
   private HostScheduler.Lease<CrawlTask> leaseOfRoot() {
     assertTrue(scheduler.offer(CrawlTask.seed(ROOT)));
     return scheduler.poll();
+  }
+
+  /** A fetch as FetchStep makes it: the origin's pace learns from the response at once. */
+  private static LeaseStep fetching(long millis) {
+    return chain -> {
+      FetchResponse response = ok(millis);
+      chain.settleNow(Outcome.Interim.responded(response));
+      return chain.proceed(response);
+    };
   }
 
   private static FetchResponse ok(long millis) {
@@ -112,8 +126,8 @@ class LeasePipelineTest {
   }
 
   @Test
-  void aStepThatThrowsIsRecordedAsAnInternalErrorAndThePaceStillLearnsTheResponse() {
-    LeaseStep fetch = chain -> chain.proceed(ok(2_000));
+  void aStepThatThrowsIsRecordedAsAnInternalErrorAndThePaceKeepsWhatItLearned() {
+    LeaseStep fetch = fetching(2_000);
     LeaseStep broken = chain -> {
       throw new IllegalStateException("a parser bug");
     };
@@ -124,6 +138,36 @@ class LeasePipelineTest {
     assertEquals(CLOCK.instant(), record.fetchedAt());
     assertEquals(Duration.ofSeconds(10), scheduler.delayOf(ROOT.origin()), "five times the 2 s response");
     assertEquals(0, frontier.stats().inFlight(), "the lease was completed");
+    assertNull(control.failure(), "one bad page does not end the crawl");
+  }
+
+  @Test
+  void aRecordTheSinkRefusesWithARuntimeExceptionIsRecordedAsAnInternalErrorAndTheLeaseEndsOnce() {
+    refusedOnce.add("http://example.test/");
+    pipeline(fetching(10)).process(leaseOfRoot());
+
+    assertEquals(2, sink.results().size(), "the record refused, then the internal error's");
+    assertEquals(ErrorKind.INTERNAL, sink.results().get(1).errorKind());
+    assertEquals(0, frontier.stats().inFlight(), "the lease was completed");
+    assertNull(scheduler.poll(), "and not handed back");
+    assertNull(control.failure());
+  }
+
+  @Test
+  void aStackOverflowWhileJudgingLinksIsOneBadPageNotTheEndOfTheCrawl() {
+    LeaseStep read = chain -> Outcome.complete(chain.record()).withLinks(new Outcome.FoundLinks(
+        List.of(chain.task().link(ROOT)), List.of())); // seen: logged as skipped
+    // a regular expression of crawl.include can overflow the stack on a long URL: stood in for by the skip log
+    LeaseCloser overflowing = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(), List.of(ROOT)),
+        sink, stats, new OriginStats(), (url, referrer, depth, reason) -> {
+          throw new StackOverflowError();
+        }, control, CLOCK);
+    new LeasePipeline(List.of(fetching(10), read), overflowing, NORMALIZER, stats, control, true)
+        .process(leaseOfRoot());
+
+    assertEquals(ErrorKind.INTERNAL, sink.results().get(0).errorKind());
+    assertNull(control.failure(), "the crawl goes on");
+    assertEquals(0, frontier.stats().inFlight());
   }
 
   @Test

@@ -8,10 +8,13 @@ import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** An agent handed a URL of a site it has not heard of reads the shared sites again, once. */
@@ -19,11 +22,17 @@ class SharedScopeTest {
   private static final UrlNormalizer NORMALIZER = new UrlNormalizer(2048, true);
 
   private final Set<String> published = new CopyOnWriteArraySet<>(Set.of("a.test"));
-  private int loads;
+  private final AtomicInteger loads = new AtomicInteger();
+  private volatile CountDownLatch loadMayEnd = new CountDownLatch(0);
   private final ScopeSites sites = new ScopeSites() {
     @Override
     public Collection<String> load() {
-      loads++;
+      loads.incrementAndGet();
+      try {
+        loadMayEnd.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       return List.copyOf(published);
     }
 
@@ -43,7 +52,7 @@ class SharedScopeTest {
   @Test
   void aSiteKnownAlreadyIsNotLookedFor() {
     shared.lookFor(url("http://a.test/page"));
-    assertEquals(0, loads);
+    assertEquals(0, loads.get());
   }
 
   @Test
@@ -52,12 +61,12 @@ class SharedScopeTest {
     assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://b.test/x"), 1));
 
     shared.lookFor(url("http://b.test/"));
-    assertEquals(1, loads);
+    assertEquals(1, loads.get());
     assertNull(scope.rejection(url("http://b.test/x"), 1), "its links are in scope");
 
     clock.advance(Duration.ofMillis(1));
     shared.lookFor(url("http://b.test/other"));
-    assertEquals(1, loads, "known now: no second read");
+    assertEquals(1, loads.get(), "known now: no second read");
   }
 
   @Test
@@ -66,7 +75,27 @@ class SharedScopeTest {
     clock.advance(Duration.ofMillis(1));
     shared.lookFor(url("http://c.test/2"));
     shared.lookFor(url("http://c.test/3"));
-    assertEquals(1, loads);
+    assertEquals(1, loads.get());
     assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://c.test/4"), 1));
+  }
+
+  @Test
+  void workersMissingOneSiteAtOnceShareOneRead() throws InterruptedException {
+    loadMayEnd = new CountDownLatch(1);
+    published.add("b.test");
+    List<Thread> workers = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String page = "http://b.test/" + i;
+      workers.add(Thread.ofVirtual().start(() -> shared.lookFor(url(page))));
+    }
+    while (loads.get() == 0) { // the first read has begun: the others wait on it, or find the site read
+      Thread.onSpinWait();
+    }
+    loadMayEnd.countDown();
+    for (Thread worker : workers) {
+      worker.join();
+    }
+    assertEquals(1, loads.get());
+    assertNull(scope.rejection(url("http://b.test/x"), 1));
   }
 }
