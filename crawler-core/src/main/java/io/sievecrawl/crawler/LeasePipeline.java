@@ -27,8 +27,8 @@ final class LeasePipeline {
   private final boolean recordLinks;
 
   /**
-   * @param steps in the order a lease goes through them; the last one decides every lease that reaches it (after
-   *     it, a fetched lease is recorded as it came)
+   * @param steps in the order a lease goes through them; a fetched lease that every step passes on is recorded as it
+   *     came
    * @param recordLinks whether the records of fetched URLs carry the links found (results.links)
    */
   LeasePipeline(List<LeaseStep> steps, LeaseCloser closer, UrlNormalizer normalizer, CrawlStats stats,
