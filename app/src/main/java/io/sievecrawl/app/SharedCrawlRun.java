@@ -18,9 +18,11 @@ import io.sievecrawl.sieve.redis.SharedState;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -86,9 +88,14 @@ final class SharedCrawlRun {
     WarcArchive warc = WarcOutput.open(settings, crawl.name(), clocks.wall());
     Crawler.Builder builder = Crawler.builder(settings, counters).ticker(clocks.ticker()).clock(clocks.wall())
         .frontier(frontier).pageBudget(shared).skipLog(skipLog).scopeSites(new ScopeSites() {
+          private final AtomicLong read = new AtomicLong(); // sites of the log read so far
+
           @Override
           public Collection<String> load() {
-            return shared.scopeSites();
+            long from = read.get();
+            List<String> more = shared.scopeSitesFrom(from);
+            read.accumulateAndGet(from + more.size(), Math::max); // two reads at once may return the same sites
+            return more;
           }
 
           @Override

@@ -18,7 +18,10 @@ public interface ScopeSites {
     public void publish(String site) {}
   };
 
-  /** The sites every agent has published so far. */
+  /**
+   * The sites agents have published since this agent's last load (all of them the first time): sites in scope are
+   * never taken back, so an agent reads each once. Two loads at once may return some sites twice.
+   */
   Collection<String> load();
 
   /** Tells the other agents that {@code site} is in scope. */

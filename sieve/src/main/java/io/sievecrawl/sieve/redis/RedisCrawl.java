@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
  */
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
-  static final int VERSION = 3; // 3: filter chunks of 1,023 blocks
+  static final int VERSION = 4; // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   /** Connections tried when a handshake ends without the server's answer. */

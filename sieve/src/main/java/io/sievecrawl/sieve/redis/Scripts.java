@@ -282,6 +282,22 @@ final class Scripts {
       """;
 
   /**
+   * Publishes sites in scope: each new one joins the set of them and, once, the end of their log, which agents read
+   * from where they left off rather than whole. KEYS scope set, scope log; ARGV sites. Returns the number added.
+   * Run twice: the second run finds every site in the set and adds none.
+   */
+  static final String PUBLISH_SITES = """
+      local added = 0
+      for i = 1, #ARGV do
+        if redis.call('SADD', KEYS[1], ARGV[i]) == 1 then
+          redis.call('RPUSH', KEYS[2], ARGV[i])
+          added = added + 1
+        end
+      end
+      return added
+      """;
+
+  /**
    * Adds to the crawl's counters summed over agents: KEYS stats; ARGV field, delta, ... Run twice: the deltas count
    * twice, so the all-agents counters overstate by one flush's counts.
    */

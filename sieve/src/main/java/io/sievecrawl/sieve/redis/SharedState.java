@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -23,10 +22,13 @@ public final class SharedState implements PerKeyBudget {
     this.crawl = crawl;
   }
 
-  /** The sites in scope, as published by every agent. */
-  public Set<String> scopeSites() {
-    Set<String> sites = new java.util.TreeSet<>();
-    for (byte[] site : crawl.call(redis -> redis.smembers(crawl.key("scope")))) {
+  /**
+   * The sites in scope that every agent has published, from the {@code from}th on (0 for all), in the order they were
+   * published: an agent reads only those it has not read yet.
+   */
+  public List<String> scopeSitesFrom(long from) {
+    List<String> sites = new ArrayList<>();
+    for (byte[] site : crawl.call(redis -> redis.lrange(crawl.key("scope-log"), from, -1))) {
       sites.add(new String(site, StandardCharsets.UTF_8));
     }
     return sites;
@@ -34,14 +36,15 @@ public final class SharedState implements PerKeyBudget {
 
   /** Adds {@code site} to the sites in scope. */
   public void publishScopeSite(String site) {
-    crawl.call(redis -> redis.sadd(crawl.key("scope"), RedisCrawl.bytes(site)));
+    publishScopeSites(List.of(site));
   }
 
-  /** Adds {@code sites} to the sites in scope in one command (a SADD is safe to send twice). */
+  /** Adds {@code sites} to the sites in scope in one script (safe to send twice: see {@link Scripts#PUBLISH_SITES}). */
   public void publishScopeSites(java.util.Collection<String> sites) {
     if (!sites.isEmpty()) {
       byte[][] members = sites.stream().map(RedisCrawl::bytes).toArray(byte[][]::new);
-      crawl.call(redis -> redis.sadd(crawl.key("scope"), members));
+      crawl.eval(Scripts.PUBLISH_SITES, ScriptOutputType.INTEGER,
+          new String[] {crawl.key("scope"), crawl.key("scope-log")}, members);
     }
   }
 
