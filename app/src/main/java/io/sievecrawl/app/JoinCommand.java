@@ -29,13 +29,8 @@ final class JoinCommand implements Callable<Integer> {
   private final Terminal terminal;
   private final Clocks clocks;
 
-  @Option(names = "--redis", paramLabel = "URI", required = true,
-      description = "The Redis the crawl is shared through: redis://HOST:PORT/DB (a password from"
-          + " SIEVECRAWL_REDIS_PASSWORD, or redis://:PASSWORD@...).")
-  String redis;
-
-  @Option(names = "--crawl-name", paramLabel = "NAME", required = true, description = "The shared crawl's name.")
-  String crawlName;
+  @Mixin
+  SharedCrawlOptions sharedCrawl = new SharedCrawlOptions();
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "crawl.jsonl",
       description = "This agent's JSON Lines results; '-' for standard output (default: ${DEFAULT-VALUE}). An"
@@ -69,7 +64,7 @@ final class JoinCommand implements Callable<Integer> {
     logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
-    RedisCrawl crawl = SharedCrawlRun.open(redis, crawlName, null, true, clocks);
+    RedisCrawl crawl = SharedCrawlRun.open(sharedCrawl.redis, sharedCrawl.crawlName, null, true, clocks);
     CrawlSettings settings;
     try {
       Path base = Files.createTempFile("sievecrawl-shared", ".conf");
@@ -98,7 +93,7 @@ final class JoinCommand implements Callable<Integer> {
     if (filter.expectedUrls() != crawl.n() || Double.compare(filter.falsePositiveRate(), crawl.p()) != 0) {
       crawl.close();
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
-          + " cannot change: the shared crawl '" + crawlName + "' was sized for n = "
+          + " cannot change: the shared crawl '" + sharedCrawl.crawlName + "' was sized for n = "
           + String.format(java.util.Locale.ROOT, "%,d", crawl.n()) + ", p = " + crawl.p());
     }
     StatusLine status = StatusLine.of(terminal.err(),
@@ -106,8 +101,8 @@ final class JoinCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
-      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", crawlName,
-          RedisCrawl.shown(redis), output,
+      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", sharedCrawl.crawlName,
+          RedisCrawl.shown(sharedCrawl.redis), output,
           System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
       code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()),
           ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** {@code sievecrawl remove}: deletes a crawl shared through Redis, every key of it, once no agent works it. */
 @Command(name = "remove", mixinStandardHelpOptions = true,
@@ -29,13 +29,8 @@ final class RemoveCommand implements Callable<Integer> {
 
   private final Terminal terminal;
 
-  @Option(names = "--redis", paramLabel = "URI", required = true,
-      description = "The Redis the crawl is shared through: redis://HOST:PORT/DB (a password from"
-          + " SIEVECRAWL_REDIS_PASSWORD, or redis://:PASSWORD@...).")
-  String redis;
-
-  @Option(names = "--crawl-name", paramLabel = "NAME", required = true, description = "The shared crawl's name.")
-  String crawlName;
+  @Mixin
+  SharedCrawlOptions sharedCrawl = new SharedCrawlOptions();
 
   RemoveCommand(Terminal terminal) {
     this.terminal = terminal;
@@ -59,12 +54,12 @@ final class RemoveCommand implements Callable<Integer> {
   public Integer call() {
     long removed;
     try {
-      removed = SharedCrawlRemoval.remove(redis, crawlName, RemoveCommand::quietFor);
+      removed = SharedCrawlRemoval.remove(sharedCrawl.redis, sharedCrawl.crawlName, RemoveCommand::quietFor);
     } catch (SharedCrawlException e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }
-    terminal.out().println(String.format(Locale.ROOT, "removed the shared crawl '%s' from %s: %,d keys", crawlName,
-        RedisCrawl.shown(redis), removed));
+    terminal.out().println(String.format(Locale.ROOT, "removed the shared crawl '%s' from %s: %,d keys",
+        sharedCrawl.crawlName, RedisCrawl.shown(sharedCrawl.redis), removed));
     terminal.out().flush();
     return ExitCodes.OK;
   }
