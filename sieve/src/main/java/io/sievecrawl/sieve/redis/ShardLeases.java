@@ -58,6 +58,7 @@ final class ShardLeases implements AutoCloseable {
   private volatile FrontierFailure failure;
   private volatile int liveAgents = 1;
   private long linedUpAfter; // the outages after which the shards' origins were lined up again
+  private long lastBeat; // guarded by this: the Redis time this agent last wrote as its heartbeat, 0 before the first
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
     this.crawl = crawl;
@@ -112,6 +113,25 @@ final class ShardLeases implements AutoCloseable {
   }
 
   /**
+   * Warns when Redis holds an older heartbeat of this agent than the last it wrote: Redis went back in time, restarted
+   * from a snapshot or an append-only file older than the crawl's latest writes, and lost what the agents did since.
+   * (An entry gone proves nothing: other agents remove one they think dead.)
+   */
+  private void checkNothingLost() {
+    byte[] kept = crawl.call(redis -> redis.hget(crawl.key("agents"), crawl.agentId()));
+    if (kept == null || lastBeat == 0) {
+      return;
+    }
+    long keptBeat = Long.parseLong(new String(kept, StandardCharsets.US_ASCII));
+    if (keptBeat < lastBeat) {
+      log.warn("Redis at {} lost the shared crawl's writes of at least the last {} ms: it holds an older heartbeat of"
+          + " this agent than the last one written, so it was restored from an older snapshot or append-only file;"
+          + " pages done in that time may be fetched again",
+          crawl.uri(), lastBeat - keptBeat);
+    }
+  }
+
+  /**
    * One heartbeat: registers the agent, renews its leases and balances the shards. Each call rides out an outage:
    * reads, and writes whose second run changes nothing (Scripts for the leases').
    */
@@ -121,7 +141,9 @@ final class ShardLeases implements AutoCloseable {
           new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
     }
     long now = crawl.call(RedisCrawl::redisMillis);
+    checkNothingLost();
     crawl.call(redis -> redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now))));
+    lastBeat = now;
     // leases are renewed every third of their time: an outage shorter than that let none expire
     boolean settling = crawl.outages().recoveredWithin(TimeUnit.MILLISECONDS.toNanos(Math.max(ttlMillis, 5_000)),
         TimeUnit.MILLISECONDS.toNanos(ttlMillis / 3));
