@@ -1,12 +1,26 @@
 package io.sievecrawl.sieve;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Takes tasks out of a frontier the way tests need, queue by queue. */
+/** Takes tasks out of a frontier the way tests need, queue by queue; tasks that are plain strings. */
 public final class Frontiers {
+  /** Tasks that are their URL, in UTF-8. */
+  public static final TaskCodec<String> STRINGS = new TaskCodec<>() {
+    @Override
+    public byte[] encode(String task) {
+      return task.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String decode(byte[] bytes, int offset, int length) {
+      return new String(bytes, offset, length, StandardCharsets.UTF_8);
+    }
+  };
+
   private Frontiers() {}
 
   /** One task of the queue first in line (which goes back to the end of the line), or {@code null} if none waits. */

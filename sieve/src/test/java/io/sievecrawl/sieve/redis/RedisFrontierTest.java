@@ -12,7 +12,6 @@ import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.UrlCorpus;
 import io.sievecrawl.sieve.testing.FakeClock;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,17 +34,7 @@ class RedisFrontierTest {
   /** Longer than any test: on Redis's clock a lease expires only when {@link #leaseTimePasses} says so. */
   private static final Duration LEASE = Duration.ofMinutes(10);
 
-  private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
-    @Override
-    public byte[] encode(String task) {
-      return task.getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public String decode(byte[] bytes, int offset, int length) {
-      return new String(bytes, offset, length, StandardCharsets.UTF_8);
-    }
-  };
+  private static final TaskCodec<String> UTF8 = Frontiers.STRINGS;
 
   private RedisServer redis;
   private final List<AutoCloseable> open = new ArrayList<>();

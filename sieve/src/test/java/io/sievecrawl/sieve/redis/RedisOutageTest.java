@@ -15,7 +15,6 @@ import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.testing.FakeClock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,17 +41,7 @@ class RedisOutageTest {
   /** Longer than any test: on Redis's clock a lease expires only when a test expires it. */
   private static final Duration LEASE = Duration.ofMinutes(10);
 
-  private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
-    @Override
-    public byte[] encode(String task) {
-      return task.getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public String decode(byte[] bytes, int offset, int length) {
-      return new String(bytes, offset, length, StandardCharsets.UTF_8);
-    }
-  };
+  private static final TaskCodec<String> UTF8 = Frontiers.STRINGS;
 
   @TempDir
   Path dir;

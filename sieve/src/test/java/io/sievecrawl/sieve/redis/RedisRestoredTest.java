@@ -7,10 +7,10 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.testing.FakeClock;
 import io.lettuce.core.RedisClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -20,17 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /** An agent tells when Redis went back in time: restored from a snapshot older than the crawl's latest writes. */
 class RedisRestoredTest {
-  private static final TaskCodec<String> UTF8 = new TaskCodec<>() {
-    @Override
-    public byte[] encode(String task) {
-      return task.getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public String decode(byte[] bytes, int offset, int length) {
-      return new String(bytes, offset, length, StandardCharsets.UTF_8);
-    }
-  };
+  private static final TaskCodec<String> UTF8 = Frontiers.STRINGS;
 
   private final FakeClock clock = new FakeClock();
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
