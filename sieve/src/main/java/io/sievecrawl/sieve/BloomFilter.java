@@ -36,7 +36,10 @@ public final class BloomFilter {
    *
    * 2. Hashing. One MurmurHash3 x64_128 per element, over its UTF-8 bytes, computed before any lock is
    *    taken. The bytes come from one String.getBytes copy (see Murmur3 for why that beats reading characters).
-   *    The seed is part of the filter and of its file form.
+   *    The seed is part of the filter and of its file form. A filter with FINGERPRINT hashing (one behind an exact
+ *    store) derives both halves from the first one alone, the URL's 64-bit fingerprint: h2 = mix(h1 ^ GOLDEN). Then
+ *    the store of fingerprints can rebuild the filter at any size, which is how it grows; the block and step, the
+ *    high-quality part, are unchanged, and h2 only seeds the finalizer that draws the bits.
    *
    * 3. Striping. A block is guarded by the lock of stripe (block mod STRIPES). add() first reads the k bits
    *    without a lock and returns false if all are set (a duplicate, the common case in a crawl). Otherwise it
@@ -60,18 +63,33 @@ public final class BloomFilter {
   private static final int PROBES_PER_HASH = Long.SIZE / BIT_INDEX_BITS; // 7 bit indexes from each 64-bit value
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
+  private static final long GOLDEN = 0x9e3779b97f4a7c15L;
+
   /** Seed used by {@link #create(long, double)}; fixed so that crawls are reproducible. */
   public static final long DEFAULT_SEED = 0x5eed_c4a3_1b10_0f11L;
 
+  /** How an element's bits are derived from its hash. */
+  public enum Hashing {
+    /** From the element's 128-bit hash: a filter on its own. */
+    URL,
+    /**
+     * From the element's 64-bit {@linkplain #fingerprint fingerprint} alone, so that a store of fingerprints can
+     * rebuild the filter at any size.
+     */
+    FINGERPRINT
+  }
+
   private final BloomSizing sizing;
   private final long seed;
+  private final Hashing hashing;
   private final long[] words;
   private final Object[] stripes;
   private final LongAdder bitCount = new LongAdder();
 
-  private BloomFilter(BloomSizing sizing, long seed, long[] words, long bitCount) {
+  private BloomFilter(BloomSizing sizing, long seed, Hashing hashing, long[] words, long bitCount) {
     this.sizing = sizing;
     this.seed = seed;
+    this.hashing = hashing;
     this.words = words;
     this.bitCount.add(bitCount);
     this.stripes = new Object[(int) Math.min(STRIPES, sizing.blocks())];
@@ -92,12 +110,17 @@ public final class BloomFilter {
 
   /** A filter of the given size whose hash uses {@code seed}. */
   public static BloomFilter create(BloomSizing sizing, long seed) {
-    return new BloomFilter(sizing, seed, new long[Math.toIntExact(sizing.blocks() * WORDS_PER_BLOCK)], 0);
+    return create(sizing, seed, Hashing.URL);
+  }
+
+  /** A filter of the given size whose hash uses {@code seed} and derives bits by {@code hashing}. */
+  public static BloomFilter create(BloomSizing sizing, long seed, Hashing hashing) {
+    return new BloomFilter(sizing, seed, hashing, new long[Math.toIntExact(sizing.blocks() * WORDS_PER_BLOCK)], 0);
   }
 
   /** A filter over existing words, as read back from a file; the caller has checked the bit count. */
-  static BloomFilter restore(BloomSizing sizing, long seed, long[] words, long bitCount) {
-    return new BloomFilter(sizing, seed, words, bitCount);
+  static BloomFilter restore(BloomSizing sizing, long seed, Hashing hashing, long[] words, long bitCount) {
+    return new BloomFilter(sizing, seed, hashing, words, bitCount);
   }
 
   /**
@@ -105,12 +128,46 @@ public final class BloomFilter {
    * one of its bits was still clear). Atomic: concurrent adds of one absent element return {@code true} once.
    */
   public boolean add(CharSequence element) {
-    return add(Murmur3.hash128(element, seed));
+    return add(hash(element));
   }
 
   /** Whether {@code element} might have been added: {@code false} means it certainly was not. */
   public boolean mightContain(CharSequence element) {
-    return mightContain(Murmur3.hash128(element, seed));
+    return mightContain(hash(element));
+  }
+
+  /**
+   * The 64-bit fingerprint of {@code element} under this filter's seed: the first half of its 128-bit hash. With
+   * {@link Hashing#FINGERPRINT} it is all the filter needs of the element.
+   */
+  public long fingerprint(CharSequence element) {
+    return Murmur3.hash128(element, seed).h1();
+  }
+
+  /**
+   * {@link #add(CharSequence)} of the element whose {@linkplain #fingerprint fingerprint} is {@code fingerprint}.
+   *
+   * @throws IllegalStateException if this filter hashes whole URLs ({@link Hashing#URL})
+   */
+  public boolean addFingerprint(long fingerprint) {
+    return add(fromFingerprint(fingerprint));
+  }
+
+  /** {@link #mightContain(CharSequence)} of the element whose fingerprint is {@code fingerprint}. */
+  public boolean mightContainFingerprint(long fingerprint) {
+    return mightContain(fromFingerprint(fingerprint));
+  }
+
+  private Hash128 hash(CharSequence element) {
+    Hash128 hash = Murmur3.hash128(element, seed);
+    return hashing == Hashing.URL ? hash : fromFingerprint(hash.h1());
+  }
+
+  private Hash128 fromFingerprint(long fingerprint) {
+    if (hashing != Hashing.FINGERPRINT) {
+      throw new IllegalStateException("this filter hashes whole URLs; it cannot take a fingerprint");
+    }
+    return new Hash128(fingerprint, mix(fingerprint ^ GOLDEN));
   }
 
   boolean add(Hash128 hash) {
@@ -220,6 +277,11 @@ public final class BloomFilter {
     return seed;
   }
 
+  /** How elements' bits are derived. */
+  public Hashing hashing() {
+    return hashing;
+  }
+
   /**
    * Estimated number of distinct elements added, {@code s = -(m/k) ln(1 - X/m)} with X the set bits; within
    * about 1% of the true count while the filter is not far beyond its capacity. {@code Long.MAX_VALUE} once every
@@ -253,6 +315,9 @@ public final class BloomFilter {
    * crawl).
    */
   public Probe probe(CharSequence element) {
+    if (hashing != Hashing.URL) {
+      throw new IllegalStateException("probes are for filters that hash whole URLs");
+    }
     return probe(element, sizing, seed);
   }
 

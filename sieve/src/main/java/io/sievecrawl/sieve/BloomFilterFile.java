@@ -25,13 +25,14 @@ import java.util.zip.CheckedOutputStream;
  * <pre>
  * offset  size  field
  *      0     4  magic "SVBF"
- *      4     4  format version, currently 3
+ *      4     4  format version, currently 4
  *      8     8  n, expected insertions
  *     16     8  p, target false-positive rate (IEEE 754 double)
  *     24     4  k, bits per element
  *     28     8  blocks of 512 bits
  *     36     8  hash seed
- *     44        the bits, blocks * 8 words, as runs that cover every word in order, each:
+ *     44     4  hashing: 0 from the URL's 128-bit hash, 1 from its 64-bit fingerprint (BloomFilter.Hashing)
+ *     48        the bits, blocks * 8 words, as runs that cover every word in order, each:
  *            2    z, a count of zero words (unsigned)
  *            2    l, a count of literal words (unsigned)
  *          8*l    the l words, each a big-endian long
@@ -49,15 +50,17 @@ import java.util.zip.CheckedOutputStream;
  * element added before the write began and perhaps some added during it. The set-bit count sits after the bits
  * because it is counted from the bits actually written. Version 2 (still read) wrote every word, 64 * blocks bytes
  * from offset 44. (Version 1 put the count in the header and held every stripe lock for the whole write, stopping
- * all adds; it is no longer read.)
+ * all adds; it is no longer read.) Versions 2 and 3 have no hashing field: their filters hash whole URLs.
  */
 public final class BloomFilterFile {
   /** "SVBF". */
   static final int MAGIC = 0x53564246;
-  static final int VERSION = 3;
+  static final int VERSION = 4;
+  /** The version before the hashing field: runs, every filter hashing whole URLs. */
+  static final int RUNS_VERSION = 3;
   /** The oldest version this build reads: every word written, no runs. */
   static final int PLAIN_VERSION = 2;
-  static final int HEADER_BYTES = 44;
+  static final int HEADER_BYTES = 48;
   static final int RUN_HEADER_BYTES = 4;
   static final int TRAILER_BYTES = 12;
   /** Words copied and written at a time; a literal run never spans two chunks, so it stays below MAX_RUN. */
@@ -108,6 +111,7 @@ public final class BloomFilterFile {
     data.writeInt(sizing.hashCount());
     data.writeLong(sizing.blocks());
     data.writeLong(filter.seed());
+    data.writeInt(filter.hashing().ordinal());
     long[] words = filter.words();
     long[] copy = new long[CHUNK_WORDS];
     ByteBuffer chunk = ByteBuffer.allocate(CHUNK_WORDS * Long.BYTES);
@@ -206,16 +210,25 @@ public final class BloomFilterFile {
             "not a sievecrawl filter file (starts with 0x%08x, expected 0x%08x \"SVBF\")", magic, MAGIC));
       }
       int version = data.readInt();
-      if (version != VERSION && version != PLAIN_VERSION) {
+      if (version < PLAIN_VERSION || version > VERSION) {
         throw new FilterFileException("unsupported filter file version " + version + " (this build reads versions "
-            + PLAIN_VERSION + " and " + VERSION + ")");
+            + PLAIN_VERSION + " to " + VERSION + ")");
       }
       long n = data.readLong();
       double p = data.readDouble();
       int k = data.readInt();
       long blocks = data.readLong();
       long seed = data.readLong();
-      offset = HEADER_BYTES;
+      BloomFilter.Hashing hashing = BloomFilter.Hashing.URL;
+      offset = HEADER_BYTES - 4;
+      if (version == VERSION) {
+        int code = data.readInt();
+        if (code < 0 || code >= BloomFilter.Hashing.values().length) {
+          throw new FilterFileException("corrupt header: hashing " + code);
+        }
+        hashing = BloomFilter.Hashing.values()[code];
+        offset = HEADER_BYTES;
+      }
       BloomSizing sizing;
       try {
         sizing = new BloomSizing(n, p, BloomSizing.classicalBits(n, p), k, blocks);
@@ -266,7 +279,7 @@ public final class BloomFilterFile {
         throw new FilterFileException(
             "corrupt file: the trailer says " + bitCount + " bits are set, the bits hold " + setBits);
       }
-      return BloomFilter.restore(sizing, seed, words, bitCount);
+      return BloomFilter.restore(sizing, seed, hashing, words, bitCount);
     } catch (EOFException e) {
       throw new FilterFileException(
           "truncated: the file ends early (after about " + offset + " bytes of the header and bits)");

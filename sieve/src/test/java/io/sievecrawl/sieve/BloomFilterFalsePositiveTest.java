@@ -3,7 +3,7 @@ package io.sievecrawl.sieve;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The measured false-positive rate after n distinct insertions is at most the target p.
@@ -17,10 +17,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BloomFilterFalsePositiveTest {
   private static final int N = 1_000_000;
 
-  @ParameterizedTest(name = "p = {0}")
-  @ValueSource(doubles = {0.1, 0.01, 0.001, 0.0001})
-  void measuredRateAfterNInsertionsIsAtMostTheTarget(double p) {
-    BloomFilter filter = BloomFilter.create(N, p);
+  @ParameterizedTest(name = "p = {0}, {1}")
+  @CsvSource({"0.1, URL", "0.01, URL", "0.001, URL", "0.0001, URL",
+      "0.1, FINGERPRINT", "0.01, FINGERPRINT", "0.001, FINGERPRINT", "0.0001, FINGERPRINT"})
+  void measuredRateAfterNInsertionsIsAtMostTheTarget(double p, BloomFilter.Hashing hashing) {
+    BloomFilter filter = BloomFilter.create(BloomSizing.of(N, p), BloomFilter.DEFAULT_SEED, hashing);
     UrlCorpus inserted = new UrlCorpus(11);
     StringBuilder url = new StringBuilder(128);
     for (int i = 0; i < N; i++) {
@@ -39,8 +40,8 @@ class BloomFilterFalsePositiveTest {
       }
     }
     double measured = (double) falsePositives / probes;
-    System.out.printf("p=%s: %d false positives in %d probes, rate %.3g (%.3f p); %d bits (%.3f x classical)%n",
-        p, falsePositives, probes, measured, measured / p, filter.bitSize(), filter.sizing().overheadRatio());
+    System.out.printf("p=%s, %s: %d false positives in %d probes, rate %.3g (%.3f p); %d bits (%.3f x classical)%n",
+        p, hashing, falsePositives, probes, measured, measured / p, filter.bitSize(), filter.sizing().overheadRatio());
     assertTrue(measured <= p, () -> "measured " + measured + " above target " + p);
     assertTrue(filter.sizing().overheadRatio() <= 1.2, "at most 1.2 x the classical bits");
   }

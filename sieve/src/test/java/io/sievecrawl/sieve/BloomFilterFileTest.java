@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,7 +112,7 @@ class BloomFilterFileTest {
         + (Long.BYTES + BloomFilterFile.RUN_HEADER_BYTES) * big.sizing().hashCount() * 1_000L
         + BloomFilterFile.RUN_HEADER_BYTES * (words / BloomFilterFile.MAX_RUN + 1);
     assertTrue(out.size() <= bound, out.size() + " bytes, bound " + bound);
-    assertEquals(120_208, bound); // k = 10: 0.6% of the 19.7 MB of bits
+    assertEquals(120_212, bound); // k = 10: 0.6% of the 19.7 MB of bits
   }
 
   @Test
@@ -128,7 +129,7 @@ class BloomFilterFileTest {
     for (int i = 0; i < 500; i++) {
       assertTrue(old.mightContain(urls.url(i)), urls.url(i));
     }
-    assertSameFilter(old, roundTrip(old)); // and rewritten as version 3
+    assertSameFilter(old, roundTrip(old)); // and rewritten as version 4
   }
 
   @Test
@@ -140,7 +141,7 @@ class BloomFilterFileTest {
     corrupt[BloomFilterFile.HEADER_BYTES + 3] = 1; // and one literal word
     FilterFileException e = assertThrows(FilterFileException.class,
         () -> BloomFilterFile.read(new ByteArrayInputStream(corrupt)));
-    assertEquals("corrupt file: the run at byte 44 (160 zero and 1 literal words from word 0) goes past the"
+    assertEquals("corrupt file: the run at byte 48 (160 zero and 1 literal words from word 0) goes past the"
         + " filter's 160 words", e.getMessage());
   }
 
@@ -229,10 +230,39 @@ class BloomFilterFileTest {
   @Test
   void aNewerVersionIsRefusedByNumber() {
     byte[] newer = bytes.clone();
-    newer[7] = 4;
+    newer[7] = 5;
     FilterFileException e = assertThrows(FilterFileException.class,
         () -> BloomFilterFile.read(new ByteArrayInputStream(newer)));
-    assertEquals("unsupported filter file version 4 (this build reads versions 2 and 3)", e.getMessage());
+    assertEquals("unsupported filter file version 5 (this build reads versions 2 to 4)", e.getMessage());
+  }
+
+  @Test
+  void aVersion3FileReadsAsHashingWholeUrls() throws IOException {
+    // Version 3 is version 4 without the hashing field after the seed.
+    ByteArrayOutputStream v3 = new ByteArrayOutputStream();
+    v3.write(bytes, 0, BloomFilterFile.HEADER_BYTES - 4);
+    v3.write(bytes, BloomFilterFile.HEADER_BYTES, bytes.length - BloomFilterFile.HEADER_BYTES - 4);
+    byte[] body = v3.toByteArray();
+    body[7] = 3;
+    CRC32C crc = new CRC32C();
+    crc.update(body);
+    byte[] file = ByteBuffer.allocate(body.length + 4).put(body).putInt((int) crc.getValue()).array();
+    BloomFilter old = BloomFilterFile.read(new ByteArrayInputStream(file));
+    assertEquals(BloomFilter.Hashing.URL, old.hashing());
+    assertSameFilter(BloomFilterFile.read(new ByteArrayInputStream(bytes)), old);
+  }
+
+  @Test
+  void aFingerprintHashedFilterKeepsItsHashing() throws IOException {
+    BloomFilter filter = BloomFilter.create(BloomSizing.of(1_000, 0.01), 9, BloomFilter.Hashing.FINGERPRINT);
+    for (int i = 0; i < 500; i++) {
+      filter.add(urls.url(i));
+    }
+    BloomFilter back = roundTrip(filter);
+    assertSameFilter(filter, back);
+    for (int i = 0; i < 500; i++) {
+      assertTrue(back.mightContainFingerprint(filter.fingerprint(urls.url(i))));
+    }
   }
 
   @Test
@@ -285,12 +315,13 @@ class BloomFilterFileTest {
   }
 
   private static BloomFilter restored(BloomSizing sizing, long[] words) {
-    return BloomFilter.restore(sizing, 1, words.clone(), Arrays.stream(words).map(Long::bitCount).sum());
+    return BloomFilter.restore(sizing, 1, BloomFilter.Hashing.URL, words.clone(), Arrays.stream(words).map(Long::bitCount).sum());
   }
 
   private static void assertSameFilter(BloomFilter expected, BloomFilter actual) {
     assertEquals(expected.sizing(), actual.sizing());
     assertEquals(expected.seed(), actual.seed());
+    assertEquals(expected.hashing(), actual.hashing());
     assertEquals(expected.bitCount(), actual.bitCount());
     assertTrue(Arrays.equals(expected.words(), actual.words()), "the same bits");
   }
