@@ -1,15 +1,17 @@
 package io.sievecrawl.config;
 
 /**
- * The URL filter's sizing: the keys {@code filter.n} and {@code filter.p}.
+ * The URL filter's sizing and its exact layer: the keys {@code filter.n}, {@code filter.p} and
+ * {@code filter.confirm}.
  *
  * @param expectedUrls the distinct URLs the crawl is expected to discover ({@code filter.n})
  * @param falsePositiveRate the chance, at {@code expectedUrls} URLs, that a new URL is taken for one seen
  *     ({@code filter.p})
+ * @param confirm whether an exact store settles the filter's "maybe seen" answers ({@code filter.confirm})
  */
-public record FilterSettings(long expectedUrls, double falsePositiveRate) {
+public record FilterSettings(long expectedUrls, double falsePositiveRate, boolean confirm) {
 
   static FilterSettings from(CrawlSettings s) {
-    return new FilterSettings(s.get(Setting.FILTER_N), s.get(Setting.FILTER_P));
+    return new FilterSettings(s.get(Setting.FILTER_N), s.get(Setting.FILTER_P), s.get(Setting.FILTER_CONFIRM));
   }
 }

@@ -36,6 +36,10 @@ public final class Setting<T> {
   public static final Setting<Double> FILTER_P = new Setting<>("filter.p", rate(1e-10, 0.5), "0.001",
       "Target false-positive rate of the URL filter at filter.n URLs: the chance a new URL is wrongly taken for"
           + " one already seen, and skipped. In [1e-10, 0.5].");
+  public static final Setting<Boolean> FILTER_CONFIRM = new Setting<>("filter.confirm", bool(), "true",
+      "Keep an exact store of every URL admitted (8 bytes each on disk) and settle there each URL the filter takes"
+          + " for seen, so that no new URL is lost to a false positive, even past filter.n; lets resume raise"
+          + " filter.n. Fixed when the crawl is created; a shared crawl's filter decides alone.");
 
   public static final Setting<Integer> CONCURRENCY = new Setting<>("crawl.concurrency", integer(1, 10_000), "32",
       "Fetches in flight at once, over all hosts (each on its own virtual thread).");

@@ -23,13 +23,22 @@ public final class CapacityMonitor {
   private final LongPredicate firstToWarn;
   private final String capacityKey;
   private final long capacity;
+  private final boolean confirmed;
   private long level; // guarded by this: the estimate at which the next warning is due
   private volatile long levelBits; // the set-bit count at or above which the estimate may exceed level
   private int warnings; // guarded by this
 
   /** Watches {@code filter}; the warning tells the user to raise {@code capacityKey}. */
   public CapacityMonitor(BloomFilter filter, String capacityKey) {
-    this(filter.sizing(), filter::bitCount, level -> true, capacityKey);
+    this(filter, capacityKey, false);
+  }
+
+  /**
+   * Watches {@code filter}, which an exact store confirms when {@code confirmed} (the warning then says that no URL
+   * is lost, only look-ups grow).
+   */
+  public CapacityMonitor(BloomFilter filter, String capacityKey, boolean confirmed) {
+    this(filter.sizing(), filter::bitCount, level -> true, capacityKey, confirmed);
   }
 
   /**
@@ -37,6 +46,12 @@ public final class CapacityMonitor {
    * watch one filter, {@code firstToWarn} says whether this one is the first to reach a level (only it logs).
    */
   public CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey) {
+    this(sizing, setBits, firstToWarn, capacityKey, false);
+  }
+
+  private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
+      boolean confirmed) {
+    this.confirmed = confirmed;
     this.sizing = sizing;
     this.setBits = setBits;
     this.firstToWarn = firstToWarn;
@@ -80,6 +95,14 @@ public final class CapacityMonitor {
     String rate = "its false-positive rate is " + formatRate(fpp) + " now, " + (fpp < sizing.targetFpp()
         ? "under the target " + formatRate(sizing.targetFpp()) + ", and passes it as more URLs come"
         : "over the target " + formatRate(sizing.targetFpp()) + " and climbing with every new URL");
+    if (confirmed) {
+      log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; the exact store"
+              + " confirms every URL it takes for seen, so none is lost, but more of them go to the store and the"
+              + " crawl slows. Resume with {} {} or more to rebuild the filter larger.",
+          PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, capacityKey,
+          thousands(suggestedCapacity(estimate)));
+      return;
+    }
     log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; new URLs it takes for"
             + " seen are dropped. Raise {} to {} or more for the next crawl.",
         PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, capacityKey,

@@ -15,16 +15,19 @@ import java.util.function.Function;
  * <p>The queues live on the heap and are lost with the process: use it for tests and small crawls, and
  * {@link io.sievecrawl.sieve.disk.DiskFrontier} for crawls that must outgrow the heap or survive a crash.
  *
- * <p>A URL the filter wrongly believes seen (a false positive, probability about p per new URL while the filter
- * is within capacity) is dropped and counted among {@link SieveStats#duplicatesDropped()}. When the filter's
- * estimated size passes its capacity n, and again at 2n, 4n, ..., one WARN is logged naming the setting to raise.
+ * <p>Over a filter alone, a URL the filter wrongly believes seen (a false positive, probability about p per new URL
+ * while the filter is within capacity) is dropped and counted among {@link SieveStats#duplicatesDropped()}. Over a
+ * {@linkplain Admission#confirmed confirmed} filter, such a URL is admitted after all and counted as rescued. When
+ * the filter's estimated size passes its capacity n, and again at 2n, 4n, ..., one WARN is logged naming the setting
+ * to raise.
  */
 public final class Sieve<T> implements Frontier<T> {
   /*
    * Design notes.
    *
-   * 1. Admission is the filter's atomic add(): of racing offers of one new URL exactly one wins and enqueues
-   *    it. The filter's lock is released before the queue lock is taken, so the two never nest.
+   * 1. Admission (the filter's atomic add(), or the exact store's atomic addRecent()) decides: of racing offers of
+   *    one new URL exactly one wins and enqueues it. Its locks are released before the queue lock is taken, so they
+   *    never nest.
    * 2. One ReentrantLock guards the queues, the line and the counters; poll() moves a task from its queue to
    *    "in flight" under that lock, so "nothing waits and nothing is in flight" can be read atomically.
    */
@@ -32,7 +35,7 @@ public final class Sieve<T> implements Frontier<T> {
   /** The setting named by the capacity warning when the caller does not name one. */
   public static final String DEFAULT_CAPACITY_KEY = "n (expected URLs)";
 
-  private final BloomFilter filter;
+  private final Admission admission;
   private final Function<? super T, ? extends CharSequence> key;
   private final Function<? super T, String> queueKey;
   private final CapacityMonitor capacity;
@@ -57,12 +60,13 @@ public final class Sieve<T> implements Frontier<T> {
     }
   }
 
-  private Sieve(BloomFilter filter, Function<? super T, ? extends CharSequence> key,
+  private Sieve(Admission admission, Function<? super T, ? extends CharSequence> key,
       Function<? super T, String> queueKey, String capacityKey) {
-    this.filter = Objects.requireNonNull(filter, "filter");
+    this.admission = Objects.requireNonNull(admission, "admission");
     this.key = Objects.requireNonNull(key, "key");
     this.queueKey = Objects.requireNonNull(queueKey, "queueKey");
-    this.capacity = new CapacityMonitor(filter, Objects.requireNonNull(capacityKey, "capacityKey"));
+    this.capacity = new CapacityMonitor(admission.filter(), Objects.requireNonNull(capacityKey, "capacityKey"),
+        admission.isConfirmed());
   }
 
   /**
@@ -80,13 +84,19 @@ public final class Sieve<T> implements Frontier<T> {
    */
   public static <T> Sieve<T> over(BloomFilter filter, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, String capacityKey) {
-    return new Sieve<>(filter, url, queueKey, capacityKey);
+    return new Sieve<>(Admission.byFilter(filter), url, queueKey, capacityKey);
+  }
+
+  /** {@link #over(BloomFilter, Function, Function, String)} with the admission decided by {@code admission}. */
+  public static <T> Sieve<T> over(Admission admission, Function<? super T, ? extends CharSequence> url,
+      Function<? super T, String> queueKey, String capacityKey) {
+    return new Sieve<>(admission, url, queueKey, capacityKey);
   }
 
   @Override
   public boolean offer(T task) {
     Objects.requireNonNull(task, "task");
-    if (!filter.add(key.apply(task))) {
+    if (!admission.admit(key.apply(task))) {
       dropped.increment();
       return false;
     }
@@ -198,7 +208,7 @@ public final class Sieve<T> implements Frontier<T> {
 
   /** The URL filter, for tests and statistics. */
   public BloomFilter filter() {
-    return filter;
+    return admission.filter();
   }
 
   @Override
@@ -216,6 +226,7 @@ public final class Sieve<T> implements Frontier<T> {
     } finally {
       lock.unlock();
     }
-    return SieveStats.of(admitted.sum(), dropped.sum(), queued, working, holding, filter, capacity.warnings());
+    return SieveStats.of(admitted.sum(), dropped.sum(), queued, working, holding, admission.filter(),
+        capacity.warnings(), admission.isConfirmed(), admission.rescued());
   }
 }

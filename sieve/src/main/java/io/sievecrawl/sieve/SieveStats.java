@@ -16,7 +16,9 @@ package io.sievecrawl.sieve;
  * @param currentFpp the false-positive rate a new URL meets now
  * @param capacityWarnings capacity warnings logged so far
  * @param estimatedFalsePositiveDrops expected number of new URLs among the duplicates dropped: see
- *     {@link BloomSizing#expectedFalsePositives}, never more than {@code duplicatesDropped}
+ *     {@link BloomSizing#expectedFalsePositives}, never more than {@code duplicatesDropped}; 0 when confirmed
+ * @param confirmed whether an exact store settles the filter's "maybe seen" answers, so that no new URL is dropped
+ * @param rescued URLs the filter took for seen and the exact store found new, and admitted: a count, not an estimate
  */
 public record SieveStats(
     long admitted,
@@ -31,25 +33,39 @@ public record SieveStats(
     long estimatedUrls,
     double currentFpp,
     int capacityWarnings,
-    double estimatedFalsePositiveDrops) {
+    double estimatedFalsePositiveDrops,
+    boolean confirmed,
+    long rescued) {
 
-  /** The counters of a frontier over {@code filter}, with the filter's state read now. */
+  /** The counters of a frontier over {@code filter} alone, with the filter's state read now. */
   public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
       BloomFilter filter, int capacityWarnings) {
+    return of(admitted, duplicatesDropped, queued, inFlight, queues, filter, capacityWarnings, false, 0);
+  }
+
+  /** The counters of a frontier over {@code filter}, confirmed by an exact store or not. */
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
+      BloomFilter filter, int capacityWarnings, boolean confirmed, long rescued) {
     return of(admitted, duplicatesDropped, queued, inFlight, queues, filter.sizing(), filter.bitCount(),
-        capacityWarnings);
+        capacityWarnings, confirmed, rescued);
+  }
+
+  /** The counters of a frontier over a filter of {@code sizing} alone with {@code setBits} bits set. */
+  public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
+      BloomSizing sizing, long setBits, int capacityWarnings) {
+    return of(admitted, duplicatesDropped, queued, inFlight, queues, sizing, setBits, capacityWarnings, false, 0);
   }
 
   /** The counters of a frontier over a filter of {@code sizing} with {@code setBits} bits set. */
   public static SieveStats of(long admitted, long duplicatesDropped, long queued, long inFlight, long queues,
-      BloomSizing sizing, long setBits, int capacityWarnings) {
+      BloomSizing sizing, long setBits, int capacityWarnings, boolean confirmed, long rescued) {
     double estimate = sizing.estimateElements(setBits);
     // A false positive is a dropped duplicate that was new: the estimate cannot exceed the drops it is part of.
-    double falsePositives = Math.min(duplicatesDropped,
+    double falsePositives = confirmed ? 0 : Math.min(duplicatesDropped,
         Double.isInfinite(estimate) ? duplicatesDropped : sizing.expectedFalsePositives(estimate));
     return new SieveStats(admitted, duplicatesDropped, queued, inFlight, queues, sizing.expectedInsertions(),
         sizing.targetFpp(), sizing.bits(), setBits, Double.isInfinite(estimate) ? Long.MAX_VALUE : Math.round(estimate),
-        sizing.fppAtSetBits(setBits), capacityWarnings, falsePositives);
+        sizing.fppAtSetBits(setBits), capacityWarnings, falsePositives, confirmed, rescued);
   }
 
   /** Fraction of the filter's bits set. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,11 +22,27 @@ import java.util.Map;
  * @param redoFrom records at or after this position must be added to that filter again on recovery
  * @param admitted tasks admitted before {@code redoFrom}
  * @param duplicatesDropped offers refused by the filter up to the checkpoint
+ * @param confirmed whether an exact store of fingerprints confirms the filter (fixed for the life of the frontier)
+ * @param seenRuns the store's run files as of {@code redoFrom}, newest first; records from there on are added to
+ *     it again on recovery
+ * @param rescued URLs the filter took for seen and the store admitted, up to the checkpoint
  */
 record CheckpointFile(long n, double p, long seed, String filterFile, LogPosition redoFrom, long admitted,
-    long duplicatesDropped) {
+    long duplicatesDropped, boolean confirmed, List<String> seenRuns, long rescued) {
   static final String NAME = "checkpoint";
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** Before the exact store: read as a frontier without one. */
+  static final int FILTER_ONLY_VERSION = 1;
+
+  CheckpointFile {
+    seenRuns = List.copyOf(seenRuns);
+  }
+
+  /** The checkpoint of a frontier just created. */
+  static CheckpointFile initial(long n, double p, long seed, boolean confirmed) {
+    return new CheckpointFile(n, p, seed, "", new LogPosition(1, LogFormat.HEADER_BYTES), 0, 0, confirmed, List.of(),
+        0);
+  }
 
   void write(Path dir) throws IOException {
     Map<String, String> fields = new LinkedHashMap<>();
@@ -39,6 +56,9 @@ record CheckpointFile(long n, double p, long seed, String filterFile, LogPositio
     fields.put("redo.offset", Long.toString(redoFrom.offset()));
     fields.put("admitted", Long.toString(admitted));
     fields.put("dropped", Long.toString(duplicatesDropped));
+    fields.put("confirmed", Boolean.toString(confirmed));
+    fields.put("seen", String.join(",", seenRuns));
+    fields.put("rescued", Long.toString(rescued));
     StringBuilder text = new StringBuilder();
     fields.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
     byte[] body = text.toString().getBytes(StandardCharsets.UTF_8);
@@ -79,15 +99,19 @@ record CheckpointFile(long n, double p, long seed, String filterFile, LogPositio
     if (!"sievecrawl-frontier-checkpoint".equals(fields.get("format"))) {
       throw new FrontierCorruptException(file + ": not a sievecrawl frontier checkpoint");
     }
-    if (!Integer.toString(VERSION).equals(fields.get("version"))) {
-      throw new FrontierCorruptException(file + ": checkpoint format version " + fields.get("version")
-          + ", but this build reads version " + VERSION);
+    String version = fields.get("version");
+    if (!Integer.toString(VERSION).equals(version) && !Integer.toString(FILTER_ONLY_VERSION).equals(version)) {
+      throw new FrontierCorruptException(file + ": checkpoint format version " + version
+          + ", but this build reads versions " + FILTER_ONLY_VERSION + " and " + VERSION);
     }
     try {
+      String seen = fields.getOrDefault("seen", "");
       return new CheckpointFile(Long.parseLong(fields.get("n")), Double.parseDouble(fields.get("p")),
           Long.parseLong(fields.get("seed")), fields.getOrDefault("filter", ""),
           new LogPosition(Long.parseLong(fields.get("redo.segment")), Long.parseLong(fields.get("redo.offset"))),
-          Long.parseLong(fields.get("admitted")), Long.parseLong(fields.get("dropped")));
+          Long.parseLong(fields.get("admitted")), Long.parseLong(fields.get("dropped")),
+          Boolean.parseBoolean(fields.getOrDefault("confirmed", "false")),
+          seen.isEmpty() ? List.of() : List.of(seen.split(",")), Long.parseLong(fields.getOrDefault("rescued", "0")));
     } catch (RuntimeException e) {
       throw new FrontierCorruptException(file + ": a field is missing or malformed (" + e.getMessage() + ")");
     }

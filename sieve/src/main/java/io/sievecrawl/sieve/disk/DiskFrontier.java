@@ -1,5 +1,6 @@
 package io.sievecrawl.sieve.disk;
 
+import io.sievecrawl.sieve.Admission;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomFilterFile;
 import io.sievecrawl.sieve.BloomSizing;
@@ -22,6 +23,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -76,7 +78,19 @@ public final class DiskFrontier<T> implements Frontier<T> {
    * 6. Threads. One ReentrantLock guards the writer, the queues, the window and the counters; file reads and
    *    writes to the page cache happen under it (short, bounded by the 256 KB buffer), fsyncs never do. The
    *    filter has its own stripe locks and is added to before this lock is taken.
+   *
+   * 7. The exact store (FrontierOptions.confirm, fixed at creation). Every admitted URL's 64-bit fingerprint is
+   *    kept (SeenRuns): those admitted since the last checkpoint on the heap, older ones in sorted runs on disk.
+   *    A "maybe seen" answer of the filter is settled there (Admission). A checkpoint freezes the recent
+   *    fingerprints under the write side of offerGate, with the log position P read at the same moment, so that
+   *    every frozen fingerprint's TASK record lies before P and every later one at or after it; the frozen ones
+   *    become a run, and the checkpoint names the runs with P. Recovery opens the named runs and adds the
+   *    fingerprints of the TASK records from P on: the store ends as exact as the log. When the recent
+   *    fingerprints pass RECENT_LIMIT a checkpoint is started early, which bounds the heap they take.
    */
+  /** Recent fingerprints (about 24 bytes each on the heap) at which a checkpoint starts early. */
+  static final long RECENT_LIMIT = 1 << 20;
+
   private static final Logger log = LoggerFactory.getLogger(DiskFrontier.class);
 
   private final Path dir;
@@ -85,7 +99,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> key;
   private final Function<? super T, String> queueKey;
-  private final BloomFilter filter;
+  private final Admission admission;
+  private final SeenRuns seen; // null: the filter decides alone
+  private final AtomicBoolean earlyCheckpoint = new AtomicBoolean();
   private final CapacityMonitor capacity;
   private final ReentrantReadWriteLock offerGate = new ReentrantReadWriteLock();
   private final ReentrantLock lock = new ReentrantLock();
@@ -109,6 +125,7 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private LogPosition redoFrom; // of the last checkpoint
   private String filterFile; // of the last checkpoint
   private long droppedBefore; // duplicates dropped before this run
+  private long rescuedBefore; // URLs rescued from false positives before this run
 
   private record InFlight(QueueTable.Queue queue, long position) {}
 
@@ -121,8 +138,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
     this.codec = codec;
     this.key = key;
     this.queueKey = queueKey;
-    this.filter = recovered.filter;
-    this.capacity = new CapacityMonitor(filter, options.capacityKey());
+    this.admission = recovered.admission;
+    this.seen = recovered.seen;
+    this.capacity = new CapacityMonitor(admission.filter(), options.capacityKey(), seen != null);
     this.writer = recovered.writer;
     this.files = recovered.files;
     this.segments = recovered.segments;
@@ -134,6 +152,7 @@ public final class DiskFrontier<T> implements Frontier<T> {
     this.redoFrom = recovered.checkpoint.redoFrom();
     this.filterFile = recovered.checkpoint.filterFile();
     this.droppedBefore = recovered.checkpoint.duplicatesDropped();
+    this.rescuedBefore = recovered.checkpoint.rescued();
     this.syncer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "frontier-sync");
       t.setDaemon(true);
@@ -149,7 +168,8 @@ public final class DiskFrontier<T> implements Frontier<T> {
    * Opens the frontier in {@code dir}: a new one if the directory is empty or missing, otherwise the one it holds,
    * recovered as of its last write (a torn last record is cut off and logged at INFO).
    *
-   * @param expectedUrls n of the URL filter; a frontier that exists must have been created with the same n and p
+   * @param expectedUrls n of the URL filter; a frontier that exists must have been created with the same n and p,
+   *     unless it keeps an exact store, from which its filter is then rebuilt at the new n and p
    * @param fpp p of the URL filter
    * @param key the URL a task is sieved on
    * @param queueKey the queue a task joins (its origin)
@@ -166,7 +186,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
     Objects.requireNonNull(ticker, "ticker");
     Files.createDirectories(dir);
     LogRecovery recovered = LogRecovery.from(dir, expectedUrls, fpp, codec, key, queueKey, options, ticker);
-    return new DiskFrontier<>(dir, options, codec, key, queueKey, recovered, ticker);
+    DiskFrontier<T> frontier = new DiskFrontier<>(dir, options, codec, key, queueKey, recovered, ticker);
+    if (recovered.resized) {
+      frontier.checkpoint(); // the checkpoint must name a filter of the new n and p before anything else is added
+    }
+    return frontier;
   }
 
   @Override
@@ -174,7 +198,7 @@ public final class DiskFrontier<T> implements Frontier<T> {
     CharSequence url = key.apply(Objects.requireNonNull(task, "task"));
     offerGate.readLock().lock();
     try {
-      if (!filter.add(url)) {
+      if (!admission.admit(url)) {
         dropped.increment();
         return false;
       }
@@ -193,6 +217,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
       offerGate.readLock().unlock();
     }
     capacity.check();
+    if (seen != null && seen.recentCount() >= RECENT_LIMIT && earlyCheckpoint.compareAndSet(false, true)) {
+      syncer.execute(this::checkpointQuietly);
+    }
     return true;
   }
 
@@ -333,7 +360,12 @@ public final class DiskFrontier<T> implements Frontier<T> {
 
   /** The URL filter, for tests and statistics. */
   public BloomFilter filter() {
-    return filter;
+    return admission.filter();
+  }
+
+  /** Whether an exact store confirms the filter's "maybe seen" answers. */
+  public boolean isConfirmed() {
+    return seen != null;
   }
 
   @Override
@@ -351,8 +383,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
     } finally {
       lock.unlock();
     }
-    return SieveStats.of(admittedNow, droppedBefore + dropped.sum(), queued, working, holding, filter,
-        capacity.warnings());
+    Admission a = admission;
+    return SieveStats.of(admittedNow, droppedBefore + dropped.sum(), queued, working, holding, a.filter(),
+        capacity.warnings(), a.isConfirmed(), rescuedBefore + a.rescued());
   }
 
   /** Bytes the frontier's files take on disk now (log segments and filter checkpoint). */
@@ -394,6 +427,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
     synchronized (checkpointing) {
       LogPosition position;
       long admittedAt;
+      long droppedAt;
+      long rescuedAt;
+      if (seen != null) {
+        offerGate.writeLock().lock(); // no admission runs: the frozen fingerprints are those before P (note 7)
+      }
       lock.lock();
       try {
         if (closed) {
@@ -403,18 +441,31 @@ public final class DiskFrontier<T> implements Frontier<T> {
         writer.flush();
         position = writer.flushedEnd();
         admittedAt = admitted;
+        droppedAt = droppedBefore + dropped.sum();
+        rescuedAt = rescuedBefore + admission.rescued();
+        if (seen != null) {
+          seen.freeze();
+        }
       } finally {
         lock.unlock();
+        if (seen != null) {
+          offerGate.writeLock().unlock();
+        }
       }
-      long droppedAt = droppedBefore + dropped.sum();
+      BloomFilter filter = admission.filter();
       String name = String.format("filter-%012d-%d.bf", position.segment(), position.offset());
       BloomFilterFile.write(filter, dir.resolve(name), true);
       offerGate.writeLock().lock(); // wait out every offer that may have put bits in the file (note 4)
       offerGate.writeLock().unlock();
+      List<String> runs = seen == null ? List.of() : seen.writeFrozen();
+      earlyCheckpoint.set(false);
       sync();
       BloomSizing sizing = filter.sizing();
       new CheckpointFile(sizing.expectedInsertions(), sizing.targetFpp(), filter.seed(), name, position, admittedAt,
-          droppedAt).write(dir);
+          droppedAt, seen != null, runs, rescuedAt).write(dir);
+      if (seen != null) {
+        seen.deleteRetired();
+      }
       String previous;
       lock.lock();
       try {

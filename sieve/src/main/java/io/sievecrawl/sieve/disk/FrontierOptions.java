@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param checkpointInterval how often the URL filter is written out, which lets old segments be deleted and bounds
  *     the log replayed on recovery
  * @param capacityKey the setting the capacity warning tells the user to raise
+ * @param confirm whether a frontier created with these options keeps an exact store of fingerprints that confirms
+ *     the filter's "maybe seen" answers; a frontier that exists keeps what it was created with
  */
 public record FrontierOptions(long segmentBytes, Duration syncInterval, Duration checkpointInterval,
-    String capacityKey) {
+    String capacityKey, boolean confirm) {
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
   public FrontierOptions {
@@ -31,20 +33,25 @@ public record FrontierOptions(long segmentBytes, Duration syncInterval, Duration
     }
   }
 
-  /** 64 MB segments, forced every second, the filter written every five minutes. */
+  /** 64 MB segments, forced every second, the filter written every five minutes, no exact store. */
   public static FrontierOptions defaults(String capacityKey) {
-    return new FrontierOptions(DEFAULT_SEGMENT_BYTES, Duration.ofSeconds(1), Duration.ofMinutes(5), capacityKey);
+    return new FrontierOptions(DEFAULT_SEGMENT_BYTES, Duration.ofSeconds(1), Duration.ofMinutes(5), capacityKey,
+        false);
+  }
+
+  public FrontierOptions withConfirmation(boolean on) {
+    return new FrontierOptions(segmentBytes, syncInterval, checkpointInterval, capacityKey, on);
   }
 
   public FrontierOptions withSyncInterval(Duration interval) {
-    return new FrontierOptions(segmentBytes, interval, checkpointInterval, capacityKey);
+    return new FrontierOptions(segmentBytes, interval, checkpointInterval, capacityKey, confirm);
   }
 
   public FrontierOptions withCheckpointInterval(Duration interval) {
-    return new FrontierOptions(segmentBytes, syncInterval, interval, capacityKey);
+    return new FrontierOptions(segmentBytes, syncInterval, interval, capacityKey, confirm);
   }
 
   public FrontierOptions withSegmentBytes(long bytes) {
-    return new FrontierOptions(bytes, syncInterval, checkpointInterval, capacityKey);
+    return new FrontierOptions(bytes, syncInterval, checkpointInterval, capacityKey, confirm);
   }
 }

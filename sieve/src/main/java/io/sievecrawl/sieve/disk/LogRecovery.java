@@ -1,5 +1,6 @@
 package io.sievecrawl.sieve.disk;
 
+import io.sievecrawl.sieve.Admission;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomFilterFile;
 import io.sievecrawl.sieve.BloomSizing;
@@ -43,7 +44,9 @@ final class LogRecovery {
   private static final Logger log = LoggerFactory.getLogger(LogRecovery.class);
 
   CheckpointFile checkpoint;
-  BloomFilter filter;
+  Admission admission;
+  SeenRuns seen; // null when the filter decides alone
+  boolean resized; // the filter was rebuilt at a new n or p from the exact store: checkpoint it at once
   LogWriter writer;
   SegmentFiles files;
   Segments segments = new Segments();
@@ -86,8 +89,9 @@ final class LogRecovery {
         throw new FrontierCorruptException(dir.resolve(CheckpointFile.NAME)
             + ": missing, but the directory holds log segments");
       }
-      r.filter = BloomFilter.create(n, p);
-      r.checkpoint = new CheckpointFile(n, p, r.filter.seed(), "", new LogPosition(1, LogFormat.HEADER_BYTES), 0, 0);
+      boolean confirmed = options.confirm();
+      r.checkpoint = CheckpointFile.initial(n, p, BloomFilter.DEFAULT_SEED, confirmed);
+      r.startAdmission(dir, BloomFilter.create(BloomSizing.of(n, p), BloomFilter.DEFAULT_SEED, hashing(confirmed)));
       r.checkpoint.write(dir);
       r.writer = LogWriter.startSegment(dir, options.segmentBytes(), r.files, 1, 1);
       r.segments.note(1, 1);
@@ -113,12 +117,15 @@ final class LogRecovery {
       FrontierOptions options, Ticker ticker) throws IOException {
     long started = ticker.nanos();
     CheckpointFile cp = checkpoint;
-    if (cp.n() != n || Double.compare(cp.p(), p) != 0) {
+    boolean resize = cp.n() != n || Double.compare(cp.p(), p) != 0;
+    if (resize && !cp.confirmed()) {
       throw new FrontierCorruptException(dir.resolve(CheckpointFile.NAME) + String.format(Locale.ROOT, ": this"
-          + " frontier's URL filter was sized for n = %,d and p = %s; it cannot change to n = %,d, p = %s", cp.n(),
-          cp.p(), n, p));
+          + " frontier's URL filter was sized for n = %,d and p = %s; it cannot change to n = %,d, p = %s (only a"
+          + " frontier with an exact store can rebuild its filter)", cp.n(), cp.p(), n, p));
     }
-    filter = cp.filterFile().isEmpty() ? BloomFilter.create(BloomSizing.of(n, p), cp.seed()) : readFilter(dir, cp);
+    startAdmission(dir, cp.filterFile().isEmpty()
+        ? BloomFilter.create(BloomSizing.of(cp.n(), cp.p()), cp.seed(), hashing(cp.confirmed()))
+        : readFilter(dir, cp));
     dropTornLastSegment(dir, segmentNumbers);
     if (segmentNumbers.isEmpty()) {
       throw new FrontierCorruptException(dir + ": the checkpoint exists but every log segment is missing");
@@ -215,11 +222,14 @@ final class LogRecovery {
           } catch (IllegalArgumentException e) {
             throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": " + e.getMessage());
           }
-          filter.add(key.apply(task));
+          admission.readmit(key.apply(task));
           replayed++;
           admitted++;
         }
       }
+    }
+    if (resize) {
+      rebuildFilter(dir, BloomSizing.of(n, p), ticker);
     }
     writer = LogWriter.append(dir, options.segmentBytes(), files, last, segments.firstSeqOf(last), end.offset());
     queues = new QueueTable(maxQueue + 1);
@@ -228,6 +238,34 @@ final class LogRecovery {
             + " plus {} records replayed", dir, String.format(Locale.ROOT, "%,d ms", (ticker.nanos() - started)
             / 1_000_000), thousands(pending), thousands(queues.holding()), thousands(admitted),
         cp.filterFile().isEmpty() ? "scratch" : cp.filterFile(), thousands(replayed));
+  }
+
+  private static BloomFilter.Hashing hashing(boolean confirmed) {
+    return confirmed ? BloomFilter.Hashing.FINGERPRINT : BloomFilter.Hashing.URL;
+  }
+
+  /** The filter alone, or confirmed by the exact store the checkpoint names. */
+  private void startAdmission(Path dir, BloomFilter filter) throws IOException {
+    if (checkpoint.confirmed()) {
+      seen = SeenRuns.open(dir, checkpoint.seenRuns());
+      admission = Admission.confirmed(filter, seen);
+    } else {
+      admission = Admission.byFilter(filter);
+    }
+  }
+
+  /** A filter of {@code sizing} holding every fingerprint of the store: nothing admitted is forgotten or repeated. */
+  private void rebuildFilter(Path dir, BloomSizing sizing, Ticker ticker) {
+    long started = ticker.nanos();
+    BloomFilter old = admission.filter();
+    BloomFilter rebuilt = BloomFilter.create(sizing, old.seed(), BloomFilter.Hashing.FINGERPRINT);
+    seen.forEach(rebuilt::addFingerprint);
+    admission = Admission.confirmed(rebuilt, seen);
+    resized = true;
+    log.info("frontier in {}: rebuilt the URL filter from its exact store for n = {}, p = {} (was n = {}, p = {}):"
+            + " {} URLs in {}", dir, thousands(sizing.expectedInsertions()), sizing.targetFpp(),
+        thousands(old.expectedInsertions()), old.targetFpp(), thousands(rebuilt.approximateElementCount()),
+        String.format(Locale.ROOT, "%,d ms", (ticker.nanos() - started) / 1_000_000));
   }
 
   private static String thousands(long count) {
@@ -301,9 +339,9 @@ final class LogRecovery {
       throw new FrontierCorruptException(file + ": named by the checkpoint but missing");
     }
     if (restored.expectedInsertions() != cp.n() || Double.compare(restored.targetFpp(), cp.p()) != 0
-        || restored.seed() != cp.seed()) {
-      throw new FrontierCorruptException(file + ": a filter of another frontier (n, p or seed differ from the"
-          + " checkpoint)");
+        || restored.seed() != cp.seed() || restored.hashing() != hashing(cp.confirmed())) {
+      throw new FrontierCorruptException(file + ": a filter of another frontier (n, p, seed or hashing differ from"
+          + " the checkpoint)");
     }
     return restored;
   }

@@ -321,7 +321,8 @@ class DiskFrontierTest {
         () -> DiskFrontier.open(dir, 100_000, 0.01, Strings.CODEC, s -> s, s -> "", Strings.quietOptions(1 << 20),
             Ticker.SYSTEM));
     assertTrue(e.getMessage().endsWith("this frontier's URL filter was sized for n = 100,000 and p = 0.001; it cannot"
-        + " change to n = 100,000, p = 0.01"), e.getMessage());
+        + " change to n = 100,000, p = 0.01 (only a frontier with an exact store can rebuild its filter)"),
+        e.getMessage());
   }
 
   @Test

@@ -22,7 +22,7 @@ final class Strings implements TaskCodec<String> {
 
   /** Options whose timers never fire during a test: tests call sync and checkpoint themselves. */
   static FrontierOptions quietOptions(long segmentBytes) {
-    return new FrontierOptions(segmentBytes, Duration.ofHours(1), Duration.ofHours(1), "n");
+    return new FrontierOptions(segmentBytes, Duration.ofHours(1), Duration.ofHours(1), "n", false);
   }
 
   /** A frontier of one queue: tasks come out in the order they were admitted. */
@@ -34,6 +34,12 @@ final class Strings implements TaskCodec<String> {
   static DiskFrontier<String> openByHost(Path dir, long segmentBytes) throws java.io.IOException {
     return DiskFrontier.open(dir, 100_000, 0.001, CODEC, s -> s, Strings::host, quietOptions(segmentBytes),
         Ticker.SYSTEM);
+  }
+
+  /** A frontier with a queue per host whose filter, of capacity {@code n}, an exact store confirms. */
+  static DiskFrontier<String> openConfirmedByHost(Path dir, long segmentBytes, long n) throws java.io.IOException {
+    return DiskFrontier.open(dir, n, 0.001, CODEC, s -> s, Strings::host,
+        quietOptions(segmentBytes).withConfirmation(true), Ticker.SYSTEM);
   }
 
   static String host(String url) {

@@ -1,0 +1,110 @@
+package io.sievecrawl.sieve.disk;
+
+import static io.sievecrawl.sieve.disk.Strings.url;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.sieve.Ticker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A disk frontier whose filter an exact store confirms: nothing lost past n, across checkpoints and reopens. */
+class DiskFrontierConfirmTest {
+  @TempDir Path dir;
+
+  private DiskFrontier<String> open(long n) throws IOException {
+    return DiskFrontier.open(dir, n, 0.01, Strings.CODEC, s -> s, s -> "",
+        Strings.quietOptions(1 << 20).withConfirmation(true), Ticker.SYSTEM);
+  }
+
+  @Test
+  void farPastCapacityEveryUrlIsAdmittedOnceAcrossCheckpointsAndReopens() throws IOException {
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 5_000; i++) {
+        assertTrue(frontier.offer(url(i)), "URL " + i);
+        if (i % 700 == 699) {
+          frontier.checkpoint(); // runs of 700, merged as they come
+        }
+      }
+      assertTrue(frontier.stats().rescued() > 4_000, "rescued " + frontier.stats().rescued());
+      assertTrue(runFiles().size() <= 4, "runs merged: " + runFiles());
+    }
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 5_000; i++) {
+        assertFalse(frontier.offer(url(i)), "URL " + i + " admitted twice");
+      }
+      for (int i = 5_000; i < 6_000; i++) {
+        assertTrue(frontier.offer(url(i)), "URL " + i);
+      }
+      assertEquals(6_000, frontier.stats().admitted());
+    }
+  }
+
+  @Test
+  void aLargerNRebuildsTheFilterFromTheStoreWithoutForgettingAnything() throws IOException {
+    long rescuedBefore;
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 3_000; i++) {
+        frontier.offer(url(i));
+        if (i == 1_500) {
+          frontier.checkpoint();
+        }
+      }
+      rescuedBefore = frontier.stats().rescued();
+    } // the second half only in the log
+    try (DiskFrontier<String> frontier = open(100_000)) {
+      assertEquals(100_000, frontier.filter().expectedInsertions());
+      for (int i = 0; i < 3_000; i++) {
+        assertTrue(frontier.filter().mightContain(url(i)), "the rebuilt filter holds URL " + i);
+        assertFalse(frontier.offer(url(i)));
+      }
+      for (int i = 3_000; i < 4_000; i++) {
+        assertTrue(frontier.offer(url(i)));
+      }
+      assertTrue(frontier.stats().rescued() - rescuedBefore < 10, "few rescues at the new n");
+      assertTrue(frontier.stats().currentFpp() < 0.01);
+    }
+    try (DiskFrontier<String> frontier = open(100_000)) { // the new n was checkpointed
+      assertEquals(4_000, frontier.stats().admitted());
+    }
+  }
+
+  @Test
+  void aFrontierWithoutAStoreCannotChangeN() throws IOException {
+    Strings.open(dir, 1 << 20).close();
+    FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(200_000));
+    assertTrue(e.getMessage().contains("only a frontier with an exact store can rebuild its filter"), e.getMessage());
+  }
+
+  @Test
+  void aRunNoCheckpointNamesIsDeletedAndANamedOneMissingIsRefused() throws IOException {
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 500; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint();
+    }
+    List<Path> runs = runFiles();
+    assertEquals(1, runs.size());
+    Path leftover = dir.resolve("seen-000000000099.run");
+    Files.copy(runs.get(0), leftover);
+    open(100).close();
+    assertFalse(Files.exists(leftover));
+    Files.delete(runs.get(0));
+    FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(100));
+    assertEquals(runs.get(0) + ": named by the checkpoint but missing", e.getMessage());
+  }
+
+  private List<Path> runFiles() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".run")).sorted().toList();
+    }
+  }
+}
