@@ -157,6 +157,8 @@ final class ReportOptions {
     filter.put("currentFpp", f.currentFpp());
     filter.put("duplicatesDropped", f.duplicatesDropped());
     filter.put("estimatedFalsePositiveDrops", f.estimatedFalsePositiveDrops());
+    filter.put("confirmed", f.confirmed());
+    filter.put("rescued", f.rescued());
     filter.put("capacityWarnings", f.capacityWarnings());
     doc.put("filter", filter);
     var t = s.totals();

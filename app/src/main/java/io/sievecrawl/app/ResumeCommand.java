@@ -71,6 +71,7 @@ final class ResumeCommand implements Callable<Integer> {
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
     FilterFit.check(settings, true);
+    resizeFilterIfAsked(settings, job);
     reports.checkWritable();
     reports.checkWacz(settings);
     logOptions.checkApartFrom(job.output(), "the crawl's results file");
@@ -109,8 +110,9 @@ final class ResumeCommand implements Callable<Integer> {
       Setting.STRIP_SESSION_IDS);
 
   /**
-   * n and p size the URL filter the crawl has filled, and the scope settings ({@link #FIXED_SCOPE}) decided what
-   * it holds: they cannot change.
+   * The scope settings ({@link #FIXED_SCOPE}) decided what the URL filter holds, and filter.confirm whether an exact
+   * store backs it: they cannot change. n and p size the filter the crawl has filled: they can change only when
+   * the store can rebuild it.
    */
   private void checkFixed(CrawlSettings settings, CrawlJob job) {
     CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
@@ -124,6 +126,14 @@ final class ResumeCommand implements Callable<Integer> {
       }
     }
     FilterSettings filter = settings.filter();
+    if (filter.confirm() != job.confirmed() && !settings.origin(Setting.FILTER_CONFIRM).equals("default")) {
+      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_CONFIRM.key() + " cannot change when a crawl resumes:"
+          + " the crawl in " + dir + " was created with it " + (job.confirmed() ? "on" : "off") + " (given "
+          + settings.origin(Setting.FILTER_CONFIRM) + ": " + filter.confirm() + ")");
+    }
+    if (job.confirmed()) {
+      return; // n and p may change: the frontier rebuilds its filter from the exact store (resizeFilter)
+    }
     if (filter.expectedUrls() != job.expectedUrls()) {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for n = " + String.format(Locale.ROOT, "%,d (given %s: %,d)",
@@ -133,6 +143,22 @@ final class ResumeCommand implements Callable<Integer> {
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "
           + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
           Setting.FILTER_P) + ": " + filter.falsePositiveRate() + ")");
+    }
+  }
+
+  /**
+   * Records a new n or p for a confirmed crawl; the frontier rebuilds its filter from the exact store when it opens
+   * (and logs it).
+   */
+  private void resizeFilterIfAsked(CrawlSettings settings, CrawlJob job) {
+    FilterSettings filter = settings.filter();
+    if (filter.expectedUrls() == job.expectedUrls() && Double.compare(filter.falsePositiveRate(), job.fpp()) == 0) {
+      return;
+    }
+    try {
+      job.resizeFilter(filter.expectedUrls(), filter.falsePositiveRate());
+    } catch (IOException e) {
+      throw new UserError(ExitCodes.JOB, "cannot record the new filter size in " + dir + ": " + Errors.reason(e));
     }
   }
 

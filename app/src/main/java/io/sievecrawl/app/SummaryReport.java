@@ -52,17 +52,25 @@ final class SummaryReport {
         s.admitted(), s.carriedOver() > 0 ? String.format(Locale.ROOT, " (plus %,d carried over from the last run)",
             s.carriedOver()) : "", f.duplicatesDropped(), s.retries()));
     // Over capacity, the URLs seen are the URLs admitted and those taken for seen: say both, so that they add up.
-    lines.add(String.format(Locale.ROOT, "  URL filter:      about %,d distinct URLs seen, capacity n = %,d%s",
-        f.estimatedUrls(), f.capacity(), f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; OVER CAPACITY:"
-            + " about %,d new URLs were taken for seen and never fetched; raise %s to %,d or more next time",
-            Math.round(f.estimatedFalsePositiveDrops()), CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(
-                f.estimatedUrls())) : ""));
+    lines.add(f.confirmed() ? confirmedFilterLine(f) : String.format(Locale.ROOT, "  URL filter:      about %,d"
+        + " distinct URLs seen, capacity n = %,d%s", f.estimatedUrls(), f.capacity(), f.capacityWarnings() > 0
+            ? String.format(Locale.ROOT, "; OVER CAPACITY: about %,d new URLs were taken for seen and never fetched;"
+                + " raise %s to %,d or more next time", Math.round(f.estimatedFalsePositiveDrops()),
+                CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(f.estimatedUrls())) : ""));
     CrawlTotals t = s.totals();
     if (t.runs() > 1) {
       lines.add(String.format(Locale.ROOT, "  whole crawl:     %,d runs, %,d pages, %s read, %s crawling",
           t.runs(), t.fetched(), Values.formatSize(t.bytes()), took(t.elapsed())));
     }
     return lines;
+  }
+
+  /** A confirmed filter loses nothing: say how many URLs the exact store rescued, and what n would spare it. */
+  private static String confirmedFilterLine(SieveStats f) {
+    return String.format(Locale.ROOT, "  URL filter:      about %,d distinct URLs seen, capacity n = %,d; URLs rescued"
+        + " from false positives by the exact store: %,d%s", f.estimatedUrls(), f.capacity(), f.rescued(),
+        f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; over capacity, none lost but slower: resume with"
+            + " %s %,d or more", CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(f.estimatedUrls())) : "");
   }
 
   /**

@@ -24,6 +24,8 @@ class SummaryReportTest {
     List<String> lines = SummaryReport.lines(summary(Duration.ofSeconds(125), 14));
     assertEquals("crawl stopped: 123,456 pages in 2m05s (987.6 pages/s), 1.23GB read", lines.get(0));
     assertTrue(lines.contains("  errors by kind:  connect 1,204, timeout 3"), lines.toString());
+    assertTrue(lines.contains("  URL filter:      about 130,000 distinct URLs seen, capacity n = 10,000,000; URLs"
+        + " rescued from false positives by the exact store: 42"), lines.toString());
     assertTrue(lines.get(5).endsWith(", and 4 more"), lines.get(5));
     assertEquals("  whole crawl:     3 runs, 1,234,567 pages, 12.35GB read, 1h01m crawling",
         lines.get(lines.size() - 1));
@@ -66,7 +68,7 @@ class SummaryReportTest {
     errors.put(ErrorKind.CONNECT, 1_204L);
     errors.put(ErrorKind.TIMEOUT, 3L);
     SieveStats sieve = new SieveStats(130_000, 2_345_678, 0, 0, 0, 10_000_000, 0.001, 143_775_877, 1_000_000, 130_000,
-        1e-12, 0, 0);
+        1e-12, 0, 0, true, 42);
     CrawlTotals totals = new CrawlTotals(3, 1_234_567, 12_345_678_901L, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
         Duration.ofSeconds(3_700));
     return new CrawlSummary(CrawlSummary.End.STOPPED, 123_456, 123_000,

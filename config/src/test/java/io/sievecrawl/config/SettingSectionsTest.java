@@ -17,6 +17,7 @@ class SettingSectionsTest {
   private static final String EVERY_KEY_SET = """
       filter.n = 12345
       filter.p = 0.02
+      filter.confirm = false
       crawl.concurrency = 7
       crawl.max-pages = 11
       crawl.max-time = 13s
@@ -89,7 +90,7 @@ class SettingSectionsTest {
   @Test
   void eachSectionHoldsTheValuesOfItsKeys() {
     CrawlSettings s = everyKeySet();
-    assertEquals(new FilterSettings(12_345, 0.02), s.filter());
+    assertEquals(new FilterSettings(12_345, 0.02, false), s.filter());
     CrawlLimits crawl = s.crawl();
     assertEquals(List.of(7, 11L, Duration.ofSeconds(13), 17, 19L, true, 23, Scope.DOMAIN, "[/a/]", "[/b/, /c/]"),
         List.of(crawl.concurrency(), crawl.maxPages(), crawl.maxTime(), crawl.maxDepth(), crawl.maxPagesPerHost(),

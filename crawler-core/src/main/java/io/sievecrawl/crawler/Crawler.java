@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.PolitenessSettings;
 import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.config.Setting;
@@ -14,6 +15,7 @@ import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.crawler.url.UrlNormalizer;
+import io.sievecrawl.sieve.Admission;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -79,14 +81,19 @@ public final class Crawler {
   private volatile RobotsPolicy robots;
   private volatile long startedAt;
 
+  /** The URL filter of an in-memory frontier, confirmed on the heap when filter.confirm is on. */
+  private static Admission admission(FilterSettings filter) {
+    return filter.confirm() ? Admission.confirmedOnHeap(filter.expectedUrls(), filter.falsePositiveRate())
+        : Admission.byFilter(BloomFilter.create(filter.expectedUrls(), filter.falsePositiveRate()));
+  }
+
   private Crawler(Builder b) {
     this.settings = b.settings;
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.sink = b.sink;
     this.frontier = b.frontier != null ? b.frontier
-        : Sieve.over(BloomFilter.create(settings.filter().expectedUrls(), settings.filter().falsePositiveRate()),
-            CrawlTask::key, CrawlTask::origin, b.capacityHint);
+        : Sieve.over(admission(settings.filter()), CrawlTask::key, CrawlTask::origin, b.capacityHint);
     this.before = b.state;
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.CrawlTotals;
@@ -61,9 +62,17 @@ public final class CrawlJob implements java.io.Closeable {
    * @param output the results file (absolute), or {@code -} for standard output
    * @param n the URL filter's n, fixed for the crawl
    * @param p the URL filter's p, fixed likewise
+   * @param confirm whether an exact store confirms the filter (filter.confirm when the crawl was created; false in
+   *     manifests written before it existed, whose frontiers have none); with it, n and p may change on resume
    */
   record Manifest(String format, int version, String status, String output, long n, double p, String created,
-      String updated, int runs, boolean removeWhenComplete) {}
+      String updated, int runs, boolean removeWhenComplete, boolean confirm) {
+
+    Manifest withFilter(long newN, double newP) {
+      return new Manifest(format, version, status, output, newN, newP, created, updated, runs, removeWhenComplete,
+          confirm);
+    }
+  }
 
   /** The state file: the crawl's totals and the hosts in scope. */
   record StateFile(int runs, long fetched, long bytes, long retries, Map<String, Long> byStatusClass,
@@ -166,7 +175,8 @@ public final class CrawlJob implements java.io.Closeable {
     String now = clock.instant().toString();
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
-        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false), clock);
+        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false,
+        settings.filter().confirm()), clock);
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
     return job;
@@ -255,6 +265,28 @@ public final class CrawlJob implements java.io.Closeable {
     return manifest.runs();
   }
 
+  /** Whether an exact store confirms the URL filter, so that n and p may change on resume. */
+  public boolean confirmed() {
+    return manifest.confirm();
+  }
+
+  /**
+   * Records a new n and p for the URL filter, in the manifest and the crawl's settings file; the frontier rebuilds
+   * its filter from the exact store when it opens next. Only for a {@linkplain #confirmed confirmed} crawl.
+   */
+  public synchronized void resizeFilter(long n, double p) throws IOException {
+    if (!manifest.confirm()) {
+      throw new IllegalStateException("the filter of a crawl without an exact store cannot be resized");
+    }
+    Path file = dir.resolve(SETTINGS);
+    String text = Files.readString(file, StandardCharsets.UTF_8)
+        .replaceAll("(?m)^filter\\.n = .*$", "filter.n = " + Setting.FILTER_N.type().format(n))
+        .replaceAll("(?m)^filter\\.p = .*$", "filter.p = " + Setting.FILTER_P.type().format(p));
+    Durable.replacePrivate(file, text.getBytes(StandardCharsets.UTF_8));
+    manifest = manifest.withFilter(n, p);
+    writeManifest();
+  }
+
   /** Whether the directory goes when the crawl completes (it was made for the crawl, without the user naming it). */
   public boolean removedWhenComplete() {
     return manifest.removeWhenComplete();
@@ -263,7 +295,7 @@ public final class CrawlJob implements java.io.Closeable {
   /** Records that the directory goes when the crawl completes, whichever run completes it. */
   public synchronized void removeWhenComplete() throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), manifest.status(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), manifest.updated(), manifest.runs(), true);
+        manifest.p(), manifest.created(), manifest.updated(), manifest.runs(), true, manifest.confirm());
     writeManifest();
   }
 
@@ -291,7 +323,8 @@ public final class CrawlJob implements java.io.Closeable {
       throws IOException {
     FrontierOptions options = FrontierOptions.defaults(capacityHint)
         .withSyncInterval(settings.frontier().syncInterval())
-        .withCheckpointInterval(settings.frontier().checkpointInterval());
+        .withCheckpointInterval(settings.frontier().checkpointInterval())
+        .withConfirmation(manifest.confirm());
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           CrawlTask::origin, options, ticker);
@@ -359,14 +392,15 @@ public final class CrawlJob implements java.io.Closeable {
   public void runStarts() throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
         manifest.n(), manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs() + 1,
-        manifest.removeWhenComplete());
+        manifest.removeWhenComplete(), manifest.confirm());
     writeManifest();
   }
 
   /** Records how the last run ended. */
   public void runEnded(Status status) throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs(), manifest.removeWhenComplete());
+        manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs(), manifest.removeWhenComplete(),
+        manifest.confirm());
     writeManifest();
   }
 
