@@ -20,8 +20,10 @@ import java.util.stream.Stream;
  * its filter and buffers, whatever it holds; the in-memory one's grows with every URL.
  *
  * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec -Djmh.main=io.sievecrawl.sieve.jmh.FrontierFootprintReport
- * -Djmh.args="disk 10000000"} (or {@code memory}); heap is measured after a full GC, with the URLs generated one at
- * a time so that nothing but the frontier keeps them.
+ * -Djmh.args="disk 10000000"} (or {@code memory}, or {@code confirmed} for a disk frontier with an exact store,
+ * optionally followed by the filter's n); heap is measured after a full GC, with the URLs generated one at a time so
+ * that nothing but the frontier keeps them. Confirmed, it also reports the store's bytes per URL and the time to
+ * refuse URLs already admitted (the look-ups a crawl makes for its links).
  */
 public final class FrontierFootprintReport {
   private FrontierFootprintReport() {}
@@ -29,12 +31,14 @@ public final class FrontierFootprintReport {
   public static void main(String[] args) throws IOException {
     String kind = args.length > 0 ? args[0] : "disk";
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
+    long n = args.length > 2 ? Long.parseLong(args[2]) : 10_000_000;
     Path dir = Files.createTempDirectory("frontier-footprint");
     long heapBefore = usedHeapAfterGc();
     Frontier<String> frontier = kind.equals("memory")
-        ? Sieve.over(BloomFilter.create(10_000_000, 0.01), url -> url, Urls::origin, "n")
-        : DiskFrontier.open(dir, 10_000_000, 0.01, new Utf8Codec(), url -> url, Urls::origin,
-            FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1)), Ticker.SYSTEM);
+        ? Sieve.over(BloomFilter.create(n, 0.01), url -> url, Urls::origin, "n")
+        : DiskFrontier.open(dir, n, 0.01, new Utf8Codec(), url -> url, Urls::origin,
+            FrontierOptions.defaults("n").withCheckpointInterval(Duration.ofHours(1))
+                .withConfirmation(kind.equals("confirmed")), Ticker.SYSTEM);
     long start = System.nanoTime();
     long urlBytes = 0;
     for (int i = 0; i < count; i++) {
@@ -43,6 +47,7 @@ public final class FrontierFootprintReport {
       frontier.offer(url);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    frontier.checkpoint(); // the store's recent fingerprints go to a run
     long queued = frontier.stats().queued();
     long heap = usedHeapAfterGc() - heapBefore;
     long disk = frontier instanceof DiskFrontier<String> d ? d.diskBytes() : 0;
@@ -53,6 +58,24 @@ public final class FrontierFootprintReport {
     if (disk > 0) {
       System.out.printf(Locale.ROOT, "  on disk: %,.1f MB, %.1f bytes per queued URL%n", disk / 1e6,
           (double) disk / queued);
+    }
+    if (kind.equals("confirmed")) {
+      long runs;
+      try (Stream<Path> files = Files.list(dir)) {
+        runs = files.filter(f -> f.getFileName().toString().endsWith(".run")).mapToLong(f -> f.toFile().length())
+            .sum();
+      }
+      int again = Math.min(count, 2_000_000);
+      long t0 = System.nanoTime();
+      long refused = 0;
+      for (int i = 0; i < again; i++) {
+        refused += frontier.offer(Urls.CORPUS.url((int) ((i * 7_919L) % count))) ? 0 : 1;
+      }
+      double perOffer = (System.nanoTime() - t0) / (double) again;
+      System.out.printf(Locale.ROOT, "  exact store: %,.1f MB of runs, %.2f bytes per admitted URL; %,d URLs"
+              + " rescued from false positives; %,d of %,d URLs offered again refused, %.0f ns per offer%n",
+          runs / 1e6, (double) runs / frontier.stats().admitted(), frontier.stats().rescued(), refused, again,
+          perOffer);
     }
     frontier.close();
     try (Stream<Path> files = Files.walk(dir)) {
