@@ -49,7 +49,8 @@ final class SharedCrawlRun {
       try {
         return join ? RedisCrawl.join(uri, name, clocks.ticker())
             : RedisCrawl.startOrJoin(uri, name, settings.filter().expectedUrls(),
-                settings.filter().falsePositiveRate(), SHARDS, settings.toConfigText(), clocks.wall(), clocks.ticker());
+                settings.filter().falsePositiveRate(), settings.filter().confirm(), SHARDS, settings.toConfigText(),
+                clocks.wall(), clocks.ticker());
       } catch (SharedCrawlException e) {
         if (join && e.kind() == SharedCrawlException.Kind.NO_SUCH_CRAWL
             && clocks.ticker().nanos() - started < JOIN_WAIT.toNanos()) {

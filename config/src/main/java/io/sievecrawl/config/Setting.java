@@ -39,7 +39,7 @@ public final class Setting<T> {
   public static final Setting<Boolean> FILTER_CONFIRM = new Setting<>("filter.confirm", bool(), "true",
       "Keep an exact store of every URL admitted (8 bytes each on disk) and settle there each URL the filter takes"
           + " for seen, so that no new URL is lost to a false positive, even past filter.n; lets resume raise"
-          + " filter.n. Fixed when the crawl is created; a shared crawl's filter decides alone.");
+          + " filter.n. Fixed when the crawl is created; a shared crawl keeps its store in Redis.");
 
   public static final Setting<Integer> CONCURRENCY = new Setting<>("crawl.concurrency", integer(1, 10_000), "32",
       "Fetches in flight at once, over all hosts (each on its own virtual thread).");

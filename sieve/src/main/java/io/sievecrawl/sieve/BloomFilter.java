@@ -335,7 +335,7 @@ public final class BloomFilter {
       }
       bits[i] = (int) (probes >>> (Long.SIZE - BIT_INDEX_BITS));
     }
-    return new Probe((int) Math.unsignedMultiplyHigh(hash.h1(), sizing.blocks()), bits);
+    return new Probe((int) Math.unsignedMultiplyHigh(hash.h1(), sizing.blocks()), bits, hash.h1());
   }
 
   /**
@@ -343,8 +343,10 @@ public final class BloomFilter {
    *
    * @param block the 512-bit block that holds all its bits
    * @param bits each bit's index inside the block, 0 to 511 (repeats possible)
+   * @param fingerprint the element's 64-bit {@linkplain #fingerprint fingerprint}, for an exact store kept with the
+   *     filter
    */
-  public record Probe(int block, int[] bits) {}
+  public record Probe(int block, int[] bits, long fingerprint) {}
 
   /**
    * The words, for writing to a file. Read without locks while adds may go on: a reader sees every bit set before

@@ -49,7 +49,8 @@ public final class CapacityMonitor {
     this(sizing, setBits, firstToWarn, capacityKey, false);
   }
 
-  private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
+  /** As {@link #CapacityMonitor(BloomSizing, LongSupplier, LongPredicate, String)}, for a filter confirmed or not. */
+  public CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
       boolean confirmed) {
     this.confirmed = confirmed;
     this.sizing = sizing;

@@ -43,7 +43,12 @@ import java.util.regex.Pattern;
  */
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
-  static final int VERSION = 4; // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log
+  // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log; 5: an exact store may confirm the filter
+  // (an agent of version 4 would admit without adding fingerprints to it)
+  static final int VERSION = 5;
+  /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
+  static final long FINGERPRINTS_PER_BUCKET = 128;
+  private static final int MAX_BUCKET_BITS = 20;
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
   /** Connections tried when a handshake ends without the server's answer. */
@@ -99,15 +104,23 @@ public final class RedisCrawl implements AutoCloseable {
     return retry;
   }
 
+  /** {@link #startOrJoin(String, String, long, double, boolean, int, String, Clock, Ticker)} without an exact store. */
+  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings,
+      Clock clock, Ticker ticker) throws SharedCrawlException {
+    return startOrJoin(rawUri, name, n, p, false, shards, settings, clock, ticker);
+  }
+
   /**
    * Creates the crawl {@code name}, or joins it if it exists with the same n and p.
    *
+   * @param confirm whether a crawl created here keeps an exact store of fingerprints that confirms the filter (a
+   *     crawl joined keeps what it was created with)
    * @param clock the wall clock, for the crawl's creation time
    * @param ticker the agent's ticker: the outage grace and the agent's own pauses are timed on it
    * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
    */
-  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings,
-      Clock clock, Ticker ticker) throws SharedCrawlException {
+  public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, boolean confirm, int shards,
+      String settings, Clock clock, Ticker ticker) throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
     Link link = connect(rawUri);
@@ -122,6 +135,8 @@ public final class RedisCrawl implements AutoCloseable {
       fields.put("blocks", Long.toString(sizing.blocks()));
       fields.put("k", Integer.toString(sizing.hashCount()));
       fields.put("shards", Integer.toString(shards));
+      fields.put("confirm", Boolean.toString(confirm));
+      fields.put("bucketBits", Integer.toString(bucketBits(n)));
       fields.put("settings", settings);
       fields.put("created", clock.instant().toString());
       List<byte[]> args = new ArrayList<>();
@@ -476,6 +491,23 @@ public final class RedisCrawl implements AutoCloseable {
 
   public int shards() {
     return Integer.parseInt(meta.get("shards"));
+  }
+
+  /** Whether an exact store of fingerprints, in Redis beside the filter, confirms its "maybe seen" answers. */
+  boolean confirmed() {
+    return Boolean.parseBoolean(meta.getOrDefault("confirm", "false"));
+  }
+
+  /** The exact store's bucket for {@code fingerprint}: its top bits, so that a bucket holds about 128 at n. */
+  String bucketKey(long fingerprint) {
+    int bits = Integer.parseInt(meta.getOrDefault("bucketBits", "0"));
+    return key("x:" + (bits == 0 ? 0 : fingerprint >>> (Long.SIZE - bits)));
+  }
+
+  /** log2 of the bucket count: the largest power of two that leaves at least 128 fingerprints per bucket at n. */
+  static int bucketBits(long n) {
+    long buckets = Math.max(1, n / FINGERPRINTS_PER_BUCKET);
+    return Math.min(MAX_BUCKET_BITS, Long.SIZE - 1 - Long.numberOfLeadingZeros(buckets));
   }
 
   long seed() {

@@ -73,6 +73,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final Function<? super T, String> queueKey;
   private final BloomSizing sizing;
   private final long seed;
+  private final boolean confirmed;
   private final ShardLeases leases;
   private final CapacityMonitor capacity;
   private final ReentrantLock lock = new ReentrantLock();
@@ -104,6 +105,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     this.queueKey = queueKey;
     this.sizing = crawl.sizing();
     this.seed = crawl.seed();
+    this.confirmed = crawl.confirmed();
     this.leases = new ShardLeases(crawl, leaseTtl, new ShardLeases.Listener() {
       @Override
       public void acquired(int shard) {
@@ -120,7 +122,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
         lineUp(shard, Map.of());
       }
     });
-    this.capacity = new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey);
+    this.capacity = new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed);
   }
 
   /**
@@ -213,6 +215,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     keys.put(crawl.key("counters"), 2);
     List<byte[]> args = new ArrayList<>();
     args.add(RedisCrawl.bytes(Integer.toString(tasks.size())));
+    args.add(RedisCrawl.bytes(confirmed ? "1" : "0"));
     for (T task : tasks) {
       BloomFilter.Probe probe = BloomFilter.probe(url.apply(task), sizing, seed);
       int chunk = probe.block() / CHUNK_BLOCKS;
@@ -231,6 +234,10 @@ public final class RedisFrontier<T> implements Frontier<T> {
       args.add(codec.encode(task));
       args.add(RedisCrawl.bytes(origin));
       args.add(RedisCrawl.bytes(openField(shard)));
+      if (confirmed) {
+        args.add(index(keys, crawl.bucketKey(probe.fingerprint())));
+        args.add(RedisCrawl.bytes(Long.toString(probe.fingerprint())));
+      }
     }
     List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, keys.keySet().toArray(String[]::new),
         args.toArray(byte[][]::new));
@@ -526,7 +533,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   @Override
   public SieveStats stats() {
     List<KeyValue<String, byte[]>> read = crawl.readNow(redis -> redis.hmget(crawl.key("counters"), "bits",
-        "admitted", "dropped", "open"));
+        "admitted", "dropped", "open", "rescued"));
     List<KeyValue<String, byte[]>> values = read != null ? read : lastCounters;
     lastCounters = values;
     long setBits = number(values, 0);
@@ -541,7 +548,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       lock.unlock();
     }
     return SieveStats.of(number(values, 1), number(values, 2), Math.max(0, open - local), local, origins,
-        sizing, setBits, capacity.warnings());
+        sizing, setBits, capacity.warnings(), confirmed, number(values, 4));
   }
 
   /** Agents working on the crawl now, this one included. */

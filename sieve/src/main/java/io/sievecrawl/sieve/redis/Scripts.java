@@ -21,24 +21,29 @@ final class Scripts {
   /**
    * Admits a batch of tasks: for each, read its 64-byte block of the filter, and if one of its bits is clear, set
    * them, write the block back and append the task to its origin's list; an origin whose list was empty joins the
-   * back of its shard's line and its shard's set of origins. KEYS: meta, counters, then the keys the entries name.
-   * ARGV: count, then per task: chunk key index, origin list key index, line key index, origin set key index, the
-   * block's byte offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded task, the origin, the
-   * shard's counter field. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen)
-   * per task. Exactly one of any
-   * number of concurrent admissions of a URL sees a clear bit: the script runs alone. The block is read and written
-   * whole (two calls) rather than bit by bit (2k calls). A chunk is made whole, all zeros, the first time a bit is set
-   * in it: grown piece by piece by SETRANGE, Redis would allocate about twice the chunk's bytes.
+   * back of its shard's line and its shard's set of origins. In a confirmed crawl, a task whose bits were all set
+   * ("maybe seen") is admitted after all when its fingerprint is not in its bucket of the exact store (a SET of
+   * integers), and counted as rescued; every admitted task's fingerprint is added to its bucket. KEYS: meta,
+   * counters, then the keys the entries name. ARGV: count, confirmed (1 or 0), then per task: chunk key index,
+   * origin list key index, line key index, origin set key index, the block's byte offset in the chunk, k, k bit
+   * indexes in the block (0 to 511), the encoded task, the origin, the shard's counter field, and when confirmed the
+   * bucket key index and the fingerprint as a signed decimal string (never turned into a Lua number: those are
+   * doubles). Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
+   * Exactly one of any number of concurrent admissions of a URL is told 1: the script runs alone. The block is read
+   * and written whole (two calls) rather than bit by bit (2k calls). A chunk is made whole, all zeros, the first time
+   * a bit is set in it: grown piece by piece by SETRANGE, Redis would allocate about twice the chunk's bytes.
    *
-   * <p>Run twice: the second run finds every bit set and answers 0 for each task, so the caller takes the URLs the
-   * first run queued for duplicates, and {@code dropped} counts them too; each was queued once.
+   * <p>Run twice: the second run finds every bit set (and, confirmed, the fingerprint in its bucket) and answers 0
+   * for each task, so the caller takes the URLs the first run queued for duplicates, and {@code dropped} counts them
+   * too; each was queued once.
    */
   static final String ADMIT = """
       if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('%s') end
       local n = tonumber(ARGV[1])
-      local pos = 2
+      local confirmed = ARGV[2] == '1'
+      local pos = 3
       local result = {0, 0}
-      local flippedTotal, admitted, dropped, linedUp = 0, 0, 0, 0
+      local flippedTotal, admitted, dropped, rescued, linedUp = 0, 0, 0, 0, 0
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
         local list = KEYS[tonumber(ARGV[pos + 1])]
@@ -63,15 +68,28 @@ final class Scripts {
         pos = pos + k
         local task, origin, shardField = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2]
         pos = pos + 3
-        if flipped == 0 then
+        local seen, fingerprint
+        if confirmed then
+          seen, fingerprint = KEYS[tonumber(ARGV[pos])], ARGV[pos + 1]
+          pos = pos + 2
+        end
+        local admit = flipped > 0
+        if not admit and confirmed and redis.call('SISMEMBER', seen, fingerprint) == 0 then
+          admit = true
+          rescued = rescued + 1
+        end
+        if not admit then
           result[i + 2] = 0
           dropped = dropped + 1
         else
-          if #block == 0 and redis.call('EXISTS', chunk) == 0 then
-            redis.call('SET', chunk, string.rep('\\0', %d))
+          if flipped > 0 then
+            if #block == 0 and redis.call('EXISTS', chunk) == 0 then
+              redis.call('SET', chunk, string.rep('\\0', %d))
+            end
+            redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
+            flippedTotal = flippedTotal + flipped
           end
-          redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
-          flippedTotal = flippedTotal + flipped
+          if confirmed then redis.call('SADD', seen, fingerprint) end
           if redis.call('RPUSH', list, task) == 1 then
             redis.call('RPUSH', line, origin)
             redis.call('SADD', origins, origin)
@@ -87,6 +105,7 @@ final class Scripts {
         redis.call('HINCRBY', KEYS[2], 'open', admitted)
       end
       if dropped > 0 then redis.call('HINCRBY', KEYS[2], 'dropped', dropped) end
+      if rescued > 0 then redis.call('HINCRBY', KEYS[2], 'rescued', rescued) end
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
       result[2] = linedUp
       return result

@@ -205,6 +205,80 @@ class RedisFrontierTest {
   }
 
   @Test
+  void confirmedFarPastCapacityTwoAgentsRacingAdmitEveryUrlOnceAndCountTheRescues() throws Exception {
+    List<RedisFrontier<String>> agents = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "confirmed", 200, 0.01, true, SHARDS, "", clock, clock);
+      open.add(crawl);
+      assertTrue(crawl.confirmed());
+      agents.add(agent(crawl));
+    }
+    UrlCorpus corpus = new UrlCorpus(8);
+    int urls = 5_000;
+    java.util.concurrent.atomic.AtomicIntegerArray times = new java.util.concurrent.atomic.AtomicIntegerArray(urls);
+    List<Thread> threads = new ArrayList<>();
+    for (RedisFrontier<String> agent : List.of(agents.get(0), agents.get(1), agents.get(0), agents.get(1))) {
+      threads.add(Thread.ofPlatform().start(() -> {
+        for (int batch = 0; batch < urls / 50; batch++) {
+          List<String> offered = new ArrayList<>();
+          for (int i = 0; i < 50; i++) {
+            offered.add(corpus.url(batch * 50 + i));
+          }
+          java.util.BitSet admitted = agent.offerAll(offered);
+          for (int i = admitted.nextSetBit(0); i >= 0; i = admitted.nextSetBit(i + 1)) {
+            times.incrementAndGet(batch * 50 + i);
+          }
+        }
+      }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    for (int i = 0; i < urls; i++) {
+      assertEquals(1, times.get(i), "URL " + i + " admitted once, by one agent");
+    }
+    var stats = agents.get(0).stats();
+    assertEquals(urls, stats.admitted());
+    assertEquals(3 * urls, stats.duplicatesDropped());
+    assertTrue(stats.confirmed());
+    assertTrue(stats.rescued() > urls / 2, "most admitted past n = 200 were rescued: " + stats.rescued());
+    assertEquals(0, stats.estimatedFalsePositiveDrops());
+    // An admission run again (its reply lost) admits nothing more.
+    assertEquals(0, agents.get(0).offerAll(List.of(corpus.url(7), corpus.url(4_999))).cardinality());
+  }
+
+  @Test
+  void aBucketOfTheExactStoreStaysACompactSetOfIntegers() throws Exception {
+    assertEquals(16, RedisCrawl.bucketBits(10_000_000)); // 65,536 buckets: 153 fingerprints each at n
+    assertEquals(0, RedisCrawl.bucketBits(200));
+    RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "buckets", 100_000, 0.01, true, SHARDS, "", clock,
+        clock);
+    open.add(crawl);
+    RedisFrontier<String> agent = agent(crawl);
+    UrlCorpus corpus = new UrlCorpus(9);
+    List<String> offered = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      offered.add(corpus.url(i));
+    }
+    assertEquals(100_000, agent.offerAll(offered).cardinality());
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      var commands = c.sync();
+      List<String> buckets = commands.keys(crawl.key("x:*"));
+      assertEquals(512, buckets.size());
+      long members = 0;
+      long bytes = 0;
+      for (String bucket : buckets) {
+        assertEquals("intset", commands.objectEncoding(bucket), bucket);
+        members += commands.scard(bucket);
+        bytes += commands.memoryUsage(bucket);
+      }
+      assertEquals(100_000, members);
+      System.out.printf("exact store in Redis: %.1f bytes per fingerprint%n", (double) bytes / members);
+      assertTrue(bytes < 12.0 * members, bytes / (double) members + " bytes per fingerprint");
+    }
+  }
+
+  @Test
   void theTasksOfAnAgentThatStoppedRenewingItsLeasesGoToAnother() throws Exception {
     RedisCrawl deadAgent = crawl("test");
     RedisFrontier<String> dead = agent(deadAgent);
