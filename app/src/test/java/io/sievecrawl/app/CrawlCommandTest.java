@@ -72,13 +72,36 @@ class CrawlCommandTest {
   }
 
   @Test
+  void pastCapacityAConfirmedCrawlGrowsItsFilterAndFetchesEveryPage() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(1_000, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Path log = dir.resolve("crawl.log");
+      Path job = dir.resolve("job");
+      Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out.jsonl").toString(), "--log-file",
+          log.toString(), "--job", job.toString(), "-n", "150", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+      assertEquals(1_000, site.pagesServedOnce(), "every page");
+      assertEquals(0, site.repeatedRequests());
+      String text = Files.readString(log);
+      assertTrue(text.contains("more than 150 (the filter's capacity n = 150)") && text.contains("none is lost")
+          && text.contains("Growing it to n = "), text);
+      assertTrue(text.contains("grew the URL filter to n = "), text);
+      assertFalse(cmd.err().contains("OVER CAPACITY"), cmd.toString());
+      assertTrue(cmd.err().contains("URLs rescued from false positives by the exact store: "), cmd.toString());
+      assertFalse(Files.readString(job.resolve("manifest.json")).contains("\"n\" : 150,"),
+          "the grown n is the crawl's");
+    }
+  }
+
+  @Test
   void theCapacityWarningAppearsInTheLogExactlyAtNTwoNAndFourN() throws IOException {
     try (SyntheticSite site = SyntheticSite.start(1_000, 5)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
       Path log = dir.resolve("crawl.log");
       // One worker: the crawl order, and so what the overloaded filter drops, is the same on every run.
       Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("out.jsonl").toString(), "--log-file",
-          log.toString(), "-n", "150", "-p", "0.001", "--concurrency", "1", "--host-concurrency", "1", "--delay", "0ms");
+          log.toString(), "-n", "150", "-p", "0.001", "--concurrency", "1", "--host-concurrency", "1", "--delay", "0ms",
+          "--set", "filter.confirm=false");
       assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
       List<String> warnings = Files.readAllLines(log).stream().filter(l -> l.contains("URL filter over capacity")).toList();
       assertEquals(3, warnings.size(), String.join("\n", warnings));

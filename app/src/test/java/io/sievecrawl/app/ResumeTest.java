@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -146,14 +147,44 @@ class ResumeTest {
   }
 
   @Test
-  void nAndPCannotChange() throws Exception {
-    Path job = stoppedCrawl();
+  void withoutAnExactStoreNAndPCannotChange() throws Exception {
+    Path job = stoppedCrawl("--set", "filter.confirm=false");
     Cmd cmd = Cmd.run("resume", job.toString(), "-n", "5M");
     assertEquals(ExitCodes.CONFIG, cmd.exitCode(), cmd.toString());
     assertEquals("sievecrawl: filter.n cannot change when a crawl resumes: the crawl in " + job + " was sized for"
         + " n = 100,000 (given --expected-urls: 5,000,000)\n", cmd.err());
     Cmd p = Cmd.run("resume", job.toString(), "-p", "0.01");
     assertEquals(ExitCodes.CONFIG, p.exitCode(), p.toString());
+    Cmd confirm = Cmd.run("resume", job.toString(), "--set", "filter.confirm=true");
+    assertEquals(ExitCodes.CONFIG, confirm.exitCode(), confirm.toString());
+    assertEquals("sievecrawl: filter.confirm cannot change when a crawl resumes: the crawl in " + job + " was created"
+        + " with it off (given --set: true)\n", confirm.err());
+  }
+
+  @Test
+  void aConfirmedCrawlResumesWithANewNRebuiltFromItsStoreAndKeepsIt() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(300, 6)) {
+      Path job = dir.resolve("job");
+      Path results = dir.resolve("results.jsonl");
+      Cmd first = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o", results.toString(),
+          "--log-file", log(), "--max-pages", "40", "-n", "50", "--set", "filter.grow=false", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      Cmd resumed = Cmd.run("resume", job.toString(), "-n", "5M", "--max-pages", "0", "--log-file", log());
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertEquals(300, site.pagesServedOnce(), "every page once, across the two runs");
+      assertEquals(0, site.repeatedRequests());
+      assertEquals(300, Files.readAllLines(results).size());
+      assertTrue(Files.readString(Path.of(log())).contains("rebuilt the URL filter from its exact store for"
+          + " n = 5,000,000, p = 0.001 (was n = 50, p = 0.001)"), Files.readString(Path.of(log())));
+      assertTrue(resumed.err().contains("capacity n = 5,000,000"), resumed.err());
+      assertTrue(Files.readString(job.resolve("manifest.json")).contains("\"n\" : 5000000"));
+      assertTrue(Files.readString(job.resolve("settings.conf")).contains("\nfilter.n = 5M\n"));
+      Cmd again = Cmd.run("resume", job.toString(), "--log-file", log()); // the new n is the crawl's now
+      assertEquals(ExitCodes.OK, again.exitCode(), again.toString());
+      assertTrue(again.err().contains("is complete: nothing to resume"), again.err());
+      Cmd off = Cmd.run("resume", job.toString(), "--set", "filter.confirm=false");
+      assertEquals(ExitCodes.CONFIG, off.exitCode(), off.toString());
+    }
   }
 
   @Test
@@ -283,12 +314,14 @@ class ResumeTest {
   }
 
   /** A crawl of a small site stopped by its page limit, so it can be resumed. */
-  private Path stoppedCrawl() throws IOException {
+  private Path stoppedCrawl(String... more) throws IOException {
     try (SyntheticSite site = SyntheticSite.start(50, 5)) {
       Path job = dir.resolve("job");
-      Cmd cmd = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
+      List<String> args = new ArrayList<>(List.of("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
           dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "5", "-n", "100k",
-          "--delay", "0ms");
+          "--delay", "0ms"));
+      args.addAll(List.of(more));
+      Cmd cmd = Cmd.run(args.toArray(String[]::new));
       assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
       return job;
     }

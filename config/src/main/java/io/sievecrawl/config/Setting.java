@@ -40,6 +40,10 @@ public final class Setting<T> {
       "Keep an exact store of every URL admitted (8 bytes each on disk) and settle there each URL the filter takes"
           + " for seen, so that no new URL is lost to a false positive, even past filter.n; lets resume raise"
           + " filter.n. Fixed when the crawl is created; a shared crawl keeps its store in Redis.");
+  public static final Setting<Boolean> FILTER_GROW = new Setting<>("filter.grow", bool(), "true",
+      "With filter.confirm, when the filter's estimate passes filter.n, build a filter for twice the URLs seen from"
+          + " the exact store in the background and switch to it, if the heap has room for both; the capacity"
+          + " warning says which. Not for shared crawls.");
 
   public static final Setting<Integer> CONCURRENCY = new Setting<>("crawl.concurrency", integer(1, 10_000), "32",
       "Fetches in flight at once, over all hosts (each on its own virtual thread).");

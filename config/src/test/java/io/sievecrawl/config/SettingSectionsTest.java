@@ -18,6 +18,7 @@ class SettingSectionsTest {
       filter.n = 12345
       filter.p = 0.02
       filter.confirm = false
+      filter.grow = false
       crawl.concurrency = 7
       crawl.max-pages = 11
       crawl.max-time = 13s
@@ -90,7 +91,7 @@ class SettingSectionsTest {
   @Test
   void eachSectionHoldsTheValuesOfItsKeys() {
     CrawlSettings s = everyKeySet();
-    assertEquals(new FilterSettings(12_345, 0.02, false), s.filter());
+    assertEquals(new FilterSettings(12_345, 0.02, false, false), s.filter());
     CrawlLimits crawl = s.crawl();
     assertEquals(List.of(7, 11L, Duration.ofSeconds(13), 17, 19L, true, 23, Scope.DOMAIN, "[/a/]", "[/b/, /c/]"),
         List.of(crawl.concurrency(), crawl.maxPages(), crawl.maxTime(), crawl.maxDepth(), crawl.maxPagesPerHost(),

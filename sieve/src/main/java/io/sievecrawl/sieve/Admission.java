@@ -22,11 +22,12 @@ public final class Admission {
    */
   private final BloomFilter filter;
   private final SeenStore store; // null: the filter alone
-  private final LongAdder rescued = new LongAdder();
+  private final LongAdder rescued;
 
-  private Admission(BloomFilter filter, SeenStore store) {
+  private Admission(BloomFilter filter, SeenStore store, LongAdder rescued) {
     this.filter = Objects.requireNonNull(filter, "filter");
     this.store = store;
+    this.rescued = rescued;
     if (store != null && filter.hashing() != BloomFilter.Hashing.FINGERPRINT) {
       throw new IllegalArgumentException("a confirmed filter must hash by fingerprint");
     }
@@ -34,12 +35,23 @@ public final class Admission {
 
   /** The filter alone decides. */
   public static Admission byFilter(BloomFilter filter) {
-    return new Admission(filter, null);
+    return new Admission(filter, null, new LongAdder());
   }
 
   /** The filter decides "new"; {@code store} settles "maybe seen". */
   public static Admission confirmed(BloomFilter filter, SeenStore store) {
-    return new Admission(filter, Objects.requireNonNull(store, "store"));
+    return new Admission(filter, Objects.requireNonNull(store, "store"), new LongAdder());
+  }
+
+  /**
+   * The same store and rescue count over {@code grown}, a filter rebuilt from the store; the caller swaps it in while
+   * no admission runs.
+   */
+  public Admission withFilter(BloomFilter grown) {
+    if (store == null) {
+      throw new IllegalStateException("only a confirmed filter can be rebuilt");
+    }
+    return new Admission(grown, store, rescued);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve;
 
 import java.util.Locale;
+import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -24,6 +25,7 @@ public final class CapacityMonitor {
   private final String capacityKey;
   private final long capacity;
   private final boolean confirmed;
+  private final LongFunction<String> growth; // null: the user is told to resume with a larger n
   private long level; // guarded by this: the estimate at which the next warning is due
   private volatile long levelBits; // the set-bit count at or above which the estimate may exceed level
   private int warnings; // guarded by this
@@ -38,7 +40,27 @@ public final class CapacityMonitor {
    * is lost, only look-ups grow).
    */
   public CapacityMonitor(BloomFilter filter, String capacityKey, boolean confirmed) {
-    this(filter.sizing(), filter::bitCount, level -> true, capacityKey, confirmed);
+    this(filter.sizing(), filter::bitCount, level -> true, capacityKey, confirmed, null);
+  }
+
+  /**
+   * Watches {@code filter}, which an exact store confirms and which can grow: at each level passed, {@code growth}
+   * is given the capacity suggested and answers what it does about it, in a sentence the warning ends with.
+   */
+  public CapacityMonitor(BloomFilter filter, String capacityKey, LongFunction<String> growth) {
+    this(filter.sizing(), filter::bitCount, level -> true, capacityKey, true, growth);
+  }
+
+  /**
+   * A monitor of a filter that replaces {@code previous}'s: the warnings already logged count, and the next level is
+   * above the estimate now.
+   */
+  public CapacityMonitor(BloomFilter filter, CapacityMonitor previous) {
+    this(filter.sizing(), filter::bitCount, level -> true, previous.capacityKey, previous.confirmed,
+        previous.growth);
+    synchronized (this) {
+      warnings = previous.warnings();
+    }
   }
 
   /**
@@ -52,7 +74,13 @@ public final class CapacityMonitor {
   /** As {@link #CapacityMonitor(BloomSizing, LongSupplier, LongPredicate, String)}, for a filter confirmed or not. */
   public CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
       boolean confirmed) {
+    this(sizing, setBits, firstToWarn, capacityKey, confirmed, null);
+  }
+
+  private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
+      boolean confirmed, LongFunction<String> growth) {
     this.confirmed = confirmed;
+    this.growth = growth;
     this.sizing = sizing;
     this.setBits = setBits;
     this.firstToWarn = firstToWarn;
@@ -97,11 +125,13 @@ public final class CapacityMonitor {
         ? "under the target " + formatRate(sizing.targetFpp()) + ", and passes it as more URLs come"
         : "over the target " + formatRate(sizing.targetFpp()) + " and climbing with every new URL");
     if (confirmed) {
+      long suggested = suggestedCapacity(estimate);
+      String done = growth != null ? growth.apply(suggested) : "Resume with " + capacityKey + " "
+          + thousands(suggested) + " or more to rebuild the filter larger.";
       log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; the exact store"
               + " confirms every URL it takes for seen, so none is lost, but more of them go to the store and the"
-              + " crawl slows. Resume with {} {} or more to rebuild the filter larger.",
-          PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, capacityKey,
-          thousands(suggestedCapacity(estimate)));
+              + " crawl slows. {}",
+          PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, done);
       return;
     }
     log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; new URLs it takes for"

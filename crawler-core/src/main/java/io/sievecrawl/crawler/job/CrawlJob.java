@@ -324,7 +324,8 @@ public final class CrawlJob implements java.io.Closeable {
     FrontierOptions options = FrontierOptions.defaults(capacityHint)
         .withSyncInterval(settings.frontier().syncInterval())
         .withCheckpointInterval(settings.frontier().checkpointInterval())
-        .withConfirmation(manifest.confirm());
+        .withConfirmation(manifest.confirm())
+        .withGrowth(settings.filter().grow(), this::resizeFilter);
     try {
       return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           CrawlTask::origin, options, ticker);
@@ -389,7 +390,7 @@ public final class CrawlJob implements java.io.Closeable {
   }
 
   /** Records that a run starts. */
-  public void runStarts() throws IOException {
+  public synchronized void runStarts() throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
         manifest.n(), manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs() + 1,
         manifest.removeWhenComplete(), manifest.confirm());
@@ -397,7 +398,7 @@ public final class CrawlJob implements java.io.Closeable {
   }
 
   /** Records how the last run ended. */
-  public void runEnded(Status status) throws IOException {
+  public synchronized void runEnded(Status status) throws IOException {
     manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
         manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs(), manifest.removeWhenComplete(),
         manifest.confirm());

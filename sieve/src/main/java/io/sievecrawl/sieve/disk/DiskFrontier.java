@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -88,6 +89,14 @@ public final class DiskFrontier<T> implements Frontier<T> {
    *    fingerprints of the TASK records from P on: the store ends as exact as the log. When the recent
    *    fingerprints pass RECENT_LIMIT a checkpoint is started early, which bounds the heap they take.
    */
+  /*
+   * 8. Growth (FrontierOptions.grow, with a store). When the filter's estimate passes n, the capacity monitor asks
+   *    for a filter twice the URLs seen; one is built on the background thread while the crawl goes on. Under the
+   *    checkpoint monitor no freeze runs, so the settled fingerprints are fixed: they go into the new filter without
+   *    a lock; then, under the write side of offerGate (no admission runs), the recent ones do and the new filter
+   *    replaces the old. It then holds every admitted fingerprint, which a "new" answer relies on (note 7). A
+   *    checkpoint writes it at its new n at once.
+   */
   /** Recent fingerprints (about 24 bytes each on the heap) at which a checkpoint starts early. */
   static final long RECENT_LIMIT = 1 << 20;
 
@@ -99,10 +108,13 @@ public final class DiskFrontier<T> implements Frontier<T> {
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> key;
   private final Function<? super T, String> queueKey;
-  private final Admission admission;
+  private volatile Admission admission; // replaced only while offerGate's write side is held (note 8)
   private final SeenRuns seen; // null: the filter decides alone
   private final AtomicBoolean earlyCheckpoint = new AtomicBoolean();
-  private final CapacityMonitor capacity;
+  private final AtomicBoolean growing = new AtomicBoolean();
+  private final FrontierOptions.ResizeListener resized;
+  private final Ticker ticker;
+  private volatile CapacityMonitor capacity;
   private final ReentrantReadWriteLock offerGate = new ReentrantReadWriteLock();
   private final ReentrantLock lock = new ReentrantLock();
   private final LongAdder dropped = new LongAdder();
@@ -140,7 +152,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
     this.queueKey = queueKey;
     this.admission = recovered.admission;
     this.seen = recovered.seen;
-    this.capacity = new CapacityMonitor(admission.filter(), options.capacityKey(), seen != null);
+    this.resized = options.resized();
+    this.ticker = ticker;
+    this.capacity = seen != null && options.grow()
+        ? new CapacityMonitor(admission.filter(), options.capacityKey(), this::startGrowth)
+        : new CapacityMonitor(admission.filter(), options.capacityKey(), seen != null);
     this.writer = recovered.writer;
     this.files = recovered.files;
     this.segments = recovered.segments;
@@ -240,6 +256,77 @@ public final class DiskFrontier<T> implements Frontier<T> {
     queues.added(q);
     pending++;
     admitted++;
+  }
+
+  /**
+   * Asked by the capacity monitor when the estimate passes a level: starts building a filter for {@code newN} URLs
+   * if the heap has room for it beside the old one, and says what it did, for the warning.
+   */
+  private String startGrowth(long newN) {
+    BloomFilter old = admission.filter();
+    long bytes;
+    try {
+      bytes = BloomSizing.of(newN, old.targetFpp()).bits() / 8;
+    } catch (IllegalArgumentException e) {
+      return "Not growing it: " + e.getMessage() + ".";
+    }
+    Runtime runtime = Runtime.getRuntime();
+    long free = runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
+    String size = String.format(Locale.ROOT, "n = %,d (%,.1f MB)", newN, bytes / 1e6);
+    if (bytes > free / 2) {
+      return String.format(Locale.ROOT, "Not growing it to %s: the heap has %,.1f MB free; resume with a larger"
+          + " heap and -n %d.", size, free / 1e6, newN);
+    }
+    if (!growing.compareAndSet(false, true)) {
+      return "A larger filter is being built already.";
+    }
+    syncer.execute(() -> growQuietly(newN));
+    return "Growing it to " + size + " from the exact store, in the background.";
+  }
+
+  private void growQuietly(long newN) {
+    try {
+      grow(newN);
+    } catch (IOException | RuntimeException e) {
+      log.warn("could not grow the URL filter of the frontier in {}: {}", dir, e.getMessage());
+    } finally {
+      growing.set(false);
+    }
+  }
+
+  /** Replaces the filter by one of capacity {@code newN} holding every admitted URL (note 8), and checkpoints it. */
+  void grow(long newN) throws IOException {
+    long started = ticker.nanos();
+    BloomFilter grown;
+    synchronized (checkpointing) {
+      if (closed) {
+        return;
+      }
+      BloomFilter old = admission.filter();
+      grown = BloomFilter.create(BloomSizing.of(newN, old.targetFpp()), old.seed(), BloomFilter.Hashing.FINGERPRINT);
+      seen.forEachSettled(grown::addFingerprint);
+      offerGate.writeLock().lock();
+      try {
+        seen.forEachRecent(grown::addFingerprint);
+        admission = admission.withFilter(grown);
+        capacity = new CapacityMonitor(grown, capacity);
+      } finally {
+        offerGate.writeLock().unlock();
+      }
+    }
+    checkpoint();
+    lock.lock();
+    try {
+      if (closed) {
+        return; // closed before the checkpoint: the next run rebuilds the filter at the size its owner recorded
+      }
+    } finally {
+      lock.unlock();
+    }
+    log.info("frontier in {}: grew the URL filter to n = {} in {} ms; it holds about {} URLs", dir,
+        String.format(Locale.ROOT, "%,d", newN), (ticker.nanos() - started) / 1_000_000,
+        String.format(Locale.ROOT, "%,d", grown.approximateElementCount()));
+    resized.resized(newN, grown.targetFpp());
   }
 
   @Override

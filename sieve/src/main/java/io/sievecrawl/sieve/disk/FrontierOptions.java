@@ -1,5 +1,6 @@
 package io.sievecrawl.sieve.disk;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,9 +16,19 @@ import java.util.Objects;
  * @param capacityKey the setting the capacity warning tells the user to raise
  * @param confirm whether a frontier created with these options keeps an exact store of fingerprints that confirms
  *     the filter's "maybe seen" answers; a frontier that exists keeps what it was created with
+ * @param grow whether a frontier with an exact store replaces its filter by one twice as large as the URLs seen,
+ *     rebuilt from the store in the background, when the filter's estimate passes its n
+ * @param resized told the new n and p once a grown filter is checkpointed, to record them where the frontier's
+ *     owner keeps its settings
  */
 public record FrontierOptions(long segmentBytes, Duration syncInterval, Duration checkpointInterval,
-    String capacityKey, boolean confirm) {
+    String capacityKey, boolean confirm, boolean grow, ResizeListener resized) {
+
+  /** Told when the frontier's filter was grown; runs on the frontier's background thread. */
+  @FunctionalInterface
+  public interface ResizeListener {
+    void resized(long n, double p) throws IOException;
+  }
   public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
 
   public FrontierOptions {
@@ -27,6 +38,7 @@ public record FrontierOptions(long segmentBytes, Duration syncInterval, Duration
     Objects.requireNonNull(syncInterval, "syncInterval");
     Objects.requireNonNull(checkpointInterval, "checkpointInterval");
     Objects.requireNonNull(capacityKey, "capacityKey");
+    Objects.requireNonNull(resized, "resized");
     if (syncInterval.isNegative() || syncInterval.isZero() || checkpointInterval.isNegative()
         || checkpointInterval.isZero()) {
       throw new IllegalArgumentException("intervals must be positive");
@@ -36,22 +48,27 @@ public record FrontierOptions(long segmentBytes, Duration syncInterval, Duration
   /** 64 MB segments, forced every second, the filter written every five minutes, no exact store. */
   public static FrontierOptions defaults(String capacityKey) {
     return new FrontierOptions(DEFAULT_SEGMENT_BYTES, Duration.ofSeconds(1), Duration.ofMinutes(5), capacityKey,
-        false);
+        false, false, (n, p) -> {});
   }
 
   public FrontierOptions withConfirmation(boolean on) {
-    return new FrontierOptions(segmentBytes, syncInterval, checkpointInterval, capacityKey, on);
+    return new FrontierOptions(segmentBytes, syncInterval, checkpointInterval, capacityKey, on, grow, resized);
+  }
+
+  /** Growth of the filter (with an exact store), and who records a new size. */
+  public FrontierOptions withGrowth(boolean on, ResizeListener listener) {
+    return new FrontierOptions(segmentBytes, syncInterval, checkpointInterval, capacityKey, confirm, on, listener);
   }
 
   public FrontierOptions withSyncInterval(Duration interval) {
-    return new FrontierOptions(segmentBytes, interval, checkpointInterval, capacityKey, confirm);
+    return new FrontierOptions(segmentBytes, interval, checkpointInterval, capacityKey, confirm, grow, resized);
   }
 
   public FrontierOptions withCheckpointInterval(Duration interval) {
-    return new FrontierOptions(segmentBytes, syncInterval, interval, capacityKey, confirm);
+    return new FrontierOptions(segmentBytes, syncInterval, interval, capacityKey, confirm, grow, resized);
   }
 
   public FrontierOptions withSegmentBytes(long bytes) {
-    return new FrontierOptions(bytes, syncInterval, checkpointInterval, capacityKey, confirm);
+    return new FrontierOptions(bytes, syncInterval, checkpointInterval, capacityKey, confirm, grow, resized);
   }
 }

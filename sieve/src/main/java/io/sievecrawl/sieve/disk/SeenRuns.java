@@ -153,6 +153,12 @@ final class SeenRuns implements SeenStore {
 
   /** Gives every fingerprint, settled and recent, to {@code action} (a filter being rebuilt). */
   void forEach(LongConsumer action) {
+    forEachSettled(action);
+    forEachRecent(action);
+  }
+
+  /** Gives the settled fingerprints (in runs, or frozen for one) to {@code action}. */
+  void forEachSettled(LongConsumer action) {
     Settled s = settled;
     for (FingerprintRun run : s.runs) {
       run.forEach(action);
@@ -160,6 +166,10 @@ final class SeenRuns implements SeenStore {
     if (s.frozen != null) {
       s.frozen.forEach(action);
     }
+  }
+
+  /** Gives the fingerprints admitted since the last freeze to {@code action}; exact while no admission runs. */
+  void forEachRecent(LongConsumer action) {
     recent.forEach(action);
   }
 

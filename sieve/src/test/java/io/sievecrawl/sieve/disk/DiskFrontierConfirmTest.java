@@ -10,7 +10,11 @@ import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +77,58 @@ class DiskFrontierConfirmTest {
     }
     try (DiskFrontier<String> frontier = open(100_000)) { // the new n was checkpointed
       assertEquals(4_000, frontier.stats().admitted());
+    }
+  }
+
+  @Test
+  void pastCapacityTheFilterGrowsByItselfAndTellsItsOwner() throws Exception {
+    CompletableFuture<long[]> resized = new CompletableFuture<>();
+    try (DiskFrontier<String> frontier = DiskFrontier.open(dir, 100, 0.01, Strings.CODEC, s -> s, s -> "",
+        Strings.quietOptions(1 << 20).withConfirmation(true)
+            .withGrowth(true, (n, p) -> resized.complete(new long[] {n})), Ticker.SYSTEM)) {
+      for (int i = 0; i < 150; i++) {
+        assertTrue(frontier.offer(url(i)));
+      }
+      long newN = resized.get(60, TimeUnit.SECONDS)[0];
+      assertTrue(newN >= 200, "grew to " + newN);
+      assertEquals(newN, frontier.filter().expectedInsertions());
+      for (int i = 0; i < 150; i++) {
+        assertFalse(frontier.offer(url(i)), "URL " + i + " still seen");
+      }
+    }
+    try (DiskFrontier<String> frontier = DiskFrontier.open(dir, resized.get()[0], 0.01, Strings.CODEC, s -> s,
+        s -> "", Strings.quietOptions(1 << 20).withConfirmation(true), Ticker.SYSTEM)) {
+      assertEquals(resized.get()[0], frontier.filter().expectedInsertions(), "checkpointed at the new n");
+      assertEquals(150, frontier.stats().admitted());
+    }
+  }
+
+  @Test
+  void offersRacingAGrowthAdmitEveryUrlOnce() throws Exception {
+    int urls = 20_000;
+    AtomicIntegerArray admitted = new AtomicIntegerArray(urls);
+    try (DiskFrontier<String> frontier = open(500)) {
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < 3; t++) {
+        threads.add(Thread.ofPlatform().start(() -> {
+          for (int i = 0; i < urls; i++) {
+            if (frontier.offer(url(i))) {
+              admitted.incrementAndGet(i);
+            }
+          }
+        }));
+      }
+      for (long n = 1_000; n <= 64_000; n *= 2) {
+        frontier.grow(n); // while the offers go on
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      for (int i = 0; i < urls; i++) {
+        assertEquals(1, admitted.get(i), "URL " + i + " admitted once");
+        assertTrue(frontier.filter().mightContain(url(i)), "the last filter holds URL " + i);
+      }
+      assertEquals(64_000, frontier.filter().expectedInsertions());
     }
   }
 

@@ -22,7 +22,7 @@ final class Strings implements TaskCodec<String> {
 
   /** Options whose timers never fire during a test: tests call sync and checkpoint themselves. */
   static FrontierOptions quietOptions(long segmentBytes) {
-    return new FrontierOptions(segmentBytes, Duration.ofHours(1), Duration.ofHours(1), "n", false);
+    return new FrontierOptions(segmentBytes, Duration.ofHours(1), Duration.ofHours(1), "n", false, false, (n, p) -> {});
   }
 
   /** A frontier of one queue: tasks come out in the order they were admitted. */
