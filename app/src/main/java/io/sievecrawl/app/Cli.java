@@ -80,6 +80,9 @@ final class Cli {
       if (type == ResumeCommand.class) {
         return type.cast(new ResumeCommand(terminal, clocks));
       }
+      if (type == RecrawlCommand.class) {
+        return type.cast(new RecrawlCommand(terminal, clocks));
+      }
       if (type == BenchCommand.class) {
         return type.cast(new BenchCommand(terminal, clocks));
       }

@@ -56,7 +56,8 @@ final class CrawlRun {
       job.runStarts();
       frontier = job.openFrontier(settings, CAPACITY_HINT, clocks.ticker());
       Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
-          .state(job.loadState()).skipLog(skipLog).ticker(clocks.ticker()).clock(clocks.wall());
+          .state(job.loadState()).skipLog(skipLog).visitLog(job.openVisitLog()).ticker(clocks.ticker())
+          .clock(clocks.wall());
       if (warc != null) {
         builder.recorder(warc);
       }
@@ -81,6 +82,7 @@ final class CrawlRun {
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       syncResults(results, resultFailures);
+      syncVisits(job, resultFailures);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(again -> {
       log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
@@ -122,6 +124,15 @@ final class CrawlRun {
       print("continue this crawl with: " + CommandName.get() + " resume " + job.dir(), status, verbosity);
     }
     return exitCode(summary, closing, results, job);
+  }
+
+  /** Forces the generation's visits to disk with the results (power cuts). */
+  private static void syncVisits(CrawlJob job, FailureLog failures) {
+    try {
+      job.syncVisits();
+    } catch (IOException e) {
+      failures.failed(Errors.reason(e));
+    }
   }
 
   /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */

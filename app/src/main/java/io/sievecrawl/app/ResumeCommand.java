@@ -22,11 +22,11 @@ import picocli.CommandLine.Parameters;
     description = {"Continues the crawl in DIR with its recorded settings, after Ctrl-C, kill -9, a crash or a limit.",
         "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log"
             + " for this run; n and p (the URL filter) and the scope (--scope, --include, --exclude) cannot change."})
-final class ResumeCommand implements Callable<Integer> {
+class ResumeCommand implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
 
-  private final Terminal terminal;
-  private final Clocks clocks;
+  final Terminal terminal;
+  final Clocks clocks;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The crawl directory (crawl --job DIR, or the one"
       + " 'crawl' printed).")
@@ -75,8 +75,7 @@ final class ResumeCommand implements Callable<Integer> {
     reports.checkWritable();
     reports.checkWacz(settings);
     logOptions.checkApartFrom(job.output(), "the crawl's results file");
-    if (job.status() == CrawlJob.Status.COMPLETED) {
-      terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
+    if (nothingToDo(job)) {
       return ExitCodes.OK;
     }
     StatusLine status = StatusLine.of(terminal.err(),
@@ -84,6 +83,7 @@ final class ResumeCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
+      prepare(job, settings);
       Seeds seeds;
       try {
         seeds = job.seeds();
@@ -101,6 +101,18 @@ final class ResumeCommand implements Callable<Integer> {
     }
     return Logging.finish(code);
   }
+
+  /** Whether the crawl is complete, said so: a resume has nothing to do then. */
+  boolean nothingToDo(CrawlJob job) {
+    if (job.status() == CrawlJob.Status.COMPLETED) {
+      terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
+      return true;
+    }
+    return false;
+  }
+
+  /** What is done before the run, once the log is open: nothing for a resume. */
+  void prepare(CrawlJob job, CrawlSettings settings) {}
 
   /**
    * Settings that decided which links the crawl kept and which it dropped; a resumed run could only apply a new value

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = "A polite, fast web crawler that fetches every reachable page in scope exactly once.",
-    subcommands = {CrawlCommand.class, ResumeCommand.class, JoinCommand.class, RemoveCommand.class, PlanCommand.class,
+    subcommands = {CrawlCommand.class, ResumeCommand.class, RecrawlCommand.class, JoinCommand.class, RemoveCommand.class, PlanCommand.class,
         BenchCommand.class, WaczCommand.class},
     footer = {"%nRun 'sievecrawl COMMAND --help' for a command's options."})
 final class SievecrawlCommand implements Runnable {

@@ -32,6 +32,7 @@ public final class CrawlSettings {
   private final WarcSettings warc;
   private final ResultsSettings results;
   private final TrapSettings traps;
+  private final RecrawlSettings recrawl;
 
   private CrawlSettings(Map<Setting<?>, Object> values, Map<Setting<?>, String> origins,
       Map<String, String> headerOrigins) {
@@ -47,6 +48,7 @@ public final class CrawlSettings {
     this.warc = WarcSettings.from(this);
     this.results = ResultsSettings.from(this);
     this.traps = TrapSettings.from(this);
+    this.recrawl = RecrawlSettings.from(this);
   }
 
   /** Every setting at its default. */
@@ -120,6 +122,11 @@ public final class CrawlSettings {
   /** {@code traps.*}: defences against spider traps. */
   public TrapSettings traps() {
     return traps;
+  }
+
+  /** {@code recrawl.*}: what a recrawl visits again and forgets. */
+  public RecrawlSettings recrawl() {
+    return recrawl;
   }
 
   /**

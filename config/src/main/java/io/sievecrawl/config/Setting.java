@@ -223,6 +223,15 @@ public final class Setting<T> {
           + " URLs, so a site that mints a fresh id per visit is still crawled once. A redirect to the URL itself"
           + " with a session id is followed as sent.");
 
+  public static final Setting<Duration> RECRAWL_AFTER = new Setting<>("recrawl.after",
+      duration(Duration.ZERO, Duration.ofDays(3650)), "1d",
+      "'sievecrawl recrawl' visits again the URLs last fetched longer ago than this (a conditional GET) and keeps"
+          + " those fetched since as they were; 0s visits every one.");
+  public static final Setting<Integer> RECRAWL_FORGET_AFTER = new Setting<>("recrawl.forget-after",
+      integer(1, 1_000), "2",
+      "A recrawl forgets a URL that answered 404 or 410 this many visits in a row: it is not visited again unless a"
+          + " page links to it.");
+
   private final String key;
   private final ValueType<T> type;
   private final String defaultText;

@@ -70,6 +70,8 @@ class SettingSectionsTest {
       traps.max-path-segments = 107
       traps.max-segment-repeats = 109
       traps.strip-session-ids = false
+      recrawl.after = 3h
+      recrawl.forget-after = 5
       """;
 
   private static CrawlSettings everyKeySet() {
@@ -109,6 +111,7 @@ class SettingSectionsTest {
     assertEquals(new WarcSettings("w", 1_030_000, "pre"), s.warc());
     assertEquals(new ResultsSettings(true, true), s.results());
     assertEquals(new TrapSettings(103, 107, 109, false), s.traps());
+    assertEquals(new RecrawlSettings(Duration.ofHours(3), 5), s.recrawl());
   }
 
   @Test

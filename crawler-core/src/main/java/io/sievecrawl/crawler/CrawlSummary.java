@@ -86,9 +86,13 @@ public record CrawlSummary(
     return carriedOver + admitted == fetched + skippedCount + notFetched;
   }
 
-  /** Whether there was work (seeds, or tasks left by an earlier run) but no server answered at all. */
+  /**
+   * Whether there was work (seeds, or tasks left by an earlier run) but no server answered at all; a recrawl whose
+   * URLs were all fetched recently enough to be kept had no work.
+   */
   public boolean reachedNothing() {
-    return responses == 0 && carriedOver + admitted > 0;
+    long fresh = skipped.getOrDefault(FreshGate.FRESH, 0L);
+    return responses == 0 && carriedOver + admitted - fresh > 0;
   }
 
   /** Errors of every kind. */

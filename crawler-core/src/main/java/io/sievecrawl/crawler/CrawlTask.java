@@ -3,7 +3,9 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.TaskCodec;
 import java.io.ByteArrayOutputStream;
+import io.sievecrawl.crawler.fetch.Revalidation;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -16,11 +18,18 @@ import java.util.Objects;
  * @param attempt fetches of it tried so far (retries after errors); not kept across restarts
  * @param sitemap whether it is a sitemap (listed by robots.txt or a sitemap index), read for the URLs it lists
  *     instead of as a page
+ * @param last what the crawl's last visit of the URL learned, when a recrawl visits it again; {@code null} otherwise
  */
-public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap) {
+public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap,
+    LastVisit last) {
 
   public CrawlTask {
     Objects.requireNonNull(url, "url");
+  }
+
+  /** A task of a first visit. */
+  public CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap) {
+    this(url, depth, referrer, redirectHops, attempt, sitemap, null);
   }
 
   /** A page (not a sitemap). */
@@ -43,6 +52,11 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
 
   static CrawlTask seed(Url url) {
     return new CrawlTask(url, 0, null, 0, 0);
+  }
+
+  /** A URL a recrawl visits again: a seed of the recrawl, which carries what its last visit learned. */
+  static CrawlTask revisit(Url url, LastVisit last) {
+    return new CrawlTask(url, 0, null, 0, 0, false, Objects.requireNonNull(last, "last"));
   }
 
   /** A sitemap that robots.txt at {@code robotsTxt} lists: one hop from a seed, as a link of the site's root. */
@@ -68,7 +82,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
 
   /** The same URL fetched again as a redirect hop: it redirected to itself after setting a cookie. */
   CrawlTask againWithCookie() {
-    return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap);
+    return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap, last);
   }
 
   /**
@@ -80,17 +94,21 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
   }
 
   CrawlTask retry() {
-    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap);
+    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap, last);
   }
 
   /**
    * Varints for depth, redirect hops and lengths; the URL in UTF-8; the referrer as the length of the prefix it
    * shares with the URL, plus one, then the rest of its bytes (a page mostly links within its own site, so this
-   * saves much of it); 0 in place of that length means no referrer. Then, for a sitemap only, a varint of flags
-   * (1: a sitemap), so that tasks written before sitemaps were followed read back as pages.
+   * saves much of it); 0 in place of that length means no referrer. Then, for a sitemap or a revisit only, a varint
+   * of flags (1: a sitemap; 2: a last visit follows), so that tasks written before sitemaps were followed read back
+   * as pages. A last visit: fetchedAt in epoch milliseconds, status + 1 (0: none), ETag, Last-Modified and payload
+   * digest each as length + 1 and UTF-8 bytes (0: none), capturedAt in epoch milliseconds + 1 (0: none), gone, fresh
+   * (1) or due (0); the numbers as varints.
    */
   private static final class Codec implements TaskCodec<CrawlTask> {
     private static final int SITEMAP_FLAG = 1;
+    private static final int LAST_VISIT_FLAG = 2;
 
     @Override
     public byte[] encode(CrawlTask task) {
@@ -112,8 +130,21 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         writeVarint(out, referrer.length - shared);
         out.write(referrer, shared, referrer.length - shared);
       }
-      if (task.sitemap) {
-        writeVarint(out, SITEMAP_FLAG);
+      int flags = (task.sitemap ? SITEMAP_FLAG : 0) | (task.last != null ? LAST_VISIT_FLAG : 0);
+      if (flags != 0) {
+        writeVarint(out, flags);
+      }
+      if (task.last != null) {
+        LastVisit last = task.last;
+        writeLong(out, last.fetchedAt().toEpochMilli());
+        writeVarint(out, last.status() == null ? 0 : last.status() + 1);
+        writeText(out, last.revalidation().etag());
+        writeText(out, last.revalidation().lastModified());
+        writeText(out, last.revalidation().payloadDigest());
+        Instant captured = last.revalidation().capturedAt();
+        writeLong(out, captured == null ? 0 : captured.toEpochMilli() + 1);
+        writeVarint(out, last.gone());
+        writeVarint(out, last.fresh() ? 1 : 0);
       }
       return out.toByteArray();
     }
@@ -143,9 +174,22 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
           at[0] += rest;
         }
         int flags = at[0] < end ? readVarint(bytes, at, end) : 0;
-        check(flags == 0 || flags == SITEMAP_FLAG);
+        check((flags & ~(SITEMAP_FLAG | LAST_VISIT_FLAG)) == 0);
+        LastVisit last = null;
+        if ((flags & LAST_VISIT_FLAG) != 0) {
+          Instant fetchedAt = Instant.ofEpochMilli(readLong(bytes, at, end));
+          int status = readVarint(bytes, at, end);
+          String etag = readText(bytes, at, end);
+          String lastModified = readText(bytes, at, end);
+          String digest = readText(bytes, at, end);
+          long captured = readLong(bytes, at, end);
+          int gone = readVarint(bytes, at, end);
+          boolean fresh = readVarint(bytes, at, end) == 1;
+          last = new LastVisit(fetchedAt, status == 0 ? null : status - 1, new Revalidation(etag, lastModified, digest,
+              captured == 0 ? null : Instant.ofEpochMilli(captured - 1)), gone, fresh);
+        }
         check(at[0] == end);
-        return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, flags == SITEMAP_FLAG);
+        return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, (flags & SITEMAP_FLAG) != 0, last);
       } catch (ArrayIndexOutOfBoundsException e) {
         throw new IllegalArgumentException("not an encoded crawl task");
       }
@@ -163,6 +207,49 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         value >>>= 7;
       }
       out.write(value);
+    }
+
+    private static void writeLong(ByteArrayOutputStream out, long value) {
+      while ((value & ~0x7FL) != 0) {
+        out.write((int) (value & 0x7F) | 0x80);
+        value >>>= 7;
+      }
+      out.write((int) value);
+    }
+
+    private static long readLong(byte[] bytes, int[] at, int end) {
+      long value = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        check(at[0] < end);
+        byte b = bytes[at[0]++];
+        value |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          return value;
+        }
+      }
+      throw new IllegalArgumentException("not an encoded crawl task");
+    }
+
+    private static void writeText(ByteArrayOutputStream out, String text) {
+      if (text == null) {
+        writeVarint(out, 0);
+        return;
+      }
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      writeVarint(out, bytes.length + 1);
+      out.writeBytes(bytes);
+    }
+
+    private static String readText(byte[] bytes, int[] at, int end) {
+      int lengthPlusOne = readVarint(bytes, at, end);
+      if (lengthPlusOne == 0) {
+        return null;
+      }
+      int length = lengthPlusOne - 1;
+      check(length <= end - at[0]);
+      String text = new String(bytes, at[0], length, StandardCharsets.UTF_8);
+      at[0] += length;
+      return text;
     }
 
     private static int readVarint(byte[] bytes, int[] at, int end) {

@@ -74,6 +74,7 @@ public final class Crawler {
   private final PerKeyBudget pageBudget;
   private final ScopeSites scopeSites;
   private final SkipLog skipLog;
+  private final VisitLog visitLog;
   private final OriginStats origins = new OriginStats();
   private final Ticker ticker; // the crawl's: politeness, retries, crawl.max-time, the stop's grace, elapsed time
   private final Clock clock; // the wall clock: fetch and WARC dates, cookie expiry, robots.txt retries
@@ -98,6 +99,7 @@ public final class Crawler {
     this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
+    this.visitLog = b.visitLog;
     PolitenessSettings politeness = settings.politeness();
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
         politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), ticker, b.leaseObserver);
@@ -148,6 +150,7 @@ public final class Crawler {
     private PerKeyBudget pageBudget;
     private ScopeSites scopeSites = ScopeSites.NONE;
     private SkipLog skipLog = SkipLog.NONE;
+    private VisitLog visitLog = VisitLog.NONE;
     private ExchangeRecorder recorder;
 
     private Builder(CrawlSettings settings, ResultSink sink) {
@@ -188,6 +191,12 @@ public final class Crawler {
     /** Hears of every URL left out, with why. Default: nobody. */
     public Builder skipLog(SkipLog log) {
       this.skipLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    /** Keeps what each visit learned, for a recrawl. Default: nothing is kept. */
+    public Builder visitLog(VisitLog log) {
+      this.visitLog = Objects.requireNonNull(log, "log");
       return this;
     }
 
@@ -269,7 +278,7 @@ public final class Crawler {
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
         robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, control, clock);
+    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, visitLog, control, clock);
     LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, closer, links,
         normalizer, pageBudget, control, stats, origins, clock), closer, normalizer, stats, control,
         settings.results().recordLinks());

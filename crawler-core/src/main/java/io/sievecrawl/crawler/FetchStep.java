@@ -31,7 +31,9 @@ final class FetchStep implements LeaseStep {
     }
     CrawlTask task = chain.task();
     // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
-    FetchResponse response = fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"));
+    // a revisit is a conditional GET, with the validators its last visit received
+    FetchResponse response = fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"),
+        task.last() == null ? null : task.last().revalidation());
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }

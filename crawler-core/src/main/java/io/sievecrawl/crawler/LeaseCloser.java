@@ -35,11 +35,13 @@ final class LeaseCloser {
   private final CrawlStats stats;
   private final OriginStats origins;
   private final SkipLog skips;
+  private final VisitLog visits;
   private final CrawlControl control;
   private final Clock clock;
 
   LeaseCloser(HostScheduler<CrawlTask> scheduler, ScopePolicy scope, ResultSink sink, CrawlStats stats,
-      OriginStats origins, SkipLog skips, CrawlControl control, Clock clock) {
+      OriginStats origins, SkipLog skips, VisitLog visits, CrawlControl control, Clock clock) {
+    this.visits = visits;
     this.scheduler = scheduler;
     this.scope = scope;
     this.sink = sink;
@@ -200,6 +202,11 @@ final class LeaseCloser {
   private void write(CrawlTask task, CrawlResult result, String skipReason) throws IOException {
     if (result != null) {
       sink.accept(result);
+      if (skipReason == null) {
+        visits.visited(task, result);
+      }
+    } else if (FreshGate.FRESH.equals(skipReason)) {
+      visits.kept(task);
     }
     if (skipReason != null) {
       stats.skip(skipReason);

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.Url;
@@ -87,8 +88,26 @@ final class LeasePipeline {
           ? normalizer.resolverFor(task.url()).resolveOrNull(fetched.location()) : null;
       record = new CrawlResult(task.key(), fetched.status(), fetched.contentType(), null, fetched.bytes(),
           fetched.truncated(), task.depth(), task.referrer(), fetched.startedAt(), fetched.millis(), 0, null,
-          fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null);
+          fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null,
+          capture(task, fetched));
     }
+  }
+
+  /**
+   * The response's validators and digest; on a revisit, whether it is unchanged since the last visit: a 304 to the
+   * conditional request, or the same payload digest.
+   */
+  static CrawlResult.Capture capture(CrawlTask task, FetchResponse fetched) {
+    Revalidation last = task.last() == null ? null : task.last().revalidation();
+    if (last != null && fetched.errorKind() == null && Integer.valueOf(304).equals(fetched.status())) {
+      return new CrawlResult.Capture(fetched.etag() != null ? fetched.etag() : last.etag(),
+          fetched.lastModified() != null ? fetched.lastModified() : last.lastModified(), last.payloadDigest(),
+          CrawlResult.Capture.SERVER_NOT_MODIFIED, last.capturedAt());
+    }
+    boolean same = last != null && fetched.payloadDigest() != null
+        && fetched.payloadDigest().equals(last.payloadDigest());
+    return new CrawlResult.Capture(fetched.etag(), fetched.lastModified(), fetched.payloadDigest(),
+        same ? CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST : null, same ? last.capturedAt() : null);
   }
 
   /** The chain as the step at {@code index} sees it. */

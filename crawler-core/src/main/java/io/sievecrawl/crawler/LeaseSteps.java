@@ -17,7 +17,7 @@ final class LeaseSteps {
 
   /**
    * The steps of a crawl with these settings: the gates before a URL's first fetch, the fetch, then what the
-   * response asks for, a retry or a follow-up before its body is read.
+   * response asks for (nothing more when a revisit is not modified), a retry or a follow-up before its body is read.
    *
    * @param robots {@code null} when robots.txt is not obeyed
    * @param scheduler read only: whether a lease is still this agent's
@@ -27,11 +27,13 @@ final class LeaseSteps {
       HostScheduler<CrawlTask> scheduler, LeaseCloser closer, LinkExtractor links, UrlNormalizer normalizer,
       PerKeyBudget pagesPerOrigin, CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
     List<LeaseStep> steps = new ArrayList<>();
+    steps.add(new FreshGate());
     if (robots != null) {
       steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, closer::wake));
     }
     steps.add(new BudgetGate(pagesPerOrigin, settings.crawl(), control));
     steps.add(new FetchStep(fetcher, control, scheduler::owns));
+    steps.add(new NotModifiedStep());
     steps.add(new RetryPolicy(settings.fetch(), control, stats, origins));
     if (settings.fetch().cookies()) {
       steps.add(new CookieFollowUp(fetcher, settings.fetch()));

@@ -78,6 +78,15 @@ final class SeedQueue {
    * join), on a shared one before any fetch (returns null).
    */
   Thread start(Seeds seeds) {
+    if (seeds.queuedBeforeFetching() && !frontier.isShared()) {
+      scheduler.producerStarts();
+      try {
+        queueSeeds(seeds);
+      } finally {
+        scheduler.producerDone();
+      }
+      return null;
+    }
     if (frontier.isShared()) {
       if (queueSeeds(seeds) > 0 && control.failure() == null) {
         frontier.seedsQueued();
@@ -119,12 +128,13 @@ final class SeedQueue {
     List<CrawlTask> batch = new ArrayList<>();
     long[] offered = {0};
     try {
-      seeds.forEach(seed -> {
+      seeds.forEachVisit((seed, last) -> {
         if (untilStopped && control.isStopping()) {
           throw new SeedsStopped();
         }
         offered[0]++;
-        batch.add(CrawlTask.seed(seedUrl(seed, seeds.normalized())));
+        Url url = seedUrl(seed, seeds.normalized());
+        batch.add(last == null ? CrawlTask.seed(url) : CrawlTask.revisit(url, last));
         if (batch.size() == SEED_BATCH) {
           scheduler.offerAll(batch);
           batch.clear();

@@ -19,8 +19,30 @@ public interface Seeds {
     void accept(String url) throws IOException;
   }
 
-  /** Hands every seed, in order, to {@code action}. */
+  /** Receives one URL to queue at a time, with what its last visit learned ({@code null} for a plain seed). */
+  @FunctionalInterface
+  interface VisitAction {
+    void accept(String url, LastVisit last) throws IOException;
+  }
+
+  /** Hands every seed, in order, to {@code action}: the URLs whose sites make the crawl's scope. */
   void forEach(Action action) throws IOException;
+
+  /**
+   * Hands every URL to queue to {@code action}: the seeds, and for a recrawl first the URLs of the last visits
+   * with what each learned. Of URLs given twice, the first is queued.
+   */
+  default void forEachVisit(VisitAction action) throws IOException {
+    forEach(url -> action.accept(url, null));
+  }
+
+  /**
+   * Whether every URL must be queued before the first fetch: a recrawl's, so that a link found on a page cannot
+   * queue a URL before its last visit does (it would lose its validators and be fetched in full).
+   */
+  default boolean queuedBeforeFetching() {
+    return false;
+  }
 
   /** Whether the seeds are normalized already (as a crawl directory's are), so that they need only be split. */
   default boolean normalized() {

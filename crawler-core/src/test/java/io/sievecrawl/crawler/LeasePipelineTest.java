@@ -44,7 +44,7 @@ class LeasePipelineTest {
   private final CrawlControl control = new CrawlControl(0, 0, () -> 0L, () -> { });
   private final LeaseCloser closer = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(),
       List.of(ROOT)), sink, stats, new OriginStats(), (url, referrer, depth, reason) -> skipped.add(url + " " + reason),
-      control, CLOCK);
+      VisitLog.NONE, control, CLOCK);
 
   private LeasePipeline pipeline(LeaseStep... steps) {
     return new LeasePipeline(List.of(steps), closer, NORMALIZER, stats, control, true);
@@ -161,7 +161,7 @@ class LeasePipelineTest {
     LeaseCloser overflowing = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(), List.of(ROOT)),
         sink, stats, new OriginStats(), (url, referrer, depth, reason) -> {
           throw new StackOverflowError();
-        }, control, CLOCK);
+        }, VisitLog.NONE, control, CLOCK);
     new LeasePipeline(List.of(fetching(10), read), overflowing, NORMALIZER, stats, control, true)
         .process(leaseOfRoot());
 

@@ -23,6 +23,8 @@ public final class SyntheticSite implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final AtomicIntegerArray requests;
+  private final AtomicIntegerArray versions; // a page's content changes with its version; -1: removed (404)
+  private final java.util.concurrent.atomic.AtomicInteger notModified = new java.util.concurrent.atomic.AtomicInteger();
   private final AtomicLong bytesServed = new AtomicLong();
   private volatile long responseDelayMillis;
   private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
@@ -33,6 +35,7 @@ public final class SyntheticSite implements AutoCloseable {
     this.site = new SyntheticPages(pages, fanOut);
     this.responseDelayMillis = responseDelayMillis;
     this.requests = new AtomicIntegerArray(pages);
+    this.versions = new AtomicIntegerArray(pages);
     // The JDK server leaves Nagle's algorithm on by default, which holds small responses back for tens of
     // milliseconds; a web server would not. Read once, when the server classes load.
     System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -111,6 +114,35 @@ public final class SyntheticSite implements AutoCloseable {
     return bytesServed.get();
   }
 
+  /** Requests answered 304 Not Modified: their If-None-Match named the page's current ETag. */
+  public int notModifiedAnswers() {
+    return notModified.get();
+  }
+
+  /** Forgets the requests counted so far, as if the site had just started (for a second crawl of it). */
+  public void resetCounts() {
+    for (int i = 0; i < pages; i++) {
+      requests.set(i, 0);
+    }
+    notModified.set(0);
+    bytesServed.set(0);
+  }
+
+  /** Changes page {@code page}'s content (and so its ETag), as an edit of the site would. */
+  public void change(int page) {
+    versions.incrementAndGet(page);
+  }
+
+  /** Removes page {@code page}: it answers 404 from now on, though pages still link to it. */
+  public void remove(int page) {
+    versions.set(page, -1);
+  }
+
+  /** The URL of page {@code page}. */
+  public String url(int page) {
+    return origin + SyntheticPages.pathOf(page);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
@@ -130,7 +162,21 @@ public final class SyntheticSite implements AutoCloseable {
       } finally {
         inFlight.decrementAndGet();
       }
-      byte[] body = site.render(page, origin).getBytes(StandardCharsets.UTF_8);
+      int version = versions.get(page);
+      if (version < 0) {
+        exchange.sendResponseHeaders(404, -1);
+        return;
+      }
+      String html = site.render(page, origin);
+      byte[] body = (version == 0 ? html : html + "<!-- version " + version + " -->").getBytes(StandardCharsets.UTF_8);
+      // As nginx does: an ETag of the content, and 304 without a body when the request names it.
+      String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "-" + body.length + "\"";
+      exchange.getResponseHeaders().set("ETag", etag);
+      if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
+        notModified.incrementAndGet();
+        exchange.sendResponseHeaders(304, -1);
+        return;
+      }
       exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
       exchange.sendResponseHeaders(200, body.length);
       try (OutputStream out = exchange.getResponseBody()) {

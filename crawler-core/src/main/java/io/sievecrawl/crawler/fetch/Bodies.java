@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import okio.Buffer;
+import okio.HashingSource;
+import org.netpreserve.jwarc.WarcDigest;
 import okio.BufferedSource;
 import okio.GzipSource;
 import okio.Okio;
@@ -34,10 +36,10 @@ public final class Bodies {
    * @param cutOff the failure that ended the body before its end (the connection dropped, a read timed out), or
    *     {@code null} when it was read to its end or to the cap
    */
-  public record Raw(Buffer bytes, long length, boolean truncated, IOException cutOff) {
+  public record Raw(Buffer bytes, long length, boolean truncated, IOException cutOff, String payloadDigest) {
     /** A body not read at all. */
     static Raw notRead(boolean truncated) {
-      return new Raw(new Buffer(), 0, truncated, null);
+      return new Raw(new Buffer(), 0, truncated, null, null);
     }
   }
 
@@ -65,9 +67,11 @@ public final class Bodies {
     Buffer chunk = new Buffer();
     long read = 0;
     boolean truncated = false;
+    // The payload digest, as WARC defines it: over the body as sent (content-coded), whole. A recrawl compares it.
+    HashingSource hashing = HashingSource.sha1(source);
     try {
       long n;
-      while ((n = source.read(chunk, Math.min(READ_CHUNK, cap - read + 1))) != -1) {
+      while ((n = hashing.read(chunk, Math.min(READ_CHUNK, cap - read + 1))) != -1) {
         if (read + n > cap) {
           n = cap - read;
           truncated = true;
@@ -82,9 +86,10 @@ public final class Bodies {
         }
       }
     } catch (IOException e) {
-      return new Raw(kept, read, false, e);
+      return new Raw(kept, read, false, e, null);
     }
-    return new Raw(kept, read, truncated, null);
+    return new Raw(kept, read, truncated, null, truncated ? null
+        : new WarcDigest("sha1", hashing.hash().toByteArray()).prefixedBase32());
   }
 
   /**

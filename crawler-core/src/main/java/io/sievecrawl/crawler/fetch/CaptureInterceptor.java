@@ -54,7 +54,8 @@ public final class CaptureInterceptor implements Interceptor {
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    Instant date = clock.instant();
+    Instant started = request.tag(Instant.class); // when the fetch began, the date of its record
+    Instant date = started != null ? started : clock.instant();
     Response response = chain.proceed(request);
     Connection connection = chain.connection();
     // through a proxy the socket's address is the proxy's, not the server's: WARC-IP-Address is left out
@@ -62,7 +63,8 @@ public final class CaptureInterceptor implements Interceptor {
         : connection.route().socketAddress().getAddress();
     byte[] requestHead = requestHead(request);
     ResponseBody body = response.body();
-    Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength());
+    Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength(),
+        request.tag(Revalidation.class));
     return response.newBuilder().body(new CapturedBody(body, capture)).build();
   }
 
@@ -117,13 +119,16 @@ public final class CaptureInterceptor implements Interceptor {
     private final Response response;
     private final long declaredLength;
     private final CaptureBuffer body;
+    private final Revalidation revalidation;
     private final AtomicBoolean recorded = new AtomicBoolean();
     private boolean overCap;
     private IOException copyFailure;
     private volatile boolean failed;
     private volatile boolean atEnd;
 
-    Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength) {
+    Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength,
+        Revalidation revalidation) {
+      this.revalidation = revalidation;
       this.url = url;
       this.date = date;
       this.ip = ip;
@@ -167,7 +172,7 @@ public final class CaptureInterceptor implements Interceptor {
           : failed ? Exchange.Truncation.DISCONNECT : Exchange.Truncation.LENGTH;
       try (CaptureBuffer captured = body) {
         recorder.record(new Exchange(url, date, ip, requestHead, responseHead(response, captured.size(), whole),
-            captured, truncation));
+            captured, truncation, revalidation));
       } catch (IOException e) {
         onFailure.accept(e);
       }

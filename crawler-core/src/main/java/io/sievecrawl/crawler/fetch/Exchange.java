@@ -14,9 +14,16 @@ import java.time.Instant;
  * @param responseHead the status line and header fields, likewise
  * @param body the response body as received, at most the capture's cap
  * @param truncation why the body is not whole, or {@code null} when it is
+ * @param revalidation what the last visit learned, when this request revisited the URL, or {@code null}
  */
 public record Exchange(String url, Instant date, InetAddress ip, byte[] requestHead, byte[] responseHead,
-    CaptureBuffer body, Truncation truncation) {
+    CaptureBuffer body, Truncation truncation, Revalidation revalidation) {
+
+  /** An exchange of a first visit. */
+  public Exchange(String url, Instant date, InetAddress ip, byte[] requestHead, byte[] responseHead,
+      CaptureBuffer body, Truncation truncation) {
+    this(url, date, ip, requestHead, responseHead, body, truncation, null);
+  }
 
   /** Why a captured body is not whole. */
   public enum Truncation {

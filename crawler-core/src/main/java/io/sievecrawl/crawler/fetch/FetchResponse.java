@@ -39,12 +39,23 @@ public record FetchResponse(
     Instant startedAt,
     long millis,
     ErrorKind errorKind,
-    String error) {
+    String error,
+    String etag,
+    String lastModified,
+    String payloadDigest) {
+
+  /** A response without validators or digest (a test's, or one that failed before its head came). */
+  public FetchResponse(Integer status, String contentType, String charset, String location, Duration retryAfter,
+      String robotsTag, boolean setsCookie, byte[] body, long bytes, boolean truncated, Instant startedAt, long millis,
+      ErrorKind errorKind, String error) {
+    this(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes, truncated, startedAt,
+        millis, errorKind, error, null, null, null);
+  }
 
   /** This response, as failed for {@code kind}, described by {@code why}. */
   public FetchResponse withError(ErrorKind kind, String why) {
     return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes,
-        truncated, startedAt, millis, kind, why);
+        truncated, startedAt, millis, kind, why, etag, lastModified, payloadDigest);
   }
 
   /** Whether the body is HTML the crawler parses for links. */

@@ -205,12 +205,32 @@ public final class PageFetcher implements AutoCloseable {
    * As {@link #fetch(Url, boolean)}; {@code anyType} keeps a body of any content type (a sitemap), not only HTML.
    */
   public FetchResponse fetch(Url url, boolean keepBody, boolean anyType) {
+    return fetch(url, keepBody, anyType, null);
+  }
+
+  /**
+   * As {@link #fetch(Url, boolean, boolean)}, a conditional GET when {@code last} (what the last visit learned, or
+   * {@code null}) holds validators: a server that finds the page unchanged answers 304 without a body. The request
+   * carries {@code last} as its tag, for an archive to record an unchanged response as a revisit.
+   */
+  public FetchResponse fetch(Url url, boolean keepBody, boolean anyType, Revalidation last) {
     Instant startedAt = clock.instant();
     long start = ticker.nanos();
     HttpUrl target = HttpUrl.get(url.toString()); // the one place a crawl's URL becomes OkHttp's
-    Request request = new Request.Builder().url(target).header("User-Agent", userAgent)
+    Request.Builder builder = new Request.Builder().url(target).header("User-Agent", userAgent)
         .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
-        .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
+        .header("Accept-Encoding", Bodies.ACCEPT_ENCODING);
+    if (last != null) {
+      if (last.etag() != null) {
+        builder.header("If-None-Match", last.etag());
+      }
+      if (last.lastModified() != null) {
+        builder.header("If-Modified-Since", last.lastModified());
+      }
+      builder.tag(Revalidation.class, last);
+    }
+    builder.tag(Instant.class, startedAt); // an archive dates the capture as the record is dated
+    Request request = builder.build();
     Call call = client.newCall(request);
     Integer status = null;
     CallTracker.Tracked tracked = calls.track(call);
@@ -262,7 +282,8 @@ public final class PageFetcher implements AutoCloseable {
       }
       boolean setsCookie = response.header("Set-Cookie") != null;
       return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, bytes,
-          raw.length(), truncated, startedAt, elapsedMillis(start), errorKind, error);
+          raw.length(), truncated, startedAt, elapsedMillis(start), errorKind, error, response.header("ETag"),
+          response.header("Last-Modified"), raw.payloadDigest());
     } catch (IOException e) {
       return new FetchResponse(status, null, null, null, null, null, false, new byte[0], 0, false, startedAt,
           elapsedMillis(start), classify(e), describe(e));

@@ -10,7 +10,9 @@ import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.CrawlTotals;
 import io.sievecrawl.crawler.Seeds;
+import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.CookiesTxt;
+import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.Ticker;
@@ -23,13 +25,17 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import okhttp3.Cookie;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A crawl directory (see the package notes for its files): created for a new crawl, opened to resume one.
@@ -39,6 +45,7 @@ import okhttp3.Cookie;
  * runs the crawl and its checkpoint timer, under its own lock) uses it.
  */
 public final class CrawlJob implements java.io.Closeable {
+  private static final Logger log = LoggerFactory.getLogger(CrawlJob.class);
   static final String FORMAT = "sievecrawl-crawl";
   static final int VERSION = 2; // 2: the frontier keeps a queue per origin
   private static final String MANIFEST = "manifest.json";
@@ -48,6 +55,8 @@ public final class CrawlJob implements java.io.Closeable {
   private static final String SKETCH = "pages-per-origin.cms";
   private static final String COOKIES = "cookies.txt";
   private static final String FRONTIER = "frontier";
+  private static final String VISITS = "visits-%d.jsonl";
+  private static final String CARRIED = "carried-%d.txt";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -64,13 +73,33 @@ public final class CrawlJob implements java.io.Closeable {
    * @param p the URL filter's p, fixed likewise
    * @param confirm whether an exact store confirms the filter (filter.confirm when the crawl was created; false in
    *     manifests written before it existed, whose frontiers have none); with it, n and p may change on resume
+   * @param generation 0 for the first crawl, then one more for each recrawl: each has its own frontier and visits
+   * @param recrawlCutoff for a recrawl, the instant before which a URL's last fetch makes it due (recrawl.after
+   *     before the recrawl began); URLs fetched after it are kept as they were
+   * @param forgetAfter for a recrawl, the visits in a row a URL must have answered 404 or 410 to be forgotten
    */
   record Manifest(String format, int version, String status, String output, long n, double p, String created,
-      String updated, int runs, boolean removeWhenComplete, boolean confirm) {
+      String updated, int runs, boolean removeWhenComplete, boolean confirm, int generation, String recrawlCutoff,
+      int forgetAfter) {
 
     Manifest withFilter(long newN, double newP) {
       return new Manifest(format, version, status, output, newN, newP, created, updated, runs, removeWhenComplete,
-          confirm);
+          confirm, generation, recrawlCutoff, forgetAfter);
+    }
+
+    Manifest withStatus(String newStatus, String when, int runCount) {
+      return new Manifest(format, version, newStatus, output, n, p, created, when, runCount, removeWhenComplete,
+          confirm, generation, recrawlCutoff, forgetAfter);
+    }
+
+    Manifest removedWhenComplete() {
+      return new Manifest(format, version, status, output, n, p, created, updated, runs, true, confirm, generation,
+          recrawlCutoff, forgetAfter);
+    }
+
+    Manifest nextGeneration(Instant cutoff, int forget) {
+      return new Manifest(format, version, Status.STOPPED.name(), output, n, p, created, updated, runs,
+          removeWhenComplete, confirm, generation + 1, cutoff.toString(), forget);
     }
   }
 
@@ -99,6 +128,7 @@ public final class CrawlJob implements java.io.Closeable {
   private final DirectoryLock lock;
   private final Clock clock; // the times in the manifest
   private Manifest manifest;
+  private VisitFile visits; // this run's, while it runs
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
   private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
   private long savedSketchUpdates;
@@ -176,7 +206,7 @@ public final class CrawlJob implements java.io.Closeable {
     String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
     CrawlJob job = new CrawlJob(dir, lock, new Manifest(FORMAT, VERSION, Status.RUNNING.name(), results,
         settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), now, now, 0, false,
-        settings.filter().confirm()), clock);
+        settings.filter().confirm(), 0, null, 0), clock);
     job.writeState(CrawlState.fresh());
     job.writeManifest(); // last: a directory without a manifest is not a crawl yet
     return job;
@@ -294,8 +324,7 @@ public final class CrawlJob implements java.io.Closeable {
 
   /** Records that the directory goes when the crawl completes, whichever run completes it. */
   public synchronized void removeWhenComplete() throws IOException {
-    manifest = new Manifest(manifest.format(), manifest.version(), manifest.status(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), manifest.updated(), manifest.runs(), true, manifest.confirm());
+    manifest = manifest.removedWhenComplete();
     writeManifest();
   }
 
@@ -304,13 +333,144 @@ public final class CrawlJob implements java.io.Closeable {
     return dir.resolve(SETTINGS);
   }
 
-  /** The seeds, normalized, as the crawl began with them. */
+  /**
+   * The seeds, normalized, as the crawl began with them; for a recrawl, first the URLs of earlier generations' visits
+   * (newest first, with what each learned; those gone too often left out), then the URLs still queued when the
+   * last generation ended.
+   */
   public Seeds seeds() throws IOException {
     Path file = dir.resolve(SEEDS);
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString());
     }
-    return Seeds.inFile(file);
+    Seeds original = Seeds.inFile(file);
+    if (manifest.generation() == 0) {
+      return original;
+    }
+    Instant cutoff = Instant.parse(manifest.recrawlCutoff());
+    int forgetAfter = manifest.forgetAfter();
+    int generation = manifest.generation();
+    return new Seeds() {
+      @Override
+      public void forEach(Action action) throws IOException {
+        original.forEach(action); // the scope is the seeds' sites, as in the first crawl
+      }
+
+      @Override
+      public void forEachVisit(VisitAction action) throws IOException {
+        for (int g = generation - 1; g >= 0; g--) {
+          Path visits = dir.resolve(String.format(Locale.ROOT, VISITS, g));
+          if (Files.exists(visits)) {
+            VisitFile.forEachNewestFirst(visits, cutoff, visit -> {
+              if (visit.last().gone() < forgetAfter) {
+                action.accept(visit.url(), visit.last());
+              }
+            });
+          }
+        }
+        Path carried = dir.resolve(String.format(Locale.ROOT, CARRIED, generation));
+        if (Files.exists(carried)) {
+          Seeds.inFile(carried).forEach(url -> action.accept(url, null));
+        }
+        original.forEach(url -> action.accept(url, null));
+      }
+
+      @Override
+      public boolean normalized() {
+        return true;
+      }
+
+      @Override
+      public boolean queuedBeforeFetching() {
+        return true;
+      }
+    };
+  }
+
+  /** The generation of the crawl: 0 for the first, one more for each recrawl. */
+  public int generation() {
+    return manifest.generation();
+  }
+
+  /**
+   * Where this generation's visits are kept, for the next recrawl: opened for appending (a torn last line cut off);
+   * closed when the run ends.
+   */
+  public synchronized VisitLog openVisitLog() throws IOException {
+    if (visits == null) {
+      visits = VisitFile.open(dir.resolve(String.format(Locale.ROOT, VISITS, manifest.generation())));
+    }
+    return visits;
+  }
+
+  /** Forces this generation's visits to the device, with the results file (power cuts). */
+  public void syncVisits() throws IOException {
+    VisitFile open;
+    synchronized (this) {
+      open = visits;
+    }
+    if (open != null) {
+      open.sync();
+    }
+  }
+
+  /**
+   * Starts the next generation, a recrawl: the URLs still queued are written aside for it, the manifest names the
+   * new generation (from then on {@link #seeds} and {@link #openFrontier} are the recrawl's), and the old frontier
+   * goes. A kill before the manifest is written leaves the crawl as it was; one after it leaves the recrawl to
+   * {@code resume}.
+   *
+   * @param cutoff URLs fetched before it are visited again; those fetched after it are kept as they were
+   * @param forgetAfter visits in a row answering 404 or 410 after which a URL is forgotten
+   */
+  public synchronized void startRecrawl(Instant cutoff, int forgetAfter, CrawlSettings settings, Ticker ticker)
+      throws IOException {
+    int next = manifest.generation() + 1;
+    Path carried = dir.resolve(String.format(Locale.ROOT, CARRIED, next));
+    StringBuilder queued = new StringBuilder();
+    long count = 0;
+    try (DiskFrontier<CrawlTask> frontier = openFrontier(settings, Setting.FILTER_N.key(), ticker)) {
+      for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
+        for (Claim<CrawlTask> claim = frontier.poll(queue); claim != null; claim = frontier.poll(queue)) {
+          queued.append(claim.task().key()).append('\n');
+          count++;
+        }
+        frontier.releaseQueue(queue);
+      }
+    }
+    Durable.replace(carried, queued.toString());
+    Path oldFrontier = frontierDir();
+    manifest = manifest.nextGeneration(cutoff, forgetAfter);
+    writeManifest();
+    deleteTree(oldFrontier);
+    log.info("recrawl of {} begins: generation {}; URLs fetched before {} are visited again; {} URLs still queued"
+        + " carried over", dir, next, cutoff, String.format(Locale.ROOT, "%,d", count));
+  }
+
+  /** Deletes what a completed generation superseded: earlier generations' visits and the URLs they carried. */
+  private void dropSupersededGenerations() throws IOException {
+    for (int g = 0; g < manifest.generation(); g++) {
+      Files.deleteIfExists(dir.resolve(String.format(Locale.ROOT, VISITS, g)));
+    }
+    for (int g = 0; g <= manifest.generation(); g++) {
+      Files.deleteIfExists(dir.resolve(String.format(Locale.ROOT, CARRIED, g)));
+    }
+  }
+
+  private Path frontierDir() {
+    int g = manifest.generation();
+    return dir.resolve(g == 0 ? FRONTIER : FRONTIER + "-" + g);
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /**
@@ -327,7 +487,10 @@ public final class CrawlJob implements java.io.Closeable {
         .withConfirmation(manifest.confirm())
         .withGrowth(settings.filter().grow(), this::resizeFilter);
     try {
-      return DiskFrontier.open(dir.resolve(FRONTIER), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
+      if (manifest.generation() > 0) {
+        deleteTree(dir.resolve(manifest.generation() == 1 ? FRONTIER : FRONTIER + "-" + (manifest.generation() - 1)));
+      }
+      return DiskFrontier.open(frontierDir(), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           CrawlTask::origin, options, ticker);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);
@@ -391,18 +554,21 @@ public final class CrawlJob implements java.io.Closeable {
 
   /** Records that a run starts. */
   public synchronized void runStarts() throws IOException {
-    manifest = new Manifest(manifest.format(), manifest.version(), Status.RUNNING.name(), manifest.output(),
-        manifest.n(), manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs() + 1,
-        manifest.removeWhenComplete(), manifest.confirm());
+    manifest = manifest.withStatus(Status.RUNNING.name(), clock.instant().toString(), manifest.runs() + 1);
     writeManifest();
   }
 
   /** Records how the last run ended. */
   public synchronized void runEnded(Status status) throws IOException {
-    manifest = new Manifest(manifest.format(), manifest.version(), status.name(), manifest.output(), manifest.n(),
-        manifest.p(), manifest.created(), clock.instant().toString(), manifest.runs(), manifest.removeWhenComplete(),
-        manifest.confirm());
+    if (visits != null) {
+      visits.close();
+      visits = null;
+    }
+    manifest = manifest.withStatus(status.name(), clock.instant().toString(), manifest.runs());
     writeManifest();
+    if (status == Status.COMPLETED) {
+      dropSupersededGenerations();
+    }
   }
 
   private void writeManifest() throws IOException {

@@ -43,7 +43,25 @@ public record CrawlResult(
     String error,
     int attempts,
     String text,
-    List<Link> links) {
+    List<Link> links,
+    Capture capture) {
+
+  /**
+   * What identifies this response's content, for the next visit: its validators and payload digest; and, when it was
+   * found unchanged since the last visit, how ({@code server-not-modified}: the server answered 304;
+   * {@code identical-payload-digest}: the same bytes came again) and when that visit captured it in full.
+   *
+   * @param etag the response's ETag, or the last one when a 304 did not repeat it
+   * @param lastModified its Last-Modified, likewise
+   * @param payloadDigest the body's digest as sent ({@code sha1:BASE32}), the last capture's for a 304; {@code null}
+   *     when no whole body came
+   * @param revisit {@code null}, {@code server-not-modified} or {@code identical-payload-digest}
+   * @param capturedAt for a revisit, when the capture it repeats was made; {@code null} otherwise
+   */
+  public record Capture(String etag, String lastModified, String payloadDigest, String revisit, Instant capturedAt) {
+    public static final String SERVER_NOT_MODIFIED = "server-not-modified";
+    public static final String IDENTICAL_PAYLOAD_DIGEST = "identical-payload-digest";
+  }
 
   /**
    * A link a page gave, normalized, and why it was not followed ({@code seen}, {@code out-of-scope-host}, ...), or
@@ -51,36 +69,41 @@ public record CrawlResult(
    */
   public record Link(String url, String notFollowed) {}
 
-  /** A record without text or links. */
+  /** A record without text, links or capture. */
   public CrawlResult(String url, Integer status, String contentType, String title, long bytes, boolean truncated,
       int depth, String referrer, Instant fetchedAt, long fetchMillis, int outlinks, String redirectTo,
       ErrorKind errorKind, String error, int attempts) {
     this(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis, outlinks,
-        redirectTo, errorKind, error, attempts, null, null);
+        redirectTo, errorKind, error, attempts, null, null, null);
+  }
+
+  /** Whether the page was found unchanged since the last visit. */
+  public boolean isRevisit() {
+    return capture != null && capture.revisit() != null;
   }
 
   /** This record with the failure {@code kind}, described by {@code why}. */
   public CrawlResult withError(ErrorKind kind, String why) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, redirectTo, kind, why, attempts, text, links);
+        outlinks, redirectTo, kind, why, attempts, text, links, capture);
   }
 
   /** This record of a redirect to {@code target}. */
   public CrawlResult withRedirectTo(String target) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, target, errorKind, error, attempts, text, links);
+        outlinks, target, errorKind, error, attempts, text, links, capture);
   }
 
   /** This record with what was read from the body: links found, whether the read was cut short, title and text. */
   public CrawlResult withContent(int found, boolean cutShort, String pageTitle, String pageText) {
     return new CrawlResult(url, status, contentType, pageTitle, bytes, truncated || cutShort, depth, referrer,
-        fetchedAt, fetchMillis, found, redirectTo, errorKind, error, attempts, pageText, links);
+        fetchedAt, fetchMillis, found, redirectTo, errorKind, error, attempts, pageText, links, capture);
   }
 
   /** This record with the links a page gave and their fate. */
   public CrawlResult withLinks(List<Link> given) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, redirectTo, errorKind, error, attempts, text, List.copyOf(given));
+        outlinks, redirectTo, errorKind, error, attempts, text, List.copyOf(given), capture);
   }
 
   /** The status class as counted in summaries: {@code "2xx"} ... {@code "5xx"}, or {@code "none"}. */

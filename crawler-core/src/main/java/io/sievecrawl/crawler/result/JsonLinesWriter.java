@@ -19,7 +19,8 @@ import java.io.OutputStream;
  * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","title":"Example","bytes":5120,
  * "truncated":false,"depth":0,
  * "referrer":null,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
- * "errorKind":null,"error":null,"attempts":1}</pre>
+ * "errorKind":null,"error":null,"attempts":1,"etag":"\"5f3a-1f40\"","lastModified":null,
+ * "payloadDigest":"sha1:2Y5KZ...","revisit":null,"capturedAt":null}</pre>
  */
 public final class JsonLinesWriter implements ResultSink {
   private final JsonGenerator json;
@@ -58,6 +59,13 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeStringField("errorKind", r.errorKind() == null ? null : r.errorKind().name());
     json.writeStringField("error", r.error());
     json.writeNumberField("attempts", r.attempts());
+    CrawlResult.Capture capture = r.capture();
+    json.writeStringField("etag", capture == null ? null : capture.etag());
+    json.writeStringField("lastModified", capture == null ? null : capture.lastModified());
+    json.writeStringField("payloadDigest", capture == null ? null : capture.payloadDigest());
+    json.writeStringField("revisit", capture == null ? null : capture.revisit());
+    json.writeStringField("capturedAt", capture == null || capture.capturedAt() == null ? null
+        : capture.capturedAt().toString());
     if (r.text() != null) {
       json.writeStringField("text", r.text());
     }

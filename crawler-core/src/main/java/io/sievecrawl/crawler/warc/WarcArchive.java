@@ -3,6 +3,7 @@ package io.sievecrawl.crawler.warc;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
+import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.sieve.Durable;
 import java.io.ByteArrayInputStream;
@@ -44,7 +45,9 @@ import org.netpreserve.jwarc.MessageVersion;
 import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
+import org.netpreserve.jwarc.WarcCaptureRecord;
 import org.netpreserve.jwarc.WarcResponse;
+import org.netpreserve.jwarc.WarcRevisit;
 import org.netpreserve.jwarc.WarcTruncationReason;
 import org.netpreserve.jwarc.Warcinfo;
 import org.slf4j.Logger;
@@ -265,12 +268,13 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private void recordUninterrupted(Exchange exchange) throws IOException {
     // Digests, records and, for all but bodies over IN_MEMORY_RECORD, their compression happen on the recording
     // thread, outside the lock: the lock appends finished bytes (a large body is compressed as it is appended).
-    WarcResponse response;
+    WarcCaptureRecord response;
     byte[] compressedResponse = null;
     byte[] compressedRequest;
     try {
       Digests digests = Digests.of(exchange);
-      response = response(exchange, digests);
+      URI profile = revisitProfile(exchange, digests);
+      response = profile != null ? revisit(exchange, digests, profile) : response(exchange, digests);
       compressedRequest = compress(request(exchange, digests, response.id()));
       if (exchange.body().size() <= IN_MEMORY_RECORD) {
         compressedResponse = compress(response);
@@ -344,6 +348,66 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
           ? WarcTruncationReason.DISCONNECT : WarcTruncationReason.LENGTH);
     }
     return response.build();
+  }
+
+  /**
+   * How an exchange that revisited its URL repeats the last full capture, if it does: the server answered 304 Not
+   * Modified ({@code server-not-modified}), or sent the same payload again ({@code identical-payload-digest}).
+   * {@code null}: a capture of its own, a response record.
+   */
+  private static URI revisitProfile(Exchange exchange, Digests digests) {
+    Revalidation last = exchange.revalidation();
+    if (last == null || last.capturedAt() == null || exchange.truncation() != null) {
+      return null;
+    }
+    if (statusOf(exchange.responseHead()) == 304) {
+      return WarcRevisit.SERVER_NOT_MODIFIED_1_1;
+    }
+    String lastDigest = last.payloadDigest();
+    boolean same = lastDigest != null && exchange.body().size() > 0
+        && lastDigest.substring(lastDigest.indexOf(':') + 1).equalsIgnoreCase(digests.payload.base32());
+    return same ? WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1 : null;
+  }
+
+  /** The status code of a response head, {@code HTTP/1.1 304 Not Modified}; -1 if there is none. */
+  private static int statusOf(byte[] head) {
+    int space = 0;
+    while (space < head.length && head[space] != ' ') {
+      space++;
+    }
+    if (space + 4 > head.length) {
+      return -1;
+    }
+    int code = 0;
+    for (int i = space + 1; i <= space + 3; i++) {
+      if (head[i] < '0' || head[i] > '9') {
+        return -1;
+      }
+      code = code * 10 + head[i] - '0';
+    }
+    return code;
+  }
+
+  /**
+   * A revisit record: the response's head as its block (the body is the one captured before), and where and when
+   * that capture was made (WARC-Refers-To-Target-URI and -Date; the record id of that capture is not kept).
+   */
+  private static WarcRevisit revisit(Exchange exchange, Digests digests, URI profile) {
+    byte[] head = exchange.responseHead();
+    WarcRevisit.Builder revisit = new WarcRevisit.Builder(exchange.url(), profile)
+        .version(MessageVersion.WARC_1_1)
+        .date(warcDate(exchange.date()))
+        .body(MediaType.HTTP_RESPONSE, head)
+        .blockDigest(digests.head)
+        .setHeader("WARC-Refers-To-Target-URI", exchange.url())
+        .setHeader("WARC-Refers-To-Date", warcDate(exchange.revalidation().capturedAt()).toString());
+    if (profile.equals(WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)) {
+      revisit.payloadDigest(digests.payload);
+    }
+    if (exchange.ip() != null) {
+      revisit.ipAddress(exchange.ip());
+    }
+    return revisit.build();
   }
 
   private static WarcRequest request(Exchange exchange, Digests digests, URI responseId) {
@@ -487,7 +551,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   }
 
   /** SHA-1 digests, as WARC-Block-Digest and WARC-Payload-Digest. */
-  private record Digests(WarcDigest block, WarcDigest payload, WarcDigest request) {
+  private record Digests(WarcDigest block, WarcDigest payload, WarcDigest request, WarcDigest head) {
     private static final MessageDigest SHA1 = sha1();
 
     static Digests of(Exchange exchange) throws IOException {
@@ -505,7 +569,10 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       }
       MessageDigest request = copy();
       request.update(exchange.requestHead());
-      return new Digests(new WarcDigest(block), new WarcDigest(payload), new WarcDigest(request));
+      MessageDigest head = copy();
+      head.update(exchange.responseHead()); // a revisit record's block: the head alone
+      return new Digests(new WarcDigest(block), new WarcDigest(payload), new WarcDigest(request),
+          new WarcDigest(head));
     }
 
     /** A fresh SHA-1 digest, cloned: cheaper than a provider lookup per record. */

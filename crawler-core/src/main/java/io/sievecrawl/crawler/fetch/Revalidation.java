@@ -1,0 +1,21 @@
+package io.sievecrawl.crawler.fetch;
+
+import java.time.Instant;
+
+/**
+ * What the last visit of a URL learned, for visiting it again: the validators its response gave (sent back as
+ * {@code If-None-Match} and {@code If-Modified-Since}, so that a server can answer 304 Not Modified), and the digest
+ * and date of its last full capture (an unchanged response is archived as a revisit of that capture).
+ *
+ * @param etag the last response's {@code ETag}, as received, or {@code null}
+ * @param lastModified its {@code Last-Modified}, as received, or {@code null}
+ * @param payloadDigest the payload digest of the last full capture ({@code sha1:BASE32}), or {@code null}
+ * @param capturedAt when the last full capture was made (its WARC-Date), or {@code null}
+ */
+public record Revalidation(String etag, String lastModified, String payloadDigest, Instant capturedAt) {
+
+  /** Whether there is anything to revalidate: a validator to send, or a digest to compare. */
+  public boolean isEmpty() {
+    return etag == null && lastModified == null && payloadDigest == null;
+  }
+}

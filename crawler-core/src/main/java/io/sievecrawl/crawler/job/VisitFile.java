@@ -1,0 +1,244 @@
+package io.sievecrawl.crawler.job;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.LastVisit;
+import io.sievecrawl.crawler.VisitLog;
+import io.sievecrawl.crawler.fetch.Revalidation;
+import io.sievecrawl.crawler.result.CrawlResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A generation's visits, one JSON line per URL visited or kept, appended as pages complete (before they are
+ * acknowledged, so a kill loses none): {@code {"url":...,"fetchedAt":...,"status":200,"etag":...,
+ * "lastModified":...,"payloadDigest":...,"capturedAt":...,"gone":0}}. The next recrawl reads it newest line first.
+ *
+ * <p>{@code capturedAt} is when the content was last captured whole (a revisit keeps the date of the capture it
+ * repeats; an error keeps the last one): the date a WARC revisit record refers to. {@code gone} counts the visits
+ * in a row that answered 404 or 410.
+ */
+final class VisitFile implements VisitLog, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(VisitFile.class);
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final Path path;
+  private final FileChannel channel;
+
+  private VisitFile(Path path, FileChannel channel) {
+    this.path = path;
+    this.channel = channel;
+  }
+
+  /** Opens {@code path} to append to, cutting off a line torn by a kill. */
+  static VisitFile open(Path path) throws IOException {
+    if (Files.exists(path)) {
+      cutTornLine(path);
+    }
+    return new VisitFile(path, FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.APPEND));
+  }
+
+  @Override
+  public void visited(CrawlTask task, CrawlResult result) throws IOException {
+    LastVisit last = task.last();
+    Revalidation before = last == null ? null : last.revalidation();
+    CrawlResult.Capture capture = result.capture();
+    Instant capturedAt;
+    if (capture != null && capture.revisit() != null) {
+      capturedAt = capture.capturedAt();
+    } else if (capture != null && capture.payloadDigest() != null) {
+      capturedAt = result.fetchedAt().truncatedTo(ChronoUnit.MILLIS); // as its WARC-Date
+    } else {
+      capturedAt = before == null ? null : before.capturedAt();
+    }
+    boolean gone = result.status() != null && (result.status() == 404 || result.status() == 410);
+    write(result.url(), result.fetchedAt(), result.status(), capture == null ? null : capture.etag(),
+        capture == null ? null : capture.lastModified(),
+        capture != null && capture.payloadDigest() != null ? capture.payloadDigest()
+            : before == null ? null : before.payloadDigest(),
+        capturedAt, gone ? (last == null ? 1 : last.gone() + 1) : 0);
+  }
+
+  @Override
+  public void kept(CrawlTask task) throws IOException {
+    LastVisit last = task.last();
+    Revalidation r = last.revalidation();
+    write(task.key(), last.fetchedAt(), last.status(), r.etag(), r.lastModified(), r.payloadDigest(), r.capturedAt(),
+        last.gone());
+  }
+
+  private void write(String url, Instant fetchedAt, Integer status, String etag, String lastModified, String digest,
+      Instant capturedAt, int gone) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+    try (JsonGenerator json = JSON.createGenerator(line)) {
+      json.writeStartObject();
+      json.writeStringField("url", url);
+      json.writeStringField("fetchedAt", fetchedAt.toString());
+      if (status == null) {
+        json.writeNullField("status");
+      } else {
+        json.writeNumberField("status", status);
+      }
+      json.writeStringField("etag", etag);
+      json.writeStringField("lastModified", lastModified);
+      json.writeStringField("payloadDigest", digest);
+      json.writeStringField("capturedAt", capturedAt == null ? null : capturedAt.toString());
+      json.writeNumberField("gone", gone);
+      json.writeEndObject();
+    }
+    line.write('\n');
+    java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(line.toByteArray());
+    synchronized (this) {
+      while (bytes.hasRemaining()) {
+        channel.write(bytes); // one append per line: a kill leaves whole lines and perhaps a torn last one
+      }
+    }
+  }
+
+  /** Forces the file to the device. */
+  void sync() throws IOException {
+    channel.force(false);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      channel.force(false);
+    } finally {
+      channel.close();
+    }
+  }
+
+  /** One line of a visit file: a URL and what its last visit learned. */
+  record Visit(String url, LastVisit last) {}
+
+  /** Receives visits. */
+  @FunctionalInterface
+  interface VisitAction {
+    void accept(Visit visit) throws IOException;
+  }
+
+  /**
+   * Hands the visits of {@code path} to {@code action}, the last line first (the newest visit of a URL comes before
+   * older ones); {@code cutoff}: a visit fetched after it is marked fresh.
+   *
+   * @throws CrawlJobException if a line is not a visit (naming the file and line)
+   */
+  static void forEachNewestFirst(Path path, Instant cutoff, VisitAction action) throws IOException {
+    try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r")) {
+      long end = file.length();
+      byte[] chunk = new byte[1 << 16];
+      ByteArrayOutputStream pending = new ByteArrayOutputStream(); // the start of a line met in an earlier chunk
+      while (end > 0) {
+        int n = (int) Math.min(chunk.length, end);
+        file.seek(end - n);
+        file.readFully(chunk, 0, n);
+        int lineEnd = n;
+        for (int i = n - 1; i >= -1; i--) {
+          if (i >= 0 && chunk[i] != '\n') {
+            continue;
+          }
+          if (i == -1 && end - n > 0) {
+            // the line goes on in the chunk before: keep its tail for then
+            ByteArrayOutputStream joined = new ByteArrayOutputStream();
+            joined.write(chunk, 0, lineEnd);
+            joined.writeBytes(pending.toByteArray());
+            pending = joined;
+            break;
+          }
+          byte[] tail = pending.toByteArray();
+          pending.reset();
+          int length = lineEnd - (i + 1);
+          if (length + tail.length > 0) {
+            byte[] line = new byte[length + tail.length];
+            System.arraycopy(chunk, i + 1, line, 0, length);
+            System.arraycopy(tail, 0, line, length, tail.length);
+            action.accept(parse(path, line, cutoff));
+          }
+          lineEnd = i;
+        }
+        end -= n;
+      }
+    }
+  }
+
+  private static Visit parse(Path path, byte[] line, Instant cutoff) throws IOException {
+    String url = null;
+    Instant fetchedAt = null;
+    Integer status = null;
+    String etag = null;
+    String lastModified = null;
+    String digest = null;
+    Instant capturedAt = null;
+    int gone = 0;
+    try (JsonParser json = JSON.createParser(line)) {
+      if (json.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("not a JSON object");
+      }
+      while (json.nextToken() == JsonToken.FIELD_NAME) {
+        String field = json.currentName();
+        JsonToken value = json.nextToken();
+        boolean none = value == JsonToken.VALUE_NULL;
+        switch (field) {
+          case "url" -> url = json.getText();
+          case "fetchedAt" -> fetchedAt = Instant.parse(json.getText());
+          case "status" -> status = none ? null : json.getIntValue();
+          case "etag" -> etag = none ? null : json.getText();
+          case "lastModified" -> lastModified = none ? null : json.getText();
+          case "payloadDigest" -> digest = none ? null : json.getText();
+          case "capturedAt" -> capturedAt = none ? null : Instant.parse(json.getText());
+          case "gone" -> gone = json.getIntValue();
+          default -> json.skipChildren();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new CrawlJobException(path + ": a line is not a visit (" + e.getMessage() + "): "
+          + new String(line, StandardCharsets.UTF_8));
+    }
+    if (url == null || fetchedAt == null) {
+      throw new CrawlJobException(path + ": a line lacks its url or fetchedAt: "
+          + new String(line, StandardCharsets.UTF_8));
+    }
+    return new Visit(url, new LastVisit(fetchedAt, status, new Revalidation(etag, lastModified, digest, capturedAt),
+        gone, fetchedAt.isAfter(cutoff)));
+  }
+
+  private static void cutTornLine(Path path) throws IOException {
+    try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "rw")) {
+      long length = raf.length();
+      long keep = length;
+      while (keep > 0) {
+        raf.seek(keep - 1);
+        if (raf.read() == '\n') {
+          break;
+        }
+        keep--;
+      }
+      if (keep < length) {
+        raf.setLength(keep);
+        log.info("visit file {}: cut off a torn last line ({} bytes) left by an interrupted run", path,
+            String.format(Locale.ROOT, "%,d", length - keep));
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "VisitFile[" + path + "]";
+  }
+}
