@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,12 @@ class CrawlTaskTest {
         new CrawlTask(url("http://example.com/p"), 7, "http://example.com/", 3, 0),
         CrawlTask.listedSitemap(url("https://example.com/sitemap.xml"), "https://example.com/robots.txt"),
         CrawlTask.listedSitemap(url("https://example.com/index.xml"), null).listed(url("https://example.com/a.xml"), true)
-            .redirect(url("https://example.com/a2.xml")));
+            .redirect(url("https://example.com/a2.xml")),
+        CrawlTask.revisit(url("https://example.com/r"), new LastVisit(Instant.parse("2026-11-20T10:00:00.123Z"), 200,
+            new Revalidation("\"5f-1a\"", "Thu, 19 Nov 2026 08:00:00 GMT", "sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH",
+                Instant.parse("2026-11-19T10:00:00.456Z")), 0, false)),
+        CrawlTask.revisit(url("https://example.com/gone"), new LastVisit(Instant.EPOCH, null,
+            new Revalidation(null, null, null, null), 3, true)));
     for (CrawlTask task : tasks) {
       byte[] framed = frame(CrawlTask.CODEC.encode(task));
       CrawlTask back = CrawlTask.CODEC.decode(framed, 3, framed.length - 5);
