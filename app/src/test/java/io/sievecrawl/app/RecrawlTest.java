@@ -112,7 +112,7 @@ class RecrawlTest {
     try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
       assertEquals(ExitCodes.OK, crawl(site).exitCode());
       site.resetCounts();
-      Cmd fresh = Cmd.run("recrawl", job().toString(), "--log-file", log()); // recrawl.after = 1d: all fresh
+      Cmd fresh = Cmd.run("recrawl", job().toString(), "--log-file", log()); // recrawl.after = 24h: all fresh
       assertEquals(ExitCodes.OK, fresh.exitCode(), fresh.toString());
       assertEquals(PAGES, site.pagesNeverServed(), "nothing fetched a day too early");
       assertTrue(fresh.err().contains("fresh " + PAGES), fresh.err());

@@ -224,7 +224,7 @@ public final class Setting<T> {
           + " with a session id is followed as sent.");
 
   public static final Setting<Duration> RECRAWL_AFTER = new Setting<>("recrawl.after",
-      duration(Duration.ZERO, Duration.ofDays(3650)), "1d",
+      duration(Duration.ZERO, Duration.ofDays(3650)), "24h",
       "'sievecrawl recrawl' visits again the URLs last fetched longer ago than this (a conditional GET) and keeps"
           + " those fetched since as they were; 0s visits every one.");
   public static final Setting<Integer> RECRAWL_FORGET_AFTER = new Setting<>("recrawl.forget-after",

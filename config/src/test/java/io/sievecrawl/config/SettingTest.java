@@ -19,14 +19,15 @@ class SettingTest {
     List<Setting<?>> all = Setting.all();
     assertSame(Setting.FILTER_N, all.get(0));
     assertSame(Setting.FILTER_P, all.get(1));
-    assertSame(Setting.STRIP_SESSION_IDS, all.get(all.size() - 1));
+    assertSame(Setting.RECRAWL_FORGET_AFTER, all.get(all.size() - 1));
     Set<String> keys = new HashSet<>();
     for (Setting<?> s : all) {
       assertTrue(keys.add(s.key()), "spelled once: " + s.key());
       assertEquals(Optional.of(s), Setting.forKey(s.key()));
       assertEquals(s.key(), s.toString());
     }
-    assertEquals(List.of("filter", "crawl", "politeness", "robots", "fetch", "frontier", "warc", "results", "traps"),
+    assertEquals(List.of("filter", "crawl", "politeness", "robots", "fetch", "frontier", "warc", "results", "traps",
+        "recrawl"),
         all.stream().map(Setting::section).distinct().toList(), "each section's keys together");
     assertThrows(UnsupportedOperationException.class, () -> all.remove(0));
     assertEquals(Optional.empty(), Setting.forKey("filter.nn"));
