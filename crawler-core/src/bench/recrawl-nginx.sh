@@ -1,0 +1,75 @@
+#!/bin/bash
+# Crawls the OpenJDK 17 javadoc (about 10,000 pages) served by nginx on 127.0.0.1, then recrawls it unchanged with
+# recrawl.after=0s, and counts in nginx's access log what each run was answered: an unchanged site must answer 304
+# to every page of the recrawl, no body sent again. Then validates the WARC files (revisit records included) with
+# jwarc's validate, and reports the bytes per page of the visit file and of the exact store. Not part of the build
+# or CI. Needs nginx and the corpus (installed with apt-get if missing, as root).
+#
+#   crawler-core/src/bench/recrawl-nginx.sh [LAUNCHER]      (default: app/target/sievecrawl)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+launcher=${1:-$root/app/target/sievecrawl}
+[ -x "$launcher" ] || { echo "no launcher at $launcher: build with mvn -B -q package -DskipTests" >&2; exit 1; }
+if ! command -v nginx >/dev/null 2>&1; then
+  [ "$(id -u)" -eq 0 ] || { echo "nginx is missing: apt-get install nginx-light" >&2; exit 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >&2
+fi
+corpus=$("$here/javadoc-corpus.sh")
+jar=$(find "$HOME/.m2/repository/org/netpreserve/jwarc" -name 'jwarc-*.jar' | sort | tail -1)
+
+work=$(mktemp -d /tmp/recrawl-nginx.XXXXXX)
+port=$((20000 + RANDOM % 20000))
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<EOF
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  log_format status '\$status \$body_bytes_sent \$request_uri';
+  access_log $work/nginx/access.log status;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:$port;
+    root $corpus;
+  }
+}
+EOF
+nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
+trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
+echo "http://127.0.0.1:$port/index.html" > "$work/seeds.txt"
+
+statuses() { # what nginx answered since the log was emptied: count per status, and body bytes sent
+  awk '{ n[$1]++; bytes += $2 } END { for (s in n) printf "%s: %d, ", s, n[s]; printf "body bytes sent: %d\n", bytes }' \
+    "$work/nginx/access.log"
+}
+
+: > "$work/nginx/access.log"
+"$launcher" crawl "$work/seeds.txt" --job "$work/job" -o "$work/results.jsonl" --warc "$work/warc" \
+  --log-file "$work/sievecrawl.log" -q
+echo "crawl:   $(statuses)"
+pages=$(wc -l < "$work/results.jsonl")
+visits=$(stat -c %s "$work/job/visits-0.jsonl")
+seen=$(find "$work/job/frontier" -name 'seen-*.run' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+admitted=$(grep -o 'URLs admitted: *[0-9,]*' "$work/sievecrawl.log" | tail -1 | tr -dc '0-9')
+echo "visit file: $visits bytes for $pages pages ($((visits / pages)) bytes a page);" \
+  "exact store: $seen bytes of runs for $admitted URLs admitted"
+
+: > "$work/nginx/access.log"
+"$launcher" recrawl "$work/job" --set recrawl.after=0s --warc "$work/warc" --log-file "$work/sievecrawl.log" -q
+echo "recrawl: $(statuses)"
+revisits=$(tail -n "$pages" "$work/results.jsonl" | grep -c '"revisit":"server-not-modified"' || true)
+echo "recrawl records: $(tail -n "$pages" "$work/results.jsonl" | wc -l), of which server-not-modified: $revisits"
+java -cp "$jar" org.netpreserve.jwarc.tools.WarcTool validate "$work"/warc/*.warc.gz > "$work/validate.txt" 2>&1 \
+  && echo "jwarc validate: every file valid" || { echo "jwarc validate failed:"; tail -20 "$work/validate.txt"; }
+java -cp "$jar" org.netpreserve.jwarc.tools.WarcTool ls "$work"/warc/*.warc.gz 2>/dev/null \
+  | awk '{ n[$1]++ } END { for (t in n) printf "%s %d  ", t, n[t]; print "" }' || true
