@@ -47,6 +47,7 @@ EOF
 nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
 trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
 echo "http://127.0.0.1:$port/index.html" > "$work/seeds.txt"
+fast=(--delay 0ms --concurrency 8 --host-concurrency 8) # a server of our own: no politeness needed
 
 statuses() { # what nginx answered since the log was emptied: count per status, and body bytes sent
   awk '{ n[$1]++; bytes += $2 } END { for (s in n) printf "%s: %d, ", s, n[s]; printf "body bytes sent: %d\n", bytes }' \
@@ -55,7 +56,7 @@ statuses() { # what nginx answered since the log was emptied: count per status, 
 
 : > "$work/nginx/access.log"
 "$launcher" crawl "$work/seeds.txt" --job "$work/job" -o "$work/results.jsonl" --warc "$work/warc" \
-  --log-file "$work/sievecrawl.log" -q
+  --log-file "$work/sievecrawl.log" -q "${fast[@]}"
 echo "crawl:   $(statuses)"
 pages=$(wc -l < "$work/results.jsonl")
 visits=$(stat -c %s "$work/job/visits-0.jsonl")
@@ -65,11 +66,12 @@ echo "visit file: $visits bytes for $pages pages ($((visits / pages)) bytes a pa
   "exact store: $seen bytes of runs for $admitted URLs admitted"
 
 : > "$work/nginx/access.log"
-"$launcher" recrawl "$work/job" --set recrawl.after=0s --warc "$work/warc" --log-file "$work/sievecrawl.log" -q
+"$launcher" recrawl "$work/job" --set recrawl.after=0s --warc "$work/warc" --log-file "$work/sievecrawl.log" -q \
+  "${fast[@]}"
 echo "recrawl: $(statuses)"
 revisits=$(tail -n "$pages" "$work/results.jsonl" | grep -c '"revisit":"server-not-modified"' || true)
 echo "recrawl records: $(tail -n "$pages" "$work/results.jsonl" | wc -l), of which server-not-modified: $revisits"
 java -cp "$jar" org.netpreserve.jwarc.tools.WarcTool validate "$work"/warc/*.warc.gz > "$work/validate.txt" 2>&1 \
   && echo "jwarc validate: every file valid" || { echo "jwarc validate failed:"; tail -20 "$work/validate.txt"; }
-java -cp "$jar" org.netpreserve.jwarc.tools.WarcTool ls "$work"/warc/*.warc.gz 2>/dev/null \
-  | awk '{ n[$1]++ } END { for (t in n) printf "%s %d  ", t, n[t]; print "" }' || true
+echo "WARC records by type: $(zcat "$work"/warc/*.warc.gz | grep -a '^WARC-Type: ' | sort | uniq -c \
+  | awk '{ printf "%s %s  ", $3, $1 }')"
