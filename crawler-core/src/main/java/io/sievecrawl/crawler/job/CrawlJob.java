@@ -12,7 +12,6 @@ import io.sievecrawl.crawler.CrawlTotals;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.CookiesTxt;
-import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.CountMinSketch;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.Ticker;
@@ -55,8 +54,6 @@ public final class CrawlJob implements java.io.Closeable {
   private static final String SKETCH = "pages-per-origin.cms";
   private static final String COOKIES = "cookies.txt";
   private static final String FRONTIER = "frontier";
-  private static final String VISITS = "visits-%d.jsonl";
-  private static final String CARRIED = "carried-%d.txt";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -343,53 +340,13 @@ public final class CrawlJob implements java.io.Closeable {
     if (!Files.isRegularFile(file)) {
       throw new NoSuchFileException(file.toString());
     }
-    Seeds original = Seeds.inFile(file);
-    if (manifest.generation() == 0) {
-      return original;
-    }
-    Instant cutoff = Instant.parse(manifest.recrawlCutoff());
-    int forgetAfter = manifest.forgetAfter();
-    int generation = manifest.generation();
-    return new Seeds() {
-      @Override
-      public void forEach(Action action) throws IOException {
-        original.forEach(action); // the scope is the seeds' sites, as in the first crawl
-      }
-
-      @Override
-      public void forEachVisit(VisitAction action) throws IOException {
-        for (int g = generation - 1; g >= 0; g--) {
-          Path visits = dir.resolve(String.format(Locale.ROOT, VISITS, g));
-          if (Files.exists(visits)) {
-            VisitFile.forEachNewestFirst(visits, cutoff, visit -> {
-              if (visit.last().gone() < forgetAfter) {
-                action.accept(visit.url(), visit.last());
-              }
-            });
-          }
-        }
-        Path carried = dir.resolve(String.format(Locale.ROOT, CARRIED, generation));
-        if (Files.exists(carried)) {
-          Seeds.inFile(carried).forEach(url -> action.accept(url, null));
-        }
-        original.forEach(url -> action.accept(url, null));
-      }
-
-      @Override
-      public boolean normalized() {
-        return true;
-      }
-
-      @Override
-      public boolean queuedBeforeFetching() {
-        return true;
-      }
-    };
+    return generation().seeds(Seeds.inFile(file));
   }
 
-  /** The generation of the crawl: 0 for the first, one more for each recrawl. */
-  public int generation() {
-    return manifest.generation();
+  /** The generation the manifest names: 0 for the first crawl, one more for each recrawl. */
+  private Generation generation() {
+    return new Generation(dir, manifest.generation(),
+        manifest.recrawlCutoff() == null ? null : Instant.parse(manifest.recrawlCutoff()), manifest.forgetAfter());
   }
 
   /**
@@ -398,7 +355,7 @@ public final class CrawlJob implements java.io.Closeable {
    */
   public synchronized VisitLog openVisitLog() throws IOException {
     if (visits == null) {
-      visits = VisitFile.open(dir.resolve(String.format(Locale.ROOT, VISITS, manifest.generation())));
+      visits = VisitFile.open(generation().visitsFile());
     }
     return visits;
   }
@@ -425,52 +382,16 @@ public final class CrawlJob implements java.io.Closeable {
    */
   public synchronized void startRecrawl(Instant cutoff, int forgetAfter, CrawlSettings settings, Ticker ticker)
       throws IOException {
-    int next = manifest.generation() + 1;
-    Path carried = dir.resolve(String.format(Locale.ROOT, CARRIED, next));
-    StringBuilder queued = new StringBuilder();
-    long count = 0;
+    Generation current = generation();
+    long carried;
     try (DiskFrontier<CrawlTask> frontier = openFrontier(settings, Setting.FILTER_N.key(), ticker)) {
-      for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
-        for (Claim<CrawlTask> claim = frontier.poll(queue); claim != null; claim = frontier.poll(queue)) {
-          queued.append(claim.task().key()).append('\n');
-          count++;
-        }
-        frontier.releaseQueue(queue);
-      }
+      carried = current.carryQueued(frontier);
     }
-    Durable.replace(carried, queued.toString());
-    Path oldFrontier = frontierDir();
     manifest = manifest.nextGeneration(cutoff, forgetAfter);
     writeManifest();
-    deleteTree(oldFrontier);
+    generation().dropPreviousFrontier();
     log.info("recrawl of {} begins: generation {}; URLs fetched before {} are visited again; {} URLs still queued"
-        + " carried over", dir, next, cutoff, String.format(Locale.ROOT, "%,d", count));
-  }
-
-  /** Deletes what a completed generation superseded: earlier generations' visits and the URLs they carried. */
-  private void dropSupersededGenerations() throws IOException {
-    for (int g = 0; g < manifest.generation(); g++) {
-      Files.deleteIfExists(dir.resolve(String.format(Locale.ROOT, VISITS, g)));
-    }
-    for (int g = 0; g <= manifest.generation(); g++) {
-      Files.deleteIfExists(dir.resolve(String.format(Locale.ROOT, CARRIED, g)));
-    }
-  }
-
-  private Path frontierDir() {
-    int g = manifest.generation();
-    return dir.resolve(g == 0 ? FRONTIER : FRONTIER + "-" + g);
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+        + " carried over", dir, manifest.generation(), cutoff, String.format(Locale.ROOT, "%,d", carried));
   }
 
   /**
@@ -487,10 +408,9 @@ public final class CrawlJob implements java.io.Closeable {
         .withConfirmation(manifest.confirm())
         .withGrowth(settings.filter().grow(), this::resizeFilter);
     try {
-      if (manifest.generation() > 0) {
-        deleteTree(dir.resolve(manifest.generation() == 1 ? FRONTIER : FRONTIER + "-" + (manifest.generation() - 1)));
-      }
-      return DiskFrontier.open(frontierDir(), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
+      Generation generation = generation();
+      generation.dropPreviousFrontier(); // a kill may have come between the manifest and the deletion
+      return DiskFrontier.open(generation.frontierDir(), manifest.n(), manifest.p(), CrawlTask.CODEC, CrawlTask::key,
           CrawlTask::origin, options, ticker);
     } catch (FrontierCorruptException e) {
       throw new CrawlJobException(e.getMessage(), e);
@@ -567,7 +487,7 @@ public final class CrawlJob implements java.io.Closeable {
     manifest = manifest.withStatus(status.name(), clock.instant().toString(), manifest.runs());
     writeManifest();
     if (status == Status.COMPLETED) {
-      dropSupersededGenerations();
+      generation().dropSuperseded();
     }
   }
 

@@ -1,0 +1,141 @@
+package io.sievecrawl.crawler.job;
+
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.Seeds;
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Durable;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * One generation of a crawl directory's files: the first crawl is generation 0, each recrawl the next. A
+ * generation has its own frontier ({@code frontier/}, then {@code frontier-G/}), its visits ({@code visits-G.jsonl})
+ * and, for a recrawl, the URLs the last one left queued ({@code carried-G.txt}).
+ *
+ * @param dir the crawl directory
+ * @param number the generation
+ * @param cutoff for a recrawl: URLs last fetched before it are visited again, later ones kept; {@code null} for 0
+ * @param forgetAfter for a recrawl: 404/410 answers in a row after which a URL is not visited again
+ */
+record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
+  private static final String FRONTIER = "frontier";
+  private static final String VISITS = "visits-%d.jsonl";
+  private static final String CARRIED = "carried-%d.txt";
+
+  Path frontierDir() {
+    return frontierDir(number);
+  }
+
+  Path visitsFile() {
+    return visitsFile(number);
+  }
+
+  /**
+   * What a generation queues: for 0 the seeds; for a recrawl first every URL of earlier generations' visits still
+   * on disk, newest first (a URL's newest visit is queued, the older ones refused as seen), each with what it
+   * learned, those gone too often left out; then the URLs carried over; then the seeds. The scope stays the seeds'.
+   */
+  Seeds seeds(Seeds original) {
+    if (number == 0) {
+      return original;
+    }
+    return new Seeds() {
+      @Override
+      public void forEach(Action action) throws IOException {
+        original.forEach(action);
+      }
+
+      @Override
+      public void forEachVisit(VisitAction action) throws IOException {
+        for (int g = number - 1; g >= 0; g--) {
+          Path visits = visitsFile(g);
+          if (Files.exists(visits)) {
+            VisitFile.forEachNewestFirst(visits, cutoff, visit -> {
+              if (visit.last().gone() < forgetAfter) {
+                action.accept(visit.url(), visit.last());
+              }
+            });
+          }
+        }
+        Path carried = carriedFile(number);
+        if (Files.exists(carried)) {
+          Seeds.inFile(carried).forEach(url -> action.accept(url, null));
+        }
+        original.forEach(url -> action.accept(url, null));
+      }
+
+      @Override
+      public boolean normalized() {
+        return true;
+      }
+
+      @Override
+      public boolean queuedBeforeFetching() {
+        return true;
+      }
+    };
+  }
+
+  /**
+   * Writes the URLs still waiting in {@code frontier} (this generation's) where the next generation reads them;
+   * returns how many. The frontier's tasks are claimed and left unacknowledged: it goes next.
+   */
+  long carryQueued(DiskFrontier<CrawlTask> frontier) throws IOException {
+    StringBuilder queued = new StringBuilder();
+    long count = 0;
+    for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
+      for (Claim<CrawlTask> claim = frontier.poll(queue); claim != null; claim = frontier.poll(queue)) {
+        queued.append(claim.task().key()).append('\n');
+        count++;
+      }
+      frontier.releaseQueue(queue);
+    }
+    Durable.replace(carriedFile(number + 1), queued.toString());
+    return count;
+  }
+
+  /** Deletes the frontier of the generation before: the manifest names this one, so it is of no more use. */
+  void dropPreviousFrontier() throws IOException {
+    if (number > 0) {
+      deleteTree(frontierDir(number - 1));
+    }
+  }
+
+  /** Deletes what this generation, completed, superseded: earlier visits and the URLs carried. */
+  void dropSuperseded() throws IOException {
+    for (int g = 0; g < number; g++) {
+      Files.deleteIfExists(visitsFile(g));
+    }
+    for (int g = 0; g <= number; g++) {
+      Files.deleteIfExists(carriedFile(g));
+    }
+  }
+
+  private Path frontierDir(int g) {
+    return dir.resolve(g == 0 ? FRONTIER : FRONTIER + "-" + g);
+  }
+
+  private Path visitsFile(int g) {
+    return dir.resolve(String.format(Locale.ROOT, VISITS, g));
+  }
+
+  private Path carriedFile(int g) {
+    return dir.resolve(String.format(Locale.ROOT, CARRIED, g));
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
