@@ -516,6 +516,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
       long admittedAt;
       long droppedAt;
       long rescuedAt;
+      if (seen != null && seen.hasUnwrittenFrozen()) {
+        seen.writeFrozen(); // a checkpoint that failed after its freeze: its fingerprints lie before this one's P too
+      }
       if (seen != null) {
         offerGate.writeLock().lock(); // no admission runs: the frozen fingerprints are those before P (note 7)
       }

@@ -106,6 +106,11 @@ final class SeenRuns implements SeenStore {
     return recentCount.sum();
   }
 
+  /** Whether fingerprints were frozen and not yet written as a run (the checkpoint that froze them failed). */
+  boolean hasUnwrittenFrozen() {
+    return settled.frozen != null;
+  }
+
   /** Moves the recent fingerprints to the settled ones. The caller makes sure no admission runs meanwhile. */
   void freeze() {
     if (settled.frozen != null) {
