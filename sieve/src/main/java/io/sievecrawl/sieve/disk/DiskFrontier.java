@@ -626,7 +626,15 @@ public final class DiskFrontier<T> implements Frontier<T> {
   /** Flushes and forces the log and closes the files; tasks not completed wait there for the next run. */
   @Override
   public void close() throws IOException {
-    syncer.shutdownNow();
+    syncer.shutdown(); // the timers stop; a growth or checkpoint under way ends first (an interrupt would cut it)
+    try {
+      if (!syncer.awaitTermination(1, TimeUnit.MINUTES)) {
+        syncer.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      syncer.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
     synchronized (checkpointing) {
       lock.lock();
       try {
