@@ -71,6 +71,8 @@ final class PlanCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "frontier on disk (the crawl directory): about %s per million queued URLs of %d"
         + " characters, each with its referrer of as many; the heap holds the filter, not the queue%n",
         Values.formatSize(FrontierDisk.bytesPerMillion()), FrontierDisk.TYPICAL_URL_LENGTH);
+    out.printf(Locale.ROOT, "exact store (filter.confirm): 8 bytes on disk per URL admitted, %s at n; on the heap"
+        + " at most a million recent URLs (about 24MB) between checkpoints%n", Values.formatSize(8 * count));
     out.flush();
     ClassArchive.markUseful();
     return ExitCodes.OK;

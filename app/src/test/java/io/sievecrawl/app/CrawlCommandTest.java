@@ -304,6 +304,8 @@ class CrawlCommandTest {
     assertTrue(cmd.out().contains("classical Bloom filter: 95,850,584 bits = 11.98MB, k = 7, 9.59 bits per URL"), cmd.out());
     assertTrue(cmd.out().contains("expected false-positive rate at n:"), cmd.out());
     assertTrue(cmd.out().contains("expected false-positive rate at 2n:"), cmd.out());
+    assertTrue(cmd.out().contains("exact store (filter.confirm): 8 bytes on disk per URL admitted, 80MB at n"),
+        cmd.out());
     Cmd big = Cmd.run("plan", "-n", "1e9", "-p", "0.0001");
     assertTrue(big.out().contains("19,170,116,755 bits = 2.40GB, k = 13"), big.out());
     Cmd defaultP = Cmd.run("plan", "-n", "10M");
