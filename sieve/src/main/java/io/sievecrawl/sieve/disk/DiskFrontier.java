@@ -543,7 +543,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
         }
       }
       BloomFilter filter = admission.filter();
-      String name = String.format("filter-%012d-%d.bf", position.segment(), position.offset());
+      // n and p in the name: a filter rebuilt at another size at the same position must not replace the file the
+      // durable checkpoint still names (a kill before the new checkpoint would leave it naming a foreign filter)
+      BloomSizing named = filter.sizing();
+      String name = String.format(java.util.Locale.ROOT, "filter-%012d-%d-n%d-p%s.bf", position.segment(),
+          position.offset(), named.expectedInsertions(), Double.toString(named.targetFpp()));
       BloomFilterFile.write(filter, dir.resolve(name), true);
       offerGate.writeLock().lock(); // wait out every offer that may have put bits in the file (note 4)
       offerGate.writeLock().unlock();

@@ -133,6 +133,28 @@ class DiskFrontierConfirmTest {
   }
 
   @Test
+  void aKillBeforeTheResizedCheckpointIsWrittenLeavesTheOldOneWhole() throws IOException {
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 500; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint(); // as the end of a run does: the resize below checkpoints at the same log position
+    }
+    byte[] oldCheckpoint = Files.readAllBytes(dir.resolve(CheckpointFile.NAME));
+    Path oldFilter = filterFiles().get(0);
+    byte[] oldFilterBytes = Files.readAllBytes(oldFilter);
+    open(10_000).close();
+    assertFalse(filterFiles().contains(oldFilter), "the resized filter has a file of its own");
+    // What a kill between writing the new filter file and the new checkpoint leaves: both filters, the old checkpoint.
+    Files.write(oldFilter, oldFilterBytes);
+    Files.write(dir.resolve(CheckpointFile.NAME), oldCheckpoint);
+    try (DiskFrontier<String> frontier = open(10_000)) { // rebuilt again, from the old filter's checkpoint
+      assertEquals(500, frontier.stats().admitted());
+      assertFalse(frontier.offer(url(7)));
+    }
+  }
+
+  @Test
   void aFrontierWithoutAStoreCannotChangeN() throws IOException {
     Strings.open(dir, 1 << 20).close();
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(200_000));
@@ -156,6 +178,12 @@ class DiskFrontierConfirmTest {
     Files.delete(runs.get(0));
     FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(100));
     assertEquals(runs.get(0) + ": named by the checkpoint but missing", e.getMessage());
+  }
+
+  private List<Path> filterFiles() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".bf")).sorted().toList();
+    }
   }
 
   private List<Path> runFiles() throws IOException {
