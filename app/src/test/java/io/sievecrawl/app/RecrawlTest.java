@@ -134,6 +134,26 @@ class RecrawlTest {
     }
   }
 
+  @Test
+  void aRecrawlKeepsEachPageAtItsDepthSoMaxDepthHolds() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      Cmd first = Cmd.run("crawl", seeds.toString(), "--job", job().toString(), "-o", results().toString(),
+          "--log-file", log(), "--delay", "0ms", "--max-depth", "1");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      int reached = PAGES - site.pagesNeverServed();
+      assertTrue(reached > 1 && reached < PAGES, "one hop reaches part of the site: " + reached);
+      site.resetCounts();
+      for (int page = 0; page < PAGES; page++) {
+        site.change(page); // every page read again: its links are met again
+      }
+      Cmd recrawl = Cmd.run("recrawl", job().toString(), "--set", "recrawl.after=0s", "--log-file", log(),
+          "--delay", "0ms");
+      assertEquals(ExitCodes.OK, recrawl.exitCode(), recrawl.toString());
+      assertEquals(reached, PAGES - site.pagesNeverServed(), "no page deeper than --max-depth 1");
+    }
+  }
+
   /** The last record of each URL among the last {@code count} lines: the recrawl's. */
   private static Map<String, JsonNode> lastRecordByUrl(Path results, int count) throws IOException {
     List<String> lines = Files.readAllLines(results, StandardCharsets.UTF_8);

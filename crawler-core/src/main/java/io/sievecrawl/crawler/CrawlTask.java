@@ -54,9 +54,12 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return new CrawlTask(url, 0, null, 0, 0);
   }
 
-  /** A URL a recrawl visits again: a seed of the recrawl, which carries what its last visit learned. */
+  /**
+   * A URL a recrawl visits again, queued as its seeds are, at the depth it was found at and carrying what its last
+   * visit learned.
+   */
   static CrawlTask revisit(Url url, LastVisit last) {
-    return new CrawlTask(url, 0, null, 0, 0, false, Objects.requireNonNull(last, "last"));
+    return new CrawlTask(url, last.depth(), null, 0, 0, last.sitemap(), last);
   }
 
   /** A sitemap that robots.txt at {@code robotsTxt} lists: one hop from a seed, as a link of the site's root. */
@@ -104,7 +107,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
    * of flags (1: a sitemap; 2: a last visit follows), so that tasks written before sitemaps were followed read back
    * as pages. A last visit: fetchedAt in epoch milliseconds, status + 1 (0: none), ETag, Last-Modified and payload
    * digest each as length + 1 and UTF-8 bytes (0: none), capturedAt in epoch milliseconds + 1 (0: none), gone, fresh
-   * (1) or due (0); the numbers as varints.
+   * (1) or due (0); the numbers as varints. A last visit's depth and sitemap flag are the task's own.
    */
   private static final class Codec implements TaskCodec<CrawlTask> {
     private static final int SITEMAP_FLAG = 1;
@@ -186,7 +189,8 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
           int gone = readVarint(bytes, at, end);
           boolean fresh = readVarint(bytes, at, end) == 1;
           last = new LastVisit(fetchedAt, status == 0 ? null : status - 1, new Revalidation(etag, lastModified, digest,
-              captured == 0 ? null : Instant.ofEpochMilli(captured - 1)), gone, fresh);
+              captured == 0 ? null : Instant.ofEpochMilli(captured - 1)), gone, fresh, depth,
+              (flags & SITEMAP_FLAG) != 0);
         }
         check(at[0] == end);
         return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, (flags & SITEMAP_FLAG) != 0, last);

@@ -13,8 +13,11 @@ import java.util.Objects;
  * @param gone how many visits in a row it answered 404 or 410: at {@code recrawl.forget-after} it is forgotten
  * @param fresh whether it was fetched after the recrawl's cutoff ({@code recrawl.after} before the recrawl began):
  *     then it is kept as it is, not fetched
+ * @param depth its depth in the crawl that found it, kept so that crawl.max-depth holds across recrawls
+ * @param sitemap whether it was read as a sitemap
  */
-public record LastVisit(Instant fetchedAt, Integer status, Revalidation revalidation, int gone, boolean fresh) {
+public record LastVisit(Instant fetchedAt, Integer status, Revalidation revalidation, int gone, boolean fresh,
+    int depth, boolean sitemap) {
 
   public LastVisit {
     Objects.requireNonNull(fetchedAt, "fetchedAt");

@@ -202,11 +202,11 @@ final class LeaseCloser {
   private void write(CrawlTask task, CrawlResult result, String skipReason) throws IOException {
     if (result != null) {
       sink.accept(result);
-      if (skipReason == null) {
-        visits.visited(task, result);
-      }
-    } else if (FreshGate.FRESH.equals(skipReason)) {
-      visits.kept(task);
+    }
+    if (skipReason == null && result != null) {
+      visits.visited(task, result);
+    } else if (skipReason != null && task.last() != null) {
+      visits.kept(task); // not fetched this time (fresh, a budget, robots.txt unavailable): the next recrawl tries
     }
     if (skipReason != null) {
       stats.skip(skipReason);

@@ -34,9 +34,9 @@ class CrawlTaskTest {
             .redirect(url("https://example.com/a2.xml")),
         CrawlTask.revisit(url("https://example.com/r"), new LastVisit(Instant.parse("2026-11-20T10:00:00.123Z"), 200,
             new Revalidation("\"5f-1a\"", "Thu, 19 Nov 2026 08:00:00 GMT", "sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH",
-                Instant.parse("2026-11-19T10:00:00.456Z")), 0, false)),
+                Instant.parse("2026-11-19T10:00:00.456Z")), 0, false, 4, false)),
         CrawlTask.revisit(url("https://example.com/gone"), new LastVisit(Instant.EPOCH, null,
-            new Revalidation(null, null, null, null), 3, true)));
+            new Revalidation(null, null, null, null), 3, true, 1, true)));
     for (CrawlTask task : tasks) {
       byte[] framed = frame(CrawlTask.CODEC.encode(task));
       CrawlTask back = CrawlTask.CODEC.decode(framed, 3, framed.length - 5);

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -38,7 +40,9 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
   /**
    * What a generation queues: for 0 the seeds; for a recrawl first every URL of earlier generations' visits still
    * on disk, newest first (a URL's newest visit is queued, the older ones refused as seen), each with what it
-   * learned, those gone too often left out; then the URLs carried over; then the seeds. The scope stays the seeds'.
+   * learned, those gone too often left out (held in memory while the files are read: one entry per URL forgotten);
+   * then the URLs carried over by this and earlier unfinished generations; then the seeds. The scope stays the
+   * seeds'.
    */
   Seeds seeds(Seeds original) {
     if (number == 0) {
@@ -52,19 +56,29 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
 
       @Override
       public void forEachVisit(VisitAction action) throws IOException {
+        // A URL forgotten by its newest line must not come back through an older one, which the frontier would not
+        // refuse as seen (the newest was never queued): those URLs are remembered while the files are read.
+        Set<String> forgotten = new HashSet<>();
         for (int g = number - 1; g >= 0; g--) {
           Path visits = visitsFile(g);
           if (Files.exists(visits)) {
             VisitFile.forEachNewestFirst(visits, cutoff, visit -> {
-              if (visit.last().gone() < forgetAfter) {
+              if (forgotten.contains(visit.url())) {
+                return;
+              }
+              if (visit.last().gone() >= forgetAfter) {
+                forgotten.add(visit.url());
+              } else {
                 action.accept(visit.url(), visit.last());
               }
             });
           }
         }
-        Path carried = carriedFile(number);
-        if (Files.exists(carried)) {
-          Seeds.inFile(carried).forEach(url -> action.accept(url, null));
+        for (int g = number; g >= 1; g--) { // an unfinished generation may not have queued what it carried
+          Path carried = carriedFile(g);
+          if (Files.exists(carried)) {
+            Seeds.inFile(carried).forEach(url -> action.accept(url, null));
+          }
         }
         original.forEach(url -> action.accept(url, null));
       }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A generation's visits, one JSON line per URL visited or kept, appended as pages complete (before they are
  * acknowledged, so a kill loses none): {@code {"url":...,"fetchedAt":...,"status":200,"etag":...,
- * "lastModified":...,"payloadDigest":...,"capturedAt":...,"gone":0}}. The next recrawl reads it newest line first.
+ * "lastModified":...,"payloadDigest":...,"capturedAt":...,"gone":0,"depth":2,"sitemap":false}}. The next recrawl
+ * reads it newest line first; a last line without its newline (a write cut short) is left out.
  *
  * <p>{@code capturedAt} is when the content was last captured whole (a revisit keeps the date of the capture it
  * repeats; an error keeps the last one): the date a WARC revisit record refers to. {@code gone} counts the visits
@@ -71,7 +72,7 @@ final class VisitFile implements VisitLog, AutoCloseable {
         capture == null ? null : capture.lastModified(),
         capture != null && capture.payloadDigest() != null ? capture.payloadDigest()
             : before == null ? null : before.payloadDigest(),
-        capturedAt, gone ? (last == null ? 1 : last.gone() + 1) : 0);
+        capturedAt, gone ? (last == null ? 1 : last.gone() + 1) : 0, task.depth(), task.sitemap());
   }
 
   @Override
@@ -79,11 +80,11 @@ final class VisitFile implements VisitLog, AutoCloseable {
     LastVisit last = task.last();
     Revalidation r = last.revalidation();
     write(task.key(), last.fetchedAt(), last.status(), r.etag(), r.lastModified(), r.payloadDigest(), r.capturedAt(),
-        last.gone());
+        last.gone(), task.depth(), task.sitemap());
   }
 
   private void write(String url, Instant fetchedAt, Integer status, String etag, String lastModified, String digest,
-      Instant capturedAt, int gone) throws IOException {
+      Instant capturedAt, int gone, int depth, boolean sitemap) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     try (JsonGenerator json = JSON.createGenerator(line)) {
       json.writeStartObject();
@@ -99,6 +100,8 @@ final class VisitFile implements VisitLog, AutoCloseable {
       json.writeStringField("payloadDigest", digest);
       json.writeStringField("capturedAt", capturedAt == null ? null : capturedAt.toString());
       json.writeNumberField("gone", gone);
+      json.writeNumberField("depth", depth);
+      json.writeBooleanField("sitemap", sitemap);
       json.writeEndObject();
     }
     line.write('\n');
@@ -142,6 +145,21 @@ final class VisitFile implements VisitLog, AutoCloseable {
   static void forEachNewestFirst(Path path, Instant cutoff, VisitAction action) throws IOException {
     try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "r")) {
       long end = file.length();
+      if (end > 0) {
+        file.seek(end - 1);
+        if (file.read() != '\n') {
+          long lastNewline = end - 1;
+          while (lastNewline >= 0) {
+            file.seek(lastNewline);
+            if (file.read() == '\n') {
+              break;
+            }
+            lastNewline--;
+          }
+          log.info("visit file {}: left out a torn last line ({} bytes)", path, end - lastNewline - 1);
+          end = lastNewline + 1; // a line cut short by a kill or a full disk: its page was not acknowledged
+        }
+      }
       byte[] chunk = new byte[1 << 16];
       ByteArrayOutputStream pending = new ByteArrayOutputStream(); // the start of a line met in an earlier chunk
       while (end > 0) {
@@ -186,6 +204,8 @@ final class VisitFile implements VisitLog, AutoCloseable {
     String digest = null;
     Instant capturedAt = null;
     int gone = 0;
+    int depth = 0;
+    boolean sitemap = false;
     try (JsonParser json = JSON.createParser(line)) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not a JSON object");
@@ -203,6 +223,8 @@ final class VisitFile implements VisitLog, AutoCloseable {
           case "payloadDigest" -> digest = none ? null : json.getText();
           case "capturedAt" -> capturedAt = none ? null : Instant.parse(json.getText());
           case "gone" -> gone = json.getIntValue();
+          case "depth" -> depth = json.getIntValue();
+          case "sitemap" -> sitemap = json.getBooleanValue();
           default -> json.skipChildren();
         }
       }
@@ -215,7 +237,7 @@ final class VisitFile implements VisitLog, AutoCloseable {
           + new String(line, StandardCharsets.UTF_8));
     }
     return new Visit(url, new LastVisit(fetchedAt, status, new Revalidation(etag, lastModified, digest, capturedAt),
-        gone, fetchedAt.isAfter(cutoff)));
+        gone, fetchedAt.isAfter(cutoff), depth, sitemap));
   }
 
   private static void cutTornLine(Path path) throws IOException {

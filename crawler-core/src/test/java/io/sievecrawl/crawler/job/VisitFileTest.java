@@ -66,9 +66,9 @@ class VisitFileTest {
     Path file = dir.resolve("visits-1.jsonl");
     Instant captured = Instant.parse("2026-11-01T00:00:00.001Z");
     LastVisit before = new LastVisit(Instant.parse("2026-11-02T00:00:00Z"), 200,
-        new Revalidation("\"a\"", null, "sha1:OLD", captured), 0, false);
+        new Revalidation("\"a\"", null, "sha1:OLD", captured), 0, false, 3, false);
     LastVisit gone = new LastVisit(Instant.parse("2026-11-02T00:00:00Z"), 404,
-        new Revalidation(null, null, "sha1:OLD", captured), 1, false);
+        new Revalidation(null, null, "sha1:OLD", captured), 1, false, 1, true);
     try (VisitFile visits = VisitFile.open(file)) {
       visits.visited(task("https://example.com/same", before), result("https://example.com/same", 304,
           new CrawlResult.Capture("\"a\"", null, "sha1:OLD", CrawlResult.Capture.SERVER_NOT_MODIFIED, captured)));
@@ -84,6 +84,8 @@ class VisitFileTest {
     assertEquals(2, read.get(1).last().gone());
     assertEquals("sha1:OLD", read.get(1).last().revalidation().payloadDigest(), "the last capture is kept");
     assertEquals(captured, read.get(2).last().revalidation().capturedAt());
+    assertEquals(3, read.get(0).last().depth(), "a revisit keeps the depth it was found at");
+    assertTrue(read.get(1).last().sitemap());
     assertEquals(304, read.get(2).last().status());
   }
 
@@ -94,8 +96,11 @@ class VisitFileTest {
       visits.visited(task("https://example.com/a", null), result("https://example.com/a", 200, null));
     }
     Files.writeString(file, "{\"url\":\"https://exa", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
-    VisitFile.open(file).close();
     List<VisitFile.Visit> read = new ArrayList<>();
+    VisitFile.forEachNewestFirst(file, T0, read::add); // a recrawl reads an earlier generation's file as it is
+    assertEquals(1, read.size());
+    VisitFile.open(file).close();
+    read.clear();
     VisitFile.forEachNewestFirst(file, T0, read::add);
     assertEquals(1, read.size());
     assertNull(read.get(0).last().revalidation().etag());
@@ -106,6 +111,7 @@ class VisitFileTest {
   }
 
   private static CrawlTask task(String url, LastVisit last) {
-    return new CrawlTask(Url.ofCanonical(url), 0, null, 0, 0, false, last);
+    return new CrawlTask(Url.ofCanonical(url), last == null ? 0 : last.depth(), null, 0, 0,
+        last != null && last.sitemap(), last);
   }
 }
