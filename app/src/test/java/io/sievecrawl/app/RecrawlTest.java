@@ -154,6 +154,25 @@ class RecrawlTest {
     }
   }
 
+  @Test
+  void aUrlNotFetchedForABudgetStaysForTheNextRecrawl() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
+      assertEquals(ExitCodes.OK, crawl(site).exitCode());
+      site.resetCounts();
+      // The budget counts the whole crawl's pages per host: five more, then every revisit is skipped for it.
+      Cmd limited = Cmd.run("recrawl", job().toString(), "--set", "recrawl.after=0s", "--set",
+          "crawl.max-pages-per-host=" + (PAGES + 5), "--log-file", log(), "--delay", "0ms");
+      assertEquals(ExitCodes.OK, limited.exitCode(), limited.toString());
+      assertEquals(PAGES - 5, site.pagesNeverServed());
+      java.util.Set<String> kept = new java.util.HashSet<>();
+      for (String line : Files.readAllLines(job().resolve("visits-1.jsonl"))) {
+        kept.add(JSON.readTree(line).get("url").asText());
+      }
+      assertEquals(PAGES, kept.size(), "every page kept for the next recrawl, though none was fetched");
+      assertFalse(Files.exists(job().resolve("visits-0.jsonl")), "the generation completed");
+    }
+  }
+
   /** The last record of each URL among the last {@code count} lines: the recrawl's. */
   private static Map<String, JsonNode> lastRecordByUrl(Path results, int count) throws IOException {
     List<String> lines = Files.readAllLines(results, StandardCharsets.UTF_8);
