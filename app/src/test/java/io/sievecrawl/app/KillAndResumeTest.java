@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sievecrawl.crawler.bench.SyntheticSite;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.netpreserve.jwarc.WarcReader;
 import org.netpreserve.jwarc.WarcRecord;
@@ -46,24 +44,8 @@ class KillAndResumeTest {
           "--delay", "0ms", "-n", "100k", "--log-file", dir.resolve("sievecrawl.log").toString());
 
       Path warc = dir.resolve("warc");
-      Process child = ChildProcess.start(List.of(), stderr, concat(List.of("crawl", seeds.toString(), "--job",
-          job.toString(), "-o", results.toString(), "--warc", warc.toString(), "--set", "warc.max-size=2MB"),
-          tuning));
-      int kills = 0;
-      while (true) {
-        long linesBefore = lines(results);
-        long target = linesBefore + 100 + random.nextInt(400);
-        if (kills < KILLS && waitForLines(child, results, target)) {
-          child.toHandle().destroyForcibly(); // SIGKILL
-          assertTrue(child.waitFor(1, TimeUnit.MINUTES));
-          kills++;
-          child = ChildProcess.start(List.of(), stderr, concat(List.of("resume", job.toString()), tuning));
-          continue;
-        }
-        assertTrue(child.waitFor(3, TimeUnit.MINUTES), "the crawl ends");
-        assertEquals(0, child.exitValue(), Files.readString(stderr));
-        break;
-      }
+      int kills = KillLoop.run(List.of("crawl", seeds.toString(), "--job", job.toString(), "-o", results.toString(),
+          "--warc", warc.toString(), "--set", "warc.max-size=2MB"), tuning, job, results, stderr, random, KILLS, 400);
       assertTrue(kills >= 3, "killed " + kills + " times");
 
       Map<String, Integer> records = new HashMap<>();
@@ -130,31 +112,5 @@ class KillAndResumeTest {
   /** Pages requested more than once (the server counts requests per page). */
   private static int countRepeatedPages(SyntheticSite site) {
     return PAGES - site.pagesServedOnce() - site.pagesNeverServed();
-  }
-
-  /** Waits until {@code file} holds {@code target} lines; {@code false} if the child ended first. */
-  private static boolean waitForLines(Process child, Path file, long target) throws IOException, InterruptedException {
-    while (lines(file) < target) {
-      if (child.waitFor(10, TimeUnit.MILLISECONDS)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long lines(Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    byte[] bytes = Files.readAllBytes(file);
-    long n = 0;
-    for (byte b : bytes) {
-      n += b == '\n' ? 1 : 0;
-    }
-    return n;
-  }
-
-  private static String[] concat(List<String> a, List<String> b) {
-    return java.util.stream.Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
   }
 }

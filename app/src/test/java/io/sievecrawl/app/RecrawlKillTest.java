@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,10 +42,10 @@ class RecrawlKillTest {
       Path stderr = dir.resolve("stderr.txt");
       List<String> tuning = List.of("--concurrency", "" + CONCURRENCY, "--host-concurrency", "" + CONCURRENCY,
           "--delay", "0ms", "--log-file", dir.resolve("sievecrawl.log").toString());
-      Cmd first = Cmd.run(concat(List.of("crawl", seeds.toString(), "--job", job.toString(), "-o",
+      Cmd first = Cmd.run(KillLoop.concat(List.of("crawl", seeds.toString(), "--job", job.toString(), "-o",
           results.toString(), "-n", "100k"), tuning));
       assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
-      long firstLines = lines(results);
+      long firstLines = KillLoop.lines(results);
       site.resetCounts();
       Set<String> changed = new HashSet<>();
       for (int page = 0; page < PAGES; page += 10) {
@@ -54,22 +53,8 @@ class RecrawlKillTest {
         changed.add(site.url(page));
       }
 
-      Process child = ChildProcess.start(List.of(), stderr, concat(List.of("recrawl", job.toString(), "--set",
-          "recrawl.after=0s"), tuning));
-      int kills = 0;
-      while (true) {
-        long target = lines(results) + 100 + random.nextInt(300);
-        if (kills < KILLS && waitForLines(child, results, target)) {
-          child.toHandle().destroyForcibly(); // SIGKILL
-          assertTrue(child.waitFor(1, TimeUnit.MINUTES));
-          kills++;
-          child = ChildProcess.start(List.of(), stderr, concat(List.of("resume", job.toString()), tuning));
-          continue;
-        }
-        assertTrue(child.waitFor(3, TimeUnit.MINUTES), "the recrawl ends");
-        assertEquals(0, child.exitValue(), Files.readString(stderr));
-        break;
-      }
+      int kills = KillLoop.run(List.of("recrawl", job.toString(), "--set", "recrawl.after=0s"), tuning, job, results,
+          stderr, random, KILLS, 300);
       assertTrue(kills >= 2, "killed " + kills + " times");
 
       ObjectMapper json = new ObjectMapper();
@@ -103,29 +88,5 @@ class RecrawlKillTest {
         assertTrue(files.noneMatch(f -> f.getFileName().toString().startsWith("carried-")));
       }
     }
-  }
-
-  private static boolean waitForLines(Process child, Path file, long target) throws Exception {
-    while (lines(file) < target) {
-      if (child.waitFor(10, TimeUnit.MILLISECONDS)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long lines(Path file) throws java.io.IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    long n = 0;
-    for (byte b : Files.readAllBytes(file)) {
-      n += b == '\n' ? 1 : 0;
-    }
-    return n;
-  }
-
-  private static String[] concat(List<String> a, List<String> b) {
-    return Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
   }
 }
