@@ -13,31 +13,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$("$here/javadoc-corpus.sh")
 work=$(mktemp -d /tmp/compare-builds.XXXXXX)
-port=$((20000 + RANDOM % 20000))
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  access_log off;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  server {
-    listen 127.0.0.1:$port;
-    root $corpus;
-    location = /redirect { return 301 /index.html; }
-  }
-}
-CONF
-nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
-trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true' EXIT
+. "$here/nginx.sh"
+start_nginx "$work" "$corpus" 'location = /redirect { return 301 /index.html; }'
+trap 'stop_nginx "$work"' EXIT
 printf 'http://127.0.0.1:%s/redirect\nhttp://127.0.0.1:%s/no-such-page\n' $port $port > "$work/seeds.txt"
 i=0
 for launcher in "$1" "$2" "$1" "$2"; do

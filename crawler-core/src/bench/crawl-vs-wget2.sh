@@ -87,8 +87,7 @@ for entry in "${crawlers[@]}"; do
 done
 
 work=$(mktemp -d /tmp/crawl-vs-wget2.XXXXXX)
-port=$((20000 + RANDOM % 20000))
-mkdir -p "$work/nginx"
+. "$here/nginx.sh"
 docroot=$corpus
 seeds=("http://127.0.0.1:$port/index.html")
 if [ "$copies" -gt 1 ]; then # links to the one corpus; its pages link relatively, so each copy links within itself
@@ -101,30 +100,8 @@ if [ "$copies" -gt 1 ]; then # links to the one corpus; its pages link relativel
     seeds+=("http://127.0.0.1:$port/c$i/index.html")
   done
 fi
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  access_log $work/nginx/access.log;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  sendfile on;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port;
-    root $docroot;
-  }
-}
-EOF
-nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
-trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
+start_nginx "$work" "$docroot"
+trap 'stop_nginx "$work"; rm -rf "$work"' EXIT
 printf '%s\n' "${seeds[@]}" > "$work/seeds.txt"
 echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages) served $copies time(s)," \
   "nginx on 127.0.0.1:$port;" \
@@ -156,7 +133,7 @@ run() {
   if [ "$pages" -eq 0 ]; then
     echo "$label fetched no page: nginx answered $requests requests, see $work/nginx" >&2
     trap - EXIT
-    kill "$(cat "$work/nginx/nginx.pid")"
+    stop_nginx "$work"
     exit 1
   fi
   read -r wall user sys rss written < <(tail -n 1 "$work/time")

@@ -20,37 +20,14 @@ corpus=$("$here/javadoc-corpus.sh")
 jar=$(find "$HOME/.m2/repository/org/netpreserve/jwarc" -name 'jwarc-*.jar' | sort | tail -1)
 
 work=$(mktemp -d /tmp/recrawl-nginx.XXXXXX)
-port=$((20000 + RANDOM % 20000))
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log;
-events { worker_connections 1024; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  log_format status '\$status \$body_bytes_sent \$request_uri';
-  access_log $work/nginx/access.log status;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:$port;
-    root $corpus;
-  }
-}
-EOF
-nginx -c "$work/nginx/nginx.conf" -p "$work/nginx"
-trap 'kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true; rm -rf "$work"' EXIT
+. "$here/nginx.sh"
+start_nginx "$work" "$corpus"
+trap 'stop_nginx "$work"; rm -rf "$work"' EXIT
 echo "http://127.0.0.1:$port/index.html" > "$work/seeds.txt"
 fast=(--delay 0ms --concurrency 8 --host-concurrency 8) # a server of our own: no politeness needed
 
 statuses() { # what nginx answered since the log was emptied: count per status, and body bytes sent
-  awk '{ n[$1]++; bytes += $2 } END { for (s in n) printf "%s: %d, ", s, n[s]; printf "body bytes sent: %d\n", bytes }' \
+  awk '{ n[$9]++; bytes += $10 } END { for (s in n) printf "%s: %d, ", s, n[s]; printf "body bytes sent: %d\n", bytes }' \
     "$work/nginx/access.log"
 }
 
