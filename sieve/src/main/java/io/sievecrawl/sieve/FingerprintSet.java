@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve;
 
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * A set of 64-bit fingerprints in one open-addressing array: about 16 to 24 bytes per entry, no object per entry.
@@ -58,6 +59,18 @@ public final class FingerprintSet {
 
   public int size() {
     return size + (hasZero ? 1 : 0);
+  }
+
+  /** Gives every fingerprint to {@code action}, in no particular order. */
+  public void forEach(LongConsumer action) {
+    if (hasZero) {
+      action.accept(0);
+    }
+    for (long f : slots) {
+      if (f != 0) {
+        action.accept(f);
+      }
+    }
   }
 
   /** The fingerprints in ascending unsigned order, as runs and merges keep them. */

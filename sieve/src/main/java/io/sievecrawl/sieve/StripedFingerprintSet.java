@@ -32,17 +32,6 @@ public final class StripedFingerprintSet {
     }
   }
 
-  /** The number of fingerprints; exact when no add runs concurrently. */
-  public long size() {
-    long size = 0;
-    for (FingerprintSet stripe : stripes) {
-      synchronized (stripe) {
-        size += stripe.size();
-      }
-    }
-    return size;
-  }
-
   /**
    * The fingerprints in ascending unsigned order. The stripes are chosen by the top bits, so the stripes' sorted
    * contents, one after the other, are in order.
@@ -65,10 +54,12 @@ public final class StripedFingerprintSet {
     return all;
   }
 
-  /** Gives every fingerprint to {@code action}, in no particular order. */
+  /** Gives every fingerprint to {@code action}, in no particular order, without sorting or copying them. */
   public void forEach(LongConsumer action) {
-    for (long f : toSortedArray()) {
-      action.accept(f);
+    for (FingerprintSet stripe : stripes) {
+      synchronized (stripe) {
+        stripe.forEach(action);
+      }
     }
   }
 

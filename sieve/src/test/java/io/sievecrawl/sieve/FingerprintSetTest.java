@@ -35,6 +35,9 @@ class FingerprintSetTest {
     long[] sorted = expected.stream().mapToLong(Long::longValue).map(f -> f ^ Long.MIN_VALUE).sorted()
         .map(f -> f ^ Long.MIN_VALUE).toArray();
     assertArrayEquals(sorted, set.toSortedArray(), "ascending unsigned");
+    Set<Long> visited = new HashSet<>();
+    set.forEach(f -> assertTrue(visited.add(f), "once: " + f));
+    assertEquals(expected, visited);
   }
 
   @Test

@@ -12,10 +12,4 @@ import java.time.Instant;
  * @param payloadDigest the payload digest of the last full capture ({@code sha1:BASE32}), or {@code null}
  * @param capturedAt when the last full capture was made (its WARC-Date), or {@code null}
  */
-public record Revalidation(String etag, String lastModified, String payloadDigest, Instant capturedAt) {
-
-  /** Whether there is anything to revalidate: a validator to send, or a digest to compare. */
-  public boolean isEmpty() {
-    return etag == null && lastModified == null && payloadDigest == null;
-  }
-}
+public record Revalidation(String etag, String lastModified, String payloadDigest, Instant capturedAt) {}

@@ -178,11 +178,6 @@ final class SeenRuns implements SeenStore {
     recent.forEach(action);
   }
 
-  /** Fingerprints in runs on disk. */
-  long storedCount() {
-    return settled.runs.stream().mapToLong(FingerprintRun::count).sum();
-  }
-
   private Path nextFile() {
     return dir.resolve(String.format("%s%012d%s", PREFIX, nextNumber++, SUFFIX));
   }
