@@ -5,7 +5,9 @@ import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.disk.DiskFrontier;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -100,18 +102,23 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
    * returns how many. The frontier's tasks are claimed and left unacknowledged: it goes next.
    */
   long carryQueued(DiskFrontier<CrawlTask> frontier) throws IOException {
-    StringBuilder queued = new StringBuilder();
+    Path carried = carriedFile(number + 1);
+    Path temp = carried.resolveSibling(carried.getFileName() + ".tmp");
     long count = 0;
-    for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
-      for (Claim<CrawlTask> claim = frontier.poll(queue); claim != null; claim = frontier.poll(queue)) {
-        queued.append(claim.task().key()).append('\n');
-        count++;
+    try (BufferedWriter out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) { // streamed: millions may wait
+      for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
+        for (Claim<CrawlTask> claim = frontier.poll(queue); claim != null; claim = frontier.poll(queue)) {
+          out.write(claim.task().key());
+          out.write('\n');
+          count++;
+        }
+        frontier.releaseQueue(queue);
       }
-      frontier.releaseQueue(queue);
     }
-    Durable.replace(carriedFile(number + 1), queued.toString());
+    Durable.move(temp, carried); // whole or absent: forced, then renamed into place
     return count;
   }
+
 
   /** Deletes the frontier of the generation before: the manifest names this one, so it is of no more use. */
   void dropPreviousFrontier() throws IOException {

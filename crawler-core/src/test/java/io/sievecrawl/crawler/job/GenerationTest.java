@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.job;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,9 @@ import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.sieve.Ticker;
+import io.sievecrawl.sieve.disk.DiskFrontier;
+import io.sievecrawl.sieve.disk.FrontierOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,6 +81,22 @@ class GenerationTest {
     }
     // generation 1 stopped (time limit), so visits-0 is still there; the user recrawls again, forget-after = 2
     assertFalse(queued(2, 2).contains(gone), "queued again from generation 0's older line");
+  }
+
+  @Test
+  void theUrlsStillQueuedAreCarriedToTheNextGenerationWhole() throws IOException {
+    Path frontierDir = dir.resolve("frontier");
+    try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(frontierDir, 1_000, 0.01, CrawlTask.CODEC,
+        CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults("n"), Ticker.SYSTEM)) {
+      for (int i = 0; i < 300; i++) {
+        frontier.offer(task("https://host" + (i % 3) + ".example/" + i, null));
+      }
+      assertEquals(300, new Generation(dir, 0, null, 2).carryQueued(frontier));
+    }
+    List<String> carried = Files.readAllLines(dir.resolve("carried-1.txt"));
+    assertEquals(300, new HashSet<>(carried).size());
+    assertTrue(carried.contains("https://host2.example/299"));
+    assertFalse(Files.exists(dir.resolve("carried-1.txt.tmp")));
   }
 
   @Test
