@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * -Djmh.args="disk 10000000"} (or {@code memory}, or {@code confirmed} for a disk frontier with an exact store,
  * optionally followed by the filter's n); heap is measured after a full GC, with the URLs generated one at a time so
  * that nothing but the frontier keeps them. Confirmed, it also reports the store's bytes per URL and the time to
- * refuse URLs already admitted (the look-ups a crawl makes for its links).
+ * refuse URLs already admitted (the look-ups a crawl makes for its links), and how long reopening it at twice the n
+ * takes (the filter rebuilt from the store, as {@code resume -n} does).
  */
 public final class FrontierFootprintReport {
   private FrontierFootprintReport() {}
@@ -78,6 +79,13 @@ public final class FrontierFootprintReport {
           perOffer);
     }
     frontier.close();
+    if (kind.equals("confirmed")) { // resume -n: the filter rebuilt from the store at twice the size, and checkpointed
+      long t0 = System.nanoTime();
+      DiskFrontier.open(dir, 2 * n, 0.01, new Utf8Codec(), url -> url, Urls::origin,
+          FrontierOptions.defaults("n").withConfirmation(true), Ticker.SYSTEM).close();
+      System.out.printf(Locale.ROOT, "  reopened with n = %,d: filter rebuilt from the store and checkpointed in %.2f s%n",
+          2 * n, (System.nanoTime() - t0) / 1e9);
+    }
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
