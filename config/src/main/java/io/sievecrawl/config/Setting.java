@@ -211,7 +211,7 @@ public final class Setting<T> {
 
   public static final Setting<Integer> MAX_URL_LENGTH = new Setting<>("traps.max-url-length",
       integer(16, 1_000_000), "2048",
-      "URLs longer than this (after normalization) are dropped, as traps (out-of-scope-trap).");
+      "URLs longer than this (after normalization) are dropped, as traps (too-long).");
   public static final Setting<Integer> MAX_PATH_SEGMENTS = new Setting<>("traps.max-path-segments",
       integer(1, 10_000), "32",
       "URLs with more path segments than this are dropped (ever-deeper paths).");

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param skipped admitted URLs that will not be fetched, by reason ({@code robots}, {@code robots-unavailable},
  *     {@code origin-unreachable}, {@code host-budget})
  * @param notAdmitted links and redirect targets refused before the frontier, by reason ({@code out-of-scope-host},
- *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap},
+ *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code too-long},
  *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in
  *     {@code sieve}
  * @param retries fetches repeated after a 5xx, 429 or network error

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseCloser {
   private static final Logger log = LoggerFactory.getLogger(LeaseCloser.class);
-  /** Why a link longer than traps.max-url-length is not followed: a trap guard, as ScopePolicy's are. */
-  static final String TOO_LONG = "out-of-scope-trap";
+  /** Why a link longer than traps.max-url-length is not followed: a trap guard with a name of its own. */
+  static final String TOO_LONG = "too-long";
 
   private final HostScheduler<CrawlTask> scheduler;
   private final ScopePolicy scope;

@@ -11,7 +11,7 @@ public interface SkipLog {
 
   /**
    * @param reason {@code out-of-scope-host}, {@code out-of-scope-private}, {@code out-of-scope-pattern},
-   *     {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code seen}, {@code robots},
+   *     {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code too-long}, {@code seen}, {@code robots},
    *     {@code robots-unavailable}, {@code origin-unreachable}, {@code host-budget}
    */
   void skipped(String url, String referrer, int depth, String reason);

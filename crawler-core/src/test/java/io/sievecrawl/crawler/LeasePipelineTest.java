@@ -121,7 +121,7 @@ class LeasePipelineTest {
         new CrawlResult.Link("http://example.test/", "seen"),
         new CrawlResult.Link("http://x.test/long", LeaseCloser.TOO_LONG)), sink.results().get(0).links());
     assertEquals(1, frontier.stats().queued(), "only the new link in scope was admitted");
-    assertEquals(List.of("http://x.test/long out-of-scope-trap", "http://elsewhere.test/ out-of-scope-host",
+    assertEquals(List.of("http://x.test/long too-long", "http://elsewhere.test/ out-of-scope-host",
         "http://example.test/ seen"), skipped);
   }
 

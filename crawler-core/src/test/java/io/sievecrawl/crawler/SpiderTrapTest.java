@@ -141,8 +141,8 @@ class SpiderTrapTest {
         .skipLog((url, referrer, depth, reason) -> skipped.add(reason + " " + url + " " + referrer + " " + depth))
         .build().run(List.of(root + "/long"));
     assertEquals(List.of(root + "/long", root + "/long-ok"), sink.fetchedUrls());
-    assertEquals(1L, summary.notAdmitted().get("out-of-scope-trap"), "once per page, however often it links it");
-    assertEquals(List.of("out-of-scope-trap " + longPath + " " + root + "/long 1"), skipped);
+    assertEquals(1L, summary.notAdmitted().get("too-long"), "once per page, however often it links it");
+    assertEquals(List.of("too-long " + longPath + " " + root + "/long 1"), skipped);
   }
 
   @Test

@@ -17,15 +17,18 @@ import org.jsoup.nodes.Element;
  * <p>Followed: {@code a[href]} (and an SVG {@code <a xlink:href>}), {@code area[href]}, {@code frame[src]},
  * {@code iframe[src]}, {@code link[href]} with rel {@code next}, {@code prev}, {@code alternate} or
  * {@code canonical}, and the URL of a {@code <meta http-equiv="refresh">} as the HTML standard reads it
- * ({@link MetaRefresh}). Links resolve against the page's final URL, or its first {@code <base href>} unless that
- * is no http(s) URL.
+ * ({@link MetaRefresh}). Links resolve against the page's final URL, or its first {@code <base href>}, parsed as
+ * browsers parse it ({@link UrlNormalizer#resolverFor(Url, String, io.sievecrawl.crawler.encoding.WebEncoding)}).
+ * As in a browser, what a {@code <template>} holds is no part of the page: neither its links nor its base count.
  * Non-http(s) schemes ({@code mailto:}, {@code javascript:}, {@code tel:}, {@code data:}) are dropped by the
  * normalizer. When nofollow is honored, {@code rel="nofollow"} links are skipped, and a page whose meta robots (or
  * the meta tag named after the crawler, or the X-Robots-Tag header) says {@code nofollow} or {@code none} yields
  * no links.
  *
- * <p>Charset: see {@link HtmlCharset} (a byte-order mark, the Content-Type header's, {@code <meta charset>}, UTF-8,
- * windows-1252). Non-ASCII characters in a link's query are encoded in it, as browsers do (WHATWG URL).
+ * <p>Encoding: see {@link HtmlCharset} (a byte-order mark, the Content-Type header's, an XML declaration's,
+ * {@code <meta charset>}, else windows-1252), decoded as browsers decode it (the WHATWG Encoding Standard). Non-ASCII
+ * characters in a link's query are encoded in it, as browsers do (WHATWG URL). A {@code &#0;} in a link is U+FFFD,
+ * as the HTML standard reads it (jsoup gives U+0000).
  *
  * <p>Thread-safe: every call works on its own parse.
  */
@@ -101,17 +104,14 @@ public final class LinkExtractor {
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
     if (!finder.nofollow) {
-      ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.charset())
-          : normalizer.resolverFor(finder.base, page.charset());
-      if (resolver.base() == null) { // a <base href> that is no http(s) URL: browsers would not follow its links
-        resolver = normalizer.resolverFor(pageUrl, page.charset());
-      }
+      ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.encoding())
+          : normalizer.resolverFor(pageUrl, finder.base, page.encoding());
       for (int i = 0; i < finder.raw.size(); i++) {
         if (links.size() >= maxLinks) {
           overCap = finder.raw.size() - i; // a hostile page of 450,000 links must not become 450,000 URLs in memory
           break;
         }
-        String link = finder.raw.get(i);
+        String link = withoutNul(finder.raw.get(i));
         Url url = link == null ? null : resolver.resolveOrNull(link);
         if (url != null) {
           links.add(url);
@@ -147,7 +147,7 @@ public final class LinkExtractor {
   private final class Finder {
     final List<String> raw = new ArrayList<>();
     boolean nofollow;
-    String base; // absolute, as the HTML standard takes it: resolved against the page's URL
+    String base; // as written: resolved against the page's URL by the resolver
     String title;
     Element titleElement;
     Element head; // the first <head> and <body>, for the page's text
@@ -166,6 +166,9 @@ public final class LinkExtractor {
       for (int i = 0, n = parent.childNodeSize(); i < n; i++) {
         if (parent.childNode(i) instanceof Element e) {
           String name = e.normalName();
+          if (name.equals("template")) {
+            continue; // its content is a fragment of its own, not part of the document
+          }
           visit(e, name, inSvg, inFrameset);
           if (e.childNodeSize() > 0) {
             walk(e, name.equals("svg") || inSvg && !name.equals("foreignobject"),
@@ -184,8 +187,7 @@ public final class LinkExtractor {
         case "frame" -> link = inFrameset && e.hasAttr("src") ? e.attr("src") : null; // HTML drops one elsewhere
         case "base" -> {
           if (base == null && e.hasAttr("href")) {
-            String href = e.absUrl("href");
-            base = href.isEmpty() ? null : href;
+            base = withoutNul(e.attr("href"));
           }
           return;
         }
@@ -223,6 +225,14 @@ public final class LinkExtractor {
         raw.add(honorNofollow && hasToken(e.attr("rel"), "nofollow", WHITESPACE) ? null : link);
       }
     }
+  }
+
+  /**
+   * The link with each U+0000 made U+FFFD, as the HTML standard decodes {@code &#0;} (jsoup decodes it to U+0000;
+   * a raw NUL in an attribute it already replaces).
+   */
+  private static String withoutNul(String link) {
+    return link == null || link.indexOf('\0') < 0 ? link : link.replace('\0', '\uFFFD');
   }
 
   private static boolean followsRel(String rel) {

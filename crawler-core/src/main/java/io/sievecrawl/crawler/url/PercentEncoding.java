@@ -1,7 +1,8 @@
 package io.sievecrawl.crawler.url;
 
-import java.nio.charset.Charset;
+import io.sievecrawl.crawler.encoding.WebEncoding;
 import java.nio.charset.StandardCharsets;
+import java.util.function.IntConsumer;
 
 /**
  * The percent-encoding of a canonical path or query (RFC 3986 section 6.2.2): escapes of unreserved characters
@@ -15,28 +16,45 @@ final class PercentEncoding {
   private static final String PATH_CHARS = SUB_DELIMS + ":@/";
   /** As browsers do, a {@code '} in a query is encoded (the URL standard's special-query set). */
   private static final String QUERY_CHARS = "!$&()*+,;=:@/?";
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private PercentEncoding() {}
 
   /** The canonical percent-encoding of a path. */
   static String normalizePath(String path) {
-    return normalizeEscapes(path, PATH_CHARS, StandardCharsets.UTF_8);
+    return normalizeEscapes(path, PATH_CHARS, null);
   }
 
-  /** The canonical percent-encoding of a query, a non-ASCII character encoded in {@code encoding}. */
-  static String normalizeQuery(String query, Charset encoding) {
-    return normalizeEscapes(query, QUERY_CHARS, encoding);
+  /**
+   * The canonical percent-encoding of a query, a non-ASCII character encoded in {@code encoding} (an output
+   * encoding: one with an encoder).
+   */
+  static String normalizeQuery(String query, WebEncoding encoding) {
+    return normalizeEscapes(query, QUERY_CHARS, encoding == WebEncoding.UTF_8 ? null : encoding);
   }
 
   /**
    * Decodes escapes of unreserved characters, upper-cases the hex of the others, escapes a {@code %} that starts
-   * no escape, and encodes every character that may not appear raw (outside unreserved and {@code allowed}): an
-   * ASCII one as UTF-8, a non-ASCII one in {@code encoding}.
+   * no escape, and encodes every character that may not appear raw (outside unreserved and {@code allowed}): as
+   * UTF-8, or, if {@code legacy} is not null, a non-ASCII one in that encoding. Its encoder sees every character
+   * from the first non-ASCII one on, since ISO-2022-JP's escape sequences depend on what came before.
    */
-  private static String normalizeEscapes(String s, String allowed, Charset encoding) {
+  private static String normalizeEscapes(String s, String allowed, WebEncoding legacy) {
     StringBuilder out = new StringBuilder(s.length() + 8);
+    WebEncoding.Encoder encoder = null;
+    IntConsumer bytes = b -> appendByte(out, b, allowed);
+    Bytes switchBack = new Bytes();
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
+      if (c < 0x80 && encoder != null) { // ISO-2022-JP may switch back to ASCII first
+        switchBack.clear();
+        int error = encoder.encode(c, switchBack);
+        switchBack.appendTo(out, allowed, error == WebEncoding.Encoder.ENCODED ? 1 : 0); // c itself comes below
+        if (error != WebEncoding.Encoder.ENCODED) { // an escape or shift control it cannot pass
+          out.append("%26%23").append(error).append("%3B");
+          continue;
+        }
+      }
       if (c == '%') {
         if (i + 2 < s.length() && isHex(s.charAt(i + 1)) && isHex(s.charAt(i + 2))) {
           int value = Integer.parseInt(s.substring(i + 1, i + 3), 16);
@@ -51,34 +69,73 @@ final class PercentEncoding {
         }
       } else if (c < 0x80 && (isUnreserved(c) || allowed.indexOf(c) >= 0)) {
         out.append(c);
+      } else if (c < 0x80 || legacy == null) {
+        int codePoint = scalarAt(s, i);
+        appendUtf8(out, codePoint, allowed);
+        i += Character.charCount(codePoint) - 1;
       } else {
-        int codePoint = s.codePointAt(i);
-        String character = Character.isSurrogate(c) && Character.charCount(codePoint) == 1 ? "\uFFFD"
-            : Character.toString(codePoint); // a lone surrogate is U+FFFD, as browsers write it
-        appendEncoded(out, character, c < 0x80 ? StandardCharsets.UTF_8 : encoding, allowed);
+        if (encoder == null) {
+          encoder = legacy.newEncoder();
+        }
+        int codePoint = scalarAt(s, i);
+        int error = encoder.encode(codePoint, bytes);
+        if (error != WebEncoding.Encoder.ENCODED) { // as a browser sends it: &#NNNN;, its & # ; encoded
+          out.append("%26%23").append(error).append("%3B");
+        }
         i += Character.charCount(codePoint) - 1;
       }
+    }
+    if (encoder != null) {
+      encoder.finish(bytes);
     }
     return out.toString();
   }
 
-  /**
-   * Appends one character (or surrogate pair) percent-encoded in {@code encoding}; an ASCII byte of its encoding
-   * that may appear raw stays raw, as browsers send it (Shift_JIS writes U+FF0E as 0x81 0x44: {@code %81D}); one it
-   * cannot hold goes as the HTML character reference {@code &#NNNN;}, its {@code &}, {@code #} and {@code ;}
-   * encoded, as a browser sends it.
-   */
-  private static void appendEncoded(StringBuilder out, String character, Charset encoding, String allowed) {
-    if (encoding != StandardCharsets.UTF_8 && !encoding.newEncoder().canEncode(character)) {
-      out.append("%26%23").append(character.codePointAt(0)).append("%3B");
-      return;
+  /** The code point at {@code i}: a lone surrogate is U+FFFD, as browsers write it. */
+  private static int scalarAt(String s, int i) {
+    int codePoint = s.codePointAt(i);
+    return Character.isSurrogate(s.charAt(i)) && Character.charCount(codePoint) == 1 ? 0xFFFD : codePoint;
+  }
+
+  private static void appendUtf8(StringBuilder out, int codePoint, String allowed) {
+    for (byte b : Character.toString(codePoint).getBytes(StandardCharsets.UTF_8)) {
+      appendByte(out, b & 0xFF, allowed);
     }
-    for (byte b : character.getBytes(encoding)) {
-      if (b >= 0 && (isUnreserved(b) || allowed.indexOf(b) >= 0)) {
-        out.append((char) b);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)))
-            .append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+  }
+
+  /**
+   * Appends one byte of an encoded character: an ASCII byte that may appear raw stays raw, as browsers send it
+   * (Shift_JIS writes U+FF0E as 0x81 0x44: {@code %81D}); any other is percent-encoded.
+   */
+  private static void appendByte(StringBuilder out, int b, String allowed) {
+    if (b < 0x80 && (isUnreserved(b) || allowed.indexOf(b) >= 0)) {
+      out.append((char) b);
+    } else {
+      out.append('%').append(HEX[b >> 4]).append(HEX[b & 0xF]);
+    }
+  }
+
+  /** The few bytes an encoder writes for one character. */
+  private static final class Bytes implements IntConsumer {
+    private int[] bytes = new int[8];
+    private int length;
+
+    @Override
+    public void accept(int b) {
+      if (length == bytes.length) {
+        bytes = java.util.Arrays.copyOf(bytes, length * 2);
+      }
+      bytes[length++] = b;
+    }
+
+    void clear() {
+      length = 0;
+    }
+
+    /** Appends all but the last {@code keep} bytes, percent-encoded where they may not appear raw. */
+    void appendTo(StringBuilder out, String allowed, int keep) {
+      for (int i = 0; i < length - keep; i++) {
+        appendByte(out, bytes[i], allowed);
       }
     }
   }

@@ -1,6 +1,6 @@
 package io.sievecrawl.crawler.url;
 
-import java.nio.charset.Charset;
+import io.sievecrawl.crawler.encoding.WebEncoding;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -30,8 +30,9 @@ public final class ReferenceResolver {
   }
 
   private final UrlNormalizer normalizer;
-  private final String rawBase;
-  private final Charset queryEncoding; // of non-ASCII characters in a query: the document's encoding
+  private UrlParser.Parts baseParts; // the base as the general path reads it; parsed when first needed
+  private boolean baseParsed;
+  private final WebEncoding queryEncoding; // of non-ASCII characters in a query: the document's encoding
   private final Url base; // null when the base is not a usable http(s) URL: the general path then decides
   /**
    * Whether the fast path may merge references into {@link #base}: not when the canonical base lost a session id,
@@ -43,20 +44,20 @@ public final class ReferenceResolver {
   private final StringBuilder merged = new StringBuilder(128);
   private char[] out = new char[256];
 
-  ReferenceResolver(UrlNormalizer normalizer, String rawBase, Charset queryEncoding) {
+  /** A resolver against {@code baseParts}, the parts of a base as written, or null for no usable base. */
+  ReferenceResolver(UrlNormalizer normalizer, UrlParser.Parts baseParts, WebEncoding queryEncoding) {
     this.normalizer = normalizer;
-    this.rawBase = rawBase;
+    this.baseParts = baseParts;
+    this.baseParsed = true;
     this.queryEncoding = queryEncoding;
-    Url plain = resolvePlain(null, rawBase); // a canonical base, as a crawled page's URL is, needs no more
-    this.base = plain != null ? plain : normalizer.toBaseUrlOrNull(rawBase, queryEncoding);
-    this.fastPath = plain != null || (base != null && !stripsSomethingFrom(rawBase));
+    this.base = normalizer.toBaseUrlOrNull(baseParts, queryEncoding);
+    this.fastPath = base != null && !stripsSomethingFrom(baseParts);
     this.baseDirectory = base == null ? null : directoryOf(base);
   }
 
   /** A resolver against a canonical URL that normalizing again would not change (no session id to strip). */
-  ReferenceResolver(UrlNormalizer normalizer, Url base, Charset queryEncoding) {
+  ReferenceResolver(UrlNormalizer normalizer, Url base, WebEncoding queryEncoding) {
     this.normalizer = normalizer;
-    this.rawBase = base.toString();
     this.queryEncoding = queryEncoding;
     this.base = base;
     this.fastPath = true;
@@ -73,12 +74,12 @@ public final class ReferenceResolver {
     return base;
   }
 
-  /** Whether normalizing {@code rawBase} removes a session id from it. */
-  private boolean stripsSomethingFrom(String rawBase) {
+  /** Whether normalizing the base removes a session id from it. */
+  private boolean stripsSomethingFrom(UrlParser.Parts parts) {
     if (!normalizer.stripsSessionIds()) {
       return false;
     }
-    Url kept = normalizer.keepingSessionIds().toBaseUrlOrNull(rawBase, queryEncoding);
+    Url kept = normalizer.keepingSessionIds().toBaseUrlOrNull(parts, queryEncoding);
     return kept == null || !kept.equals(base);
   }
 
@@ -90,7 +91,7 @@ public final class ReferenceResolver {
       known = url;
       if (url == null) {
         try {
-          known = normalizer.resolveToUrl(rawBase, reference, queryEncoding);
+          known = normalizer.resolveToUrl(baseParts(), reference, queryEncoding);
         } catch (InvalidUrlException e) {
           known = e.isTooLong() ? TOO_LONG : INVALID;
         }
@@ -98,6 +99,18 @@ public final class ReferenceResolver {
       resolved.put(reference, known);
     }
     return known instanceof Url url ? url : null;
+  }
+
+  private UrlParser.Parts baseParts() {
+    if (!baseParsed) {
+      try {
+        baseParts = UrlParser.parse(base.toString(), null);
+      } catch (InvalidUrlException e) {
+        throw new IllegalStateException("a canonical URL that does not parse: " + base, e);
+      }
+      baseParsed = true;
+    }
+    return baseParts;
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.sievecrawl.crawler.url;
 
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
+import io.sievecrawl.crawler.encoding.WebEncoding;
 
 /**
  * Turns a URL, or a reference resolved against a base, into the one canonical form under which the crawler sieves
@@ -57,7 +56,7 @@ public final class UrlNormalizer {
    * @throws InvalidUrlException naming why it is no URL the crawler fetches
    */
   public Url get(String url) throws InvalidUrlException {
-    return canonical(UrlParser.parse(url, null), maxLength, StandardCharsets.UTF_8);
+    return canonical(UrlParser.parse(url, null), maxLength, WebEncoding.UTF_8);
   }
 
   /** {@link #get}, or {@code null} if it is no URL the crawler fetches. */
@@ -74,7 +73,7 @@ public final class UrlNormalizer {
    * {@code <base href>}) that resolves each distinct reference once: for the links of one page.
    */
   public ReferenceResolver resolverFor(String base) {
-    return resolverFor(base, StandardCharsets.UTF_8);
+    return resolverFor(base, WebEncoding.UTF_8);
   }
 
   /**
@@ -83,8 +82,8 @@ public final class UrlNormalizer {
    * its queries in the encoding of its pages gets what a browser would send; a character it cannot hold goes as
    * {@code &#NNNN;}.
    */
-  public ReferenceResolver resolverFor(String base, Charset encoding) {
-    return new ReferenceResolver(this, base, queryEncoding(encoding));
+  public ReferenceResolver resolverFor(String base, WebEncoding encoding) {
+    return new ReferenceResolver(this, parsePartsOrNull(base), encoding.forUrls());
   }
 
   /**
@@ -92,46 +91,70 @@ public final class UrlNormalizer {
    * parsed again.
    */
   public ReferenceResolver resolverFor(Url page) {
-    return resolverFor(page, StandardCharsets.UTF_8);
+    return resolverFor(page, WebEncoding.UTF_8);
   }
 
   /** As {@link #resolverFor(Url)}, for the links of a document in {@code encoding}. */
-  public ReferenceResolver resolverFor(Url page, Charset encoding) {
+  public ReferenceResolver resolverFor(Url page, WebEncoding encoding) {
     if (stripSessionIds && SessionIds.mayBeIn(page)) { // kept as a redirect sent it: links resolve against it
       return resolverFor(page.toString(), encoding);
     }
-    return new ReferenceResolver(this, page, queryEncoding(encoding));
+    return new ReferenceResolver(this, page, encoding.forUrls());
   }
 
-  /** The encoding URL queries take in a document: its own, but UTF-8 for UTF-16 or one that cannot encode. */
-  private static Charset queryEncoding(Charset documentEncoding) {
-    String name = documentEncoding.name();
-    return name.startsWith("UTF-16") || !documentEncoding.canEncode() ? StandardCharsets.UTF_8 : documentEncoding;
+  /**
+   * A resolver for the links of a page that has a {@code <base href>}: the href is parsed against the page's URL
+   * as browsers parse it (a backslash is a slash, {@code https:host/} against an http page leads to that host), and
+   * links resolve against what it gives. As in Chromium, a {@code javascript:} or {@code data:} base is ignored;
+   * an invalid one, or one of another scheme ({@code ftp:}), leaves only the absolute links.
+   */
+  public ReferenceResolver resolverFor(Url page, String baseHref, WebEncoding encoding) {
+    String scheme = UrlParser.scheme(baseHref);
+    if ("javascript".equals(scheme) || "data".equals(scheme)) {
+      return resolverFor(page, encoding);
+    }
+    UrlParser.Parts base;
+    try {
+      base = UrlParser.parse(baseHref, UrlParser.parse(page.toString(), null));
+    } catch (InvalidUrlException e) {
+      base = null;
+    }
+    return new ReferenceResolver(this, base, encoding.forUrls());
+  }
+
+  private static UrlParser.Parts parsePartsOrNull(String url) {
+    try {
+      return UrlParser.parse(url, null);
+    } catch (InvalidUrlException e) {
+      return null;
+    }
   }
 
   /** The canonical {@link Url} of {@code reference} resolved against the absolute URL {@code base}. */
   Url resolveToUrl(String base, String reference) throws InvalidUrlException {
-    return resolveToUrl(base, reference, StandardCharsets.UTF_8);
+    return resolveToUrl(parsePartsOrNull(base), reference, WebEncoding.UTF_8);
   }
 
-  /** As {@link #resolveToUrl(String, String)}, a non-ASCII query encoded in {@code queryEncoding}. */
-  Url resolveToUrl(String base, String reference, Charset queryEncoding) throws InvalidUrlException {
-    UrlParser.Parts baseParts;
-    try {
-      baseParts = UrlParser.parse(base, null);
-    } catch (InvalidUrlException e) {
-      baseParts = null; // not an http(s) base: only absolute references resolve
-    }
-    return canonical(UrlParser.parse(reference, baseParts), maxLength, queryEncoding);
+  /** As {@link #resolveToUrl(String, String)}, a non-ASCII query encoded as a page in {@code encoding} does. */
+  Url resolveToUrl(String base, String reference, WebEncoding encoding) throws InvalidUrlException {
+    return resolveToUrl(parsePartsOrNull(base), reference, encoding.forUrls());
+  }
+
+  /**
+   * The canonical {@link Url} of {@code reference} resolved against {@code base} (null when the base is no http(s)
+   * URL: only absolute references resolve), a non-ASCII query encoded in {@code queryEncoding}.
+   */
+  Url resolveToUrl(UrlParser.Parts base, String reference, WebEncoding queryEncoding) throws InvalidUrlException {
+    return canonical(UrlParser.parse(reference, base), maxLength, queryEncoding);
   }
 
   /**
    * {@code base} as a {@link Url} whatever its length (a long base may still have short links), a non-ASCII query
    * in {@code queryEncoding} (the document's, as a browser parses a {@code <base href>}), or null.
    */
-  Url toBaseUrlOrNull(String base, Charset queryEncoding) {
+  Url toBaseUrlOrNull(UrlParser.Parts base, WebEncoding queryEncoding) {
     try {
-      return canonical(UrlParser.parse(base, null), Integer.MAX_VALUE, queryEncoding);
+      return base == null ? null : canonical(base, Integer.MAX_VALUE, queryEncoding);
     } catch (InvalidUrlException e) {
       return null;
     }
@@ -168,7 +191,7 @@ public final class UrlNormalizer {
   }
 
   /** The crawler's canonical form of the parts a URL parses into. */
-  private Url canonical(UrlParser.Parts parts, int maxLength, Charset queryEncoding) throws InvalidUrlException {
+  private Url canonical(UrlParser.Parts parts, int maxLength, WebEncoding queryEncoding) throws InvalidUrlException {
     String scheme = parts.scheme();
     int port = parts.port() < 0 ? Url.defaultPort(scheme) : parts.port();
     if (port == 0) {

@@ -84,6 +84,12 @@ final class UrlParser {
     return out.toString();
   }
 
+  /** The scheme of {@code input}, lower case, or null if it has none (a relative reference). */
+  static String scheme(String input) {
+    String scheme = schemeOf(clean(input));
+    return scheme == null ? null : scheme.toLowerCase(Locale.ROOT);
+  }
+
   /** The scheme of {@code s} as written (a letter, then letters, digits, '+', '-' or '.', then ':'), or null. */
   private static String schemeOf(String s) {
     if (s.isEmpty() || !isAsciiLetter(s.charAt(0))) {

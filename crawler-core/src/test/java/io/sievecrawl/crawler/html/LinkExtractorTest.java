@@ -119,8 +119,11 @@ class LinkExtractorTest {
         "iso-8859-1",
             Url.ofCanonical("http://example.com/"), null).links(), "a Latin-1 header means windows-1252");
     assertEquals(List.of("http://example.com/w/caf%C3%A9.html?q=caf%C3%A9&e=%E2%82%AC&j=%E6%97%A5"),
-        extractor.extract(html.getBytes(StandardCharsets.UTF_8), null,
+        extractor.extract(html.getBytes(StandardCharsets.UTF_8), "utf-8",
             Url.ofCanonical("http://example.com/"), null).links());
+    assertEquals(List.of("http://example.com/w/caf%C3%83%C2%A9.html?q=caf%C3%A9&e=%E2%82%AC&j=%26%2326085%3B"),
+        extractor.extract(html.getBytes(StandardCharsets.UTF_8), null,
+            Url.ofCanonical("http://example.com/"), null).links(), "undeclared UTF-8 is windows-1252, as in Chromium");
     assertEquals(List.of("http://example.com/s?q=%82%A0"), extractor.extract("<a href=\"/s?q=\u3042\">x</a>"
         .getBytes(java.nio.charset.Charset.forName("shift_jis")), "shift_jis",
             Url.ofCanonical("http://example.com/"), null).links());
@@ -157,10 +160,10 @@ class LinkExtractorTest {
   }
 
   @Test
-  void aBaseHrefThatIsNoHttpUrlIsIgnored() {
-    assertEquals(List.of("https://example.com/dir/x"), extract(
-        "<head><base href=\"ftp://files.example.com/pub/\"></head><a href=\"x\">x</a>",
-        "https://example.com/dir/page").links());
+  void aJavascriptBaseHrefIsIgnoredAndAnotherSchemesLeavesOnlyAbsoluteLinks() {
+    assertEquals(List.of("https://example.org/y"), extract(
+        "<head><base href=\"ftp://files.example.com/pub/\"></head><a href=\"x\">x</a><a href=\"https://example.org/y\">y</a>",
+        "https://example.com/dir/page").links(), "as in Chromium, x is ftp://files.example.com/pub/x");
     assertEquals(List.of("https://example.com/dir/x"), extract(
         "<head><base href=\"javascript:void(0)\"></head><a href=\"x\">x</a>", "https://example.com/dir/page").links());
     assertEquals(List.of("https://example.com/other/x"), extract( // a relative base is resolved first

@@ -156,7 +156,7 @@ class BrowserReadingTest {
 
   @Test
   void aQueryInTheDocumentsEncodingKeepsTheAsciiBytesOfItsCharactersRaw() throws InvalidUrlException {
-    Url url = normalizer.resolverFor(PAGE, java.nio.charset.Charset.forName("Shift_JIS")).resolveOrNull("?\uff0e");
+    Url url = normalizer.resolverFor(PAGE, io.sievecrawl.crawler.encoding.WebEncoding.forLabel("Shift_JIS")).resolveOrNull("?\uff0e");
     assertEquals("http://example.com/a/page.html?%81D", url.toString(), "as browsers send it");
     assertEquals(url.toString(), normalizer.normalize(url.toString()));
   }
@@ -174,7 +174,7 @@ class BrowserReadingTest {
 
   @Test
   void aBaseQueryIsInTheDocumentsEncodingForEveryReference() throws InvalidUrlException {
-    java.nio.charset.Charset latin = java.nio.charset.Charset.forName("windows-1252");
+    io.sievecrawl.crawler.encoding.WebEncoding latin = io.sievecrawl.crawler.encoding.WebEncoding.WINDOWS_1252;
     ReferenceResolver resolver = normalizer.resolverFor("http://h/p?\u00e9", latin);
     for (String reference : List.of("", "#top", "http:")) {
       assertEquals("http://h/p?%E9", resolver.resolveOrNull(reference).toString(), reference);

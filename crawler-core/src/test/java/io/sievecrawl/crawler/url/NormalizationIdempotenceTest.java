@@ -3,8 +3,7 @@ package io.sievecrawl.crawler.url;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
+import io.sievecrawl.crawler.encoding.WebEncoding;
 import java.util.List;
 import java.util.SplittableRandom;
 import okhttp3.HttpUrl;
@@ -29,8 +28,9 @@ class NormalizationIdempotenceTest {
       "http://[::1]:8080/", "http://10.0.0.1/a/", "https://-x-.example/%7Eu/", "http://h/a/..;jsessionid=1",
       "http://h/a/.;jsessionid=1/c", "http://h/p?\u00e9", "http://h/%2e%2E/\u00fc?q=\uff0e");
   /** Query encodings of documents: a character's bytes in them may hold ASCII bytes (Shift_JIS U+FF0E: 0x81 0x44). */
-  private static final List<Charset> ENCODINGS = List.of(StandardCharsets.UTF_8, Charset.forName("windows-1252"),
-      Charset.forName("Shift_JIS"), Charset.forName("EUC-KR"), Charset.forName("GB18030"));
+  private static final List<WebEncoding> ENCODINGS = List.of(WebEncoding.UTF_8, WebEncoding.WINDOWS_1252,
+      WebEncoding.forLabel("Shift_JIS"), WebEncoding.forLabel("EUC-KR"), WebEncoding.forLabel("GB18030"),
+      WebEncoding.forLabel("ISO-2022-JP"));
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
@@ -64,7 +64,7 @@ class NormalizationIdempotenceTest {
     int accepted = 0;
     for (int i = 0; i < 50_000; i++) {
       String base = BASES.get(random.nextInt(BASES.size()));
-      Charset encoding = ENCODINGS.get(random.nextInt(ENCODINGS.size()));
+      WebEncoding encoding = ENCODINGS.get(random.nextInt(ENCODINGS.size()));
       String reference = random.nextInt(10) == 0 ? "" : randomReference(random);
       Url resolved = normalizer.resolverFor(base, encoding).resolveOrNull(reference);
       String general;

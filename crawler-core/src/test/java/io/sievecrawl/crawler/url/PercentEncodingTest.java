@@ -2,7 +2,6 @@ package io.sievecrawl.crawler.url;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.charset.Charset;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -39,6 +38,6 @@ class PercentEncodingTest {
       "a b | Shift_JIS | a%20b",
   })
   void aQueryInTheDocumentsEncoding(String query, String encoding, String expected) {
-    assertEquals(expected, PercentEncoding.normalizeQuery(query, Charset.forName(encoding)));
+    assertEquals(expected, PercentEncoding.normalizeQuery(query, io.sievecrawl.crawler.encoding.WebEncoding.forLabel(encoding)));
   }
 }
