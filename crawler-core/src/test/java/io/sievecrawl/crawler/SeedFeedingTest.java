@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import io.sievecrawl.sieve.testing.LogCapture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -88,7 +89,15 @@ class SeedFeedingTest {
       };
       CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
           .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 10_000L).set(Setting.HOST_CONCURRENCY, 4).build();
-      CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(seeds);
+      CrawlSummary summary;
+      List<String> logged;
+      try (LogCapture log = LogCapture.of("io.sievecrawl")) { // the failure is provoked: asserted on, not printed
+        summary = Crawler.create(settings, new CollectingSink()).run(seeds);
+        logged = log.lines();
+      }
+      String stops = "ERROR the crawl stops: " + (thrown instanceof IOException
+          ? "UncheckedIOException: cannot read the seeds: disk gone" : "AssertionError: a bug");
+      assertTrue(logged.stream().anyMatch(l -> l.startsWith(stops)), logged.toString());
       assertEquals(CrawlSummary.End.FAILED, summary.end(), thrown + ": " + summary);
       if (thrown instanceof IOException) {
         assertEquals("cannot read the seeds: disk gone", summary.failure().getMessage());

@@ -237,9 +237,10 @@ class WarcCaptureTest {
     Thread listener = new Thread(server::listen, "jwarc-serve");
     listener.setDaemon(true);
     listener.start();
-    try {
-      HttpClient client = HttpClient.newBuilder()
-          .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", socket.getLocalPort()))).build();
+    // The client is closed first, so that the server sees its connection end rather than being interrupted (which
+    // jwarc's server prints as a stack trace).
+    try (HttpClient client = HttpClient.newBuilder()
+        .proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", socket.getLocalPort()))).build()) {
       for (String url : List.of(a + "/a", a + "/image.png", b + "/gz")) {
         HttpResponse<byte[]> replayed = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
             HttpResponse.BodyHandlers.ofByteArray());

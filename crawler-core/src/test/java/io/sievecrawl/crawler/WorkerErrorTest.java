@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import io.sievecrawl.sieve.testing.LogCapture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,11 @@ class WorkerErrorTest {
     CrawlSummary summary;
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
         CrawlTask::origin, options, Ticker.SYSTEM)) {
-      summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
+      try (LogCapture log = LogCapture.of("io.sievecrawl")) { // the error is provoked: asserted on, not printed
+        summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
+        assertTrue(log.lines().stream().anyMatch(l -> l.startsWith("ERROR the crawl stops: OutOfMemoryError: simulated")),
+            log.lines().toString());
+      }
     }
     assertEquals(CrawlSummary.End.FAILED, summary.end());
     assertInstanceOf(OutOfMemoryError.class, summary.failure());
