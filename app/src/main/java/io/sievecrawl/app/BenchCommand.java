@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,13 +23,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sievecrawl bench}: crawls a generated site, or many, on loopback and reports throughput. */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+@Command(name = "bench", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Serves a generated site on 127.0.0.1, crawls it and prints pages/s, MB/s and whether every page"
         + " was fetched exactly once.",
         "The site is one host, so each run lifts politeness (host concurrency = concurrency, no delay).",
         "With --sites N: a broad crawl of N sites on one server (their names pinned to it), politely (see --delay),"
             + " for --seconds; prints pages/s against the ideal of one page per site per delay, and pages per site."})
 final class BenchCommand implements Callable<Integer> {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("sievecrawl");
   private final Terminal terminal;
   private final Clocks clocks;
 
@@ -80,8 +82,8 @@ final class BenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Mixin
-  LogOptions logOptions;
+  @ArgGroup(validate = false, heading = "%nLog and console:%n", order = 100)
+  LogOptions logOptions = new LogOptions();
 
   BenchCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
@@ -90,6 +92,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (settingsOptions.wacz() != null) {
+      throw new UserError(ExitCodes.USAGE, "--wacz packages a crawl's WARC files: it is for crawl, resume and join,"
+          + " not bench");
+    }
     if (sites != null) {
       return broad();
     }
@@ -108,8 +114,9 @@ final class BenchCommand implements Callable<Integer> {
     FilterFit.check(settings, true);
     StatusLine status = StatusLine.of(terminal.err(), false, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    CrawlCommand.logSettings(settings, logOptions);
     try {
-      PrintStream out = terminal.out();
+      PrintStream out = LogTee.of(terminal.out(), log); // the table goes to the log file too
       out.printf(Locale.ROOT, "synthetic site: %,d pages, %,d random links each, on loopback; Java %s, %d cores%n",
           pages, fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
       for (CrawlBenchmark.FrontierKind kind : kinds) { // warm-up
@@ -167,8 +174,9 @@ final class BenchCommand implements Callable<Integer> {
     }
     StatusLine status = StatusLine.of(terminal.err(), false, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
+    CrawlCommand.logSettings(settings, logOptions);
     try {
-      PrintStream out = terminal.out();
+      PrintStream out = LogTee.of(terminal.out(), log); // the table goes to the log file too
       out.printf(Locale.ROOT, "broad crawl: %,d sites of %,d pages on one loopback server, delay %s, %d s; Java %s,"
               + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.politeness().delay()), seconds,
           Runtime.version(), Runtime.getRuntime().availableProcessors());

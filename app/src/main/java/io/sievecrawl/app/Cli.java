@@ -19,9 +19,10 @@ final class Cli {
     return cli;
   }
 
-  /** Every command's help ends with the exit codes. */
+  /** Every command's help ends with the exit codes it can end with. */
   private static void listExitCodes(CommandLine cmd) {
-    cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.HELP);
+    cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(ExitCodes.helpFor(cmd.getCommandName()));
     cmd.getSubcommands().values().forEach(Cli::listExitCodes);
   }
 
@@ -29,10 +30,39 @@ final class Cli {
   private static int usageError(CommandLine.ParameterException e, String[] args) {
     CommandLine cmd = e.getCommandLine();
     PrintWriter err = cmd.getErr();
+    String seeds = seedsInsteadOfACommand(e, args);
+    if (seeds != null) {
+      err.println("sievecrawl: '" + seeds + "' is not a command; to crawl from it, run: " + CommandName.get()
+          + " crawl " + seeds);
+      return ExitCodes.USAGE;
+    }
     err.println("sievecrawl: " + e.getMessage());
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help'.");
     return ExitCodes.USAGE;
+  }
+
+  /**
+   * The first argument when it names a seed file or a URL where a command should be ({@code sievecrawl seeds.txt}:
+   * a URL, a path, a name with a dot, or a file that exists), not a mistyped command ({@code sievecrawl craw}, which
+   * picocli offers corrections for); else {@code null}.
+   */
+  private static String seedsInsteadOfACommand(CommandLine.ParameterException e, String[] args) {
+    if (!(e instanceof CommandLine.UnmatchedArgumentException) || e.getCommandLine().getParent() != null
+        || args.length == 0 || args[0].startsWith("-")) {
+      return null;
+    }
+    String first = args[0];
+    boolean url = first.regionMatches(true, 0, "http://", 0, 7) || first.regionMatches(true, 0, "https://", 0, 8);
+    return url || first.indexOf('.') >= 0 || first.indexOf('/') >= 0 || exists(first) ? first : null;
+  }
+
+  private static boolean exists(String file) {
+    try {
+      return java.nio.file.Files.exists(java.nio.file.Path.of(file));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 
   /** A user error is its message and exit code; anything else is an internal error, with a trace only on request. */

@@ -17,13 +17,14 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code sievecrawl crawl SEEDS}: the main job. */
-@Command(name = "crawl", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+@Command(name = "crawl", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Crawls from the seed URLs in SEEDS and writes one JSON line per fetched page.",
         "Everything needed to continue lives in a crawl directory (--job): after Ctrl-C, kill -9 or a crash,"
             + " 'sievecrawl resume DIR' carries on.",
@@ -37,35 +38,46 @@ final class CrawlCommand implements Callable<Integer> {
   private final Clocks clocks;
 
   @Parameters(index = "0", arity = "0..1", paramLabel = "SEEDS",
-      description = "File of seed URLs, one per line (# comments); '-' reads standard input.")
+      description = "File of seed URLs, one per line (# comments); '-' reads standard input; or one http(s) URL,"
+          + " crawled as the only seed.")
   String seeds;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "crawl.jsonl",
-      description = "JSON Lines results, one object per fetched URL; '-' for standard output (default: ${DEFAULT-VALUE})."
-          + " An existing non-empty file is refused unless --overwrite.")
-  String output;
+  @ArgGroup(validate = false, heading = "%nOutput:%n", order = 50)
+  Output out = new Output();
 
-  @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
-  boolean overwrite;
+  @ArgGroup(validate = false, heading = "%nShared crawls (agents on one or more machines):%n", order = 80)
+  Shared shared = new Shared();
 
-  @Option(names = "--append", description = "Add to an existing results file instead of refusing to start: an agent"
-      + " of a shared crawl restarted with its own file (a torn last line is cut off first).")
-  boolean append;
+  static final class Output {
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", defaultValue = "crawl.jsonl",
+        description = "JSON Lines results, one object per fetched URL; '-' for standard output (default:"
+            + " ${DEFAULT-VALUE}). An existing non-empty file is refused unless --overwrite.")
+    String output;
 
-  @Option(names = "--job", paramLabel = "DIR",
-      description = "Crawl directory: settings, seeds, frontier, filter checkpoints, state. A new or empty directory;"
-          + " default: a new ./sievecrawl-job-YYYYMMDD-HHMMSS, removed when the crawl completes.")
-  Path job;
+    @Option(names = "--overwrite", description = "Replace an existing results file instead of refusing to start.")
+    boolean overwrite;
 
-  @Option(names = "--redis", paramLabel = "URI",
-      description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB; a password from"
-          + " SIEVECRAWL_REDIS_PASSWORD, which ps does not show, or redis://:PASSWORD@...): starts the crawl"
-          + " --crawl-name, or joins it if it exists with the same n and p. Replaces --job.")
-  String redis;
+    @Option(names = "--append", description = "Add to an existing results file instead of refusing to start: an"
+        + " agent of a shared crawl restarted with its own file (a torn last line is cut off first).")
+    boolean append;
 
-  @Option(names = "--crawl-name", paramLabel = "NAME",
-      description = "The shared crawl's name in Redis (letters, digits, . _ -); with --redis.")
-  String crawlName;
+    @Option(names = "--job", paramLabel = "DIR",
+        description = "Crawl directory: settings, seeds, frontier, filter checkpoints, state. A new or empty"
+            + " directory; default: a new ./sievecrawl-job-YYYYMMDD-HHMMSS, removed when the crawl completes.")
+    Path job;
+  }
+
+  static final class Shared {
+    @Option(names = "--redis", paramLabel = "URI",
+        description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB; a password from"
+            + " SIEVECRAWL_REDIS_PASSWORD, which ps does not show, or redis://:PASSWORD@...): starts the crawl"
+            + " --crawl-name, or joins it if it exists with the same n and p. Replaces --job (default none).")
+    String redis;
+
+    @Option(names = "--crawl-name", paramLabel = "NAME",
+        description = "The shared crawl's name in Redis (letters, digits, . _ -); with --redis.")
+    String crawlName;
+  }
 
   @Option(names = "--strict-seeds", description = "Fail on an invalid seed line instead of skipping it with a warning.")
   boolean strictSeeds;
@@ -76,11 +88,11 @@ final class CrawlCommand implements Callable<Integer> {
   @Mixin
   SettingsOptions settingsOptions;
 
-  @Mixin
-  ReportOptions reports;
+  @ArgGroup(validate = false, heading = "%nReports:%n", order = 65)
+  ReportOptions reports = new ReportOptions();
 
-  @Mixin
-  LogOptions logOptions;
+  @ArgGroup(validate = false, heading = "%nLog and console:%n", order = 100)
+  LogOptions logOptions = new LogOptions();
 
   CrawlCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
@@ -90,6 +102,7 @@ final class CrawlCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CrawlSettings settings = settingsOptions.settings();
+    reports.packagingAs(settingsOptions.wacz());
     if (printSettings) {
       settings.describe().forEach(terminal.out()::println);
       terminal.out().flush();
@@ -98,19 +111,22 @@ final class CrawlCommand implements Callable<Integer> {
     if (seeds == null) {
       throw new UserError(ExitCodes.USAGE, "missing SEEDS: a file of seed URLs, or '-' for standard input");
     }
-    if ((redis == null) != (crawlName == null)) {
+    if ((shared.redis == null) != (shared.crawlName == null)) {
       throw new UserError(ExitCodes.USAGE, "--redis and --crawl-name go together: the Redis to share the crawl"
           + " through, and the crawl's name there");
     }
-    if (append && redis == null) {
+    if (out.append && shared.redis == null) {
       throw new UserError(ExitCodes.USAGE, "--append is for an agent of a shared crawl (--redis): a crawl of this"
           + " machine continues with '" + CommandName.get() + " resume DIR', which appends to its results");
     }
-    if (redis != null && job != null) {
+    if (shared.redis != null && out.job != null) {
       throw new UserError(ExitCodes.USAGE, "--job and --redis do not go together: a shared crawl keeps its state in"
           + " Redis");
     }
-    FilterFit.check(settings, redis == null);
+    FilterFit.check(settings, shared.redis == null);
+    if (out.job != null) {
+      OutputCheck.directory(out.job);
+    }
     StatusLine status = StatusLine.of(terminal.err(),
         terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
@@ -126,8 +142,8 @@ final class CrawlCommand implements Callable<Integer> {
 
   private int crawl(CrawlSettings settings, StatusLine status) {
     UrlNormalizer normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
-    boolean temporary = job == null;
-    Path dir = redis != null ? null : temporary ? defaultJobDir(clocks.wall()) : job;
+    boolean temporary = out.job == null;
+    Path dir = shared.redis != null ? null : temporary ? defaultJobDir(clocks.wall()) : out.job;
     Path spool = SeedSpool.create(dir, clocks.wall());
     try {
       SeedFile.Read seedRead = SeedFile.read(seeds, terminal.in(), strictSeeds, normalizer, spool, log::warn);
@@ -145,21 +161,22 @@ final class CrawlCommand implements Callable<Integer> {
     reports.checkWritable(); // every check passes before anything is created or emptied
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
-    logOptions.checkApartFrom(output, "-o");
-    ResultsFile.checkAppend(append, overwrite);
-    ResultsFile.checkNew(output, overwrite || append);
-    if (redis != null) {
-      var shared = SharedCrawlRun.open(redis, crawlName, settings, false, clocks);
-      log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}; settings:{}{}",
-          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, crawlName, RedisCrawl.shown(redis),
-          System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
-      return SharedCrawlRun.run(shared, settings, seedRead.seeds(),
-          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
+    logOptions.checkApartFrom(out.output, "-o");
+    ResultsFile.checkAppend(out.append, out.overwrite);
+    ResultsFile.checkNew(out.output, out.overwrite || out.append);
+    if (shared.redis != null) {
+      var sharedRun = SharedCrawlRun.open(shared.redis, shared.crawlName, settings, false, clocks);
+      log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}",
+          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, shared.crawlName,
+          RedisCrawl.shown(shared.redis));
+      logSettings(settings, logOptions);
+      return SharedCrawlRun.run(sharedRun, settings, seedRead.seeds(),
+          ResultsFile.forAgent(out.output, out.append, out.overwrite, terminal.out()), reports, status, logOptions.verbosity(),
           clocks);
     }
     CrawlJob crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), output, clocks.wall());
+      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), out.output, clocks.wall());
       if (temporary) {
         crawlJob.removeWhenComplete();
       }
@@ -168,9 +185,9 @@ final class CrawlCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot create the crawl directory " + dir + ": " + Errors.reason(e));
     }
-    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}; settings:{}{}",
-        String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, output, dir, System.lineSeparator(),
-        String.join(System.lineSeparator(), settings.describe()));
+    log.info("crawl starts: {} seeds from {}, results to {}, crawl directory {}",
+        String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, dir);
+    logSettings(settings, logOptions);
     CrawlRun.print("crawl directory: " + dir + (temporary ? " (removed when the crawl completes; an interrupted"
         + " crawl continues with '" + CommandName.get() + " resume " + dir + "')" : ""), status, logOptions.verbosity());
     if (settings.fetch().contact().isEmpty() && seedRead.anyPublic()) {
@@ -185,7 +202,7 @@ final class CrawlCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
       }
-      ResultsFile results = ResultsFile.create(output, terminal.out());
+      ResultsFile results = ResultsFile.create(out.output, terminal.out());
       return CrawlRun.run(crawlJob, temporary, settings, seedsInJob, results, reports, status,
           logOptions.verbosity(), clocks);
     } finally {
@@ -195,6 +212,16 @@ final class CrawlCommand implements Callable<Integer> {
         log.warn("could not release the lock of {}: {}", dir, Errors.reason(e));
       }
     }
+  }
+
+  /**
+   * The effective settings, with where each comes from, into the log file only: 55 lines are for reading
+   * afterwards, and with {@code -v} the console says where they are instead.
+   */
+  static void logSettings(CrawlSettings settings, LogOptions logOptions) {
+    log.info(Logging.FILE_ONLY, "settings:{}{}", System.lineSeparator(),
+        String.join(System.lineSeparator(), settings.describe()));
+    log.debug("settings: in {} ('--print-settings' prints them)", logOptions.logFile);
   }
 
   /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC, now on {@code clock}), with a suffix if that exists already. */

@@ -48,6 +48,7 @@ final class CrawlRun {
    */
   static int run(CrawlJob job, boolean temporary, CrawlSettings settings, Seeds seeds, ResultsFile results,
       ReportOptions reports, StatusLine status, Logging.Verbosity verbosity, Clocks clocks) {
+    checkPageLimit(job, settings);
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
     var skipLog = reports.skipLog();
@@ -88,10 +89,15 @@ final class CrawlRun {
       log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
           CommandName.get(), job.dir());
       crawler.stop();
-    }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
+    }, () -> {
+      status.println("sievecrawl: stopped at once; the pages that were in flight are fetched again by: "
+          + CommandName.get() + " resume " + job.dir());
+      results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000);
+    });
     CrawlSummary summary;
     ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal(), clocks.ticker());
     HeapCeiling heap = HeapCeiling.install();
+    print(PaceLine.of(settings.politeness()), status, verbosity);
     try {
       summary = crawler.run(seeds);
     } catch (UncheckedIOException e) {
@@ -110,7 +116,7 @@ final class CrawlRun {
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
       if (warcClosing == null) {
-        reports.writeWacz(warc.dir(), status, verbosity, clocks.wall());
+        reports.writeWacz(warc.dir(), WaczCommand.describe(job.dir()), status, verbosity, clocks.wall());
       }
     }
     boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
@@ -124,6 +130,30 @@ final class CrawlRun {
       print("continue this crawl with: " + CommandName.get() + " resume " + job.dir(), status, verbosity);
     }
     return exitCode(summary, closing, results, job);
+  }
+
+  /**
+   * Refuses a page limit the crawl has reached already: crawl.max-pages counts every run of a crawl, so that
+   * {@code resume DIR --max-pages 25} after 31 pages would fetch nothing and only say "page limit".
+   */
+  private static void checkPageLimit(CrawlJob job, CrawlSettings settings) {
+    long limit = settings.crawl().maxPages();
+    if (limit > 0 && job.runs() > 0) {
+      long pages;
+      try {
+        pages = job.loadState().totals().pagesStarted();
+      } catch (CrawlJobException e) {
+        throw new UserError(ExitCodes.JOB, e.getMessage());
+      } catch (IOException e) {
+        throw new UserError(ExitCodes.JOB, "cannot read the state of " + job.dir() + ": " + Errors.reason(e));
+      }
+      if (pages >= limit) {
+        throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "the crawl in %s already has %,d pages,"
+            + " and --max-pages (%s) counts every run of a crawl: give more than %,d to fetch more (%,d for %,d"
+            + " more pages), or 0 for no limit", job.dir(), pages, Setting.MAX_PAGES.key(), pages, pages + limit,
+            limit));
+      }
+    }
   }
 
   /** Forces the generation's visits to disk with the results (power cuts). */

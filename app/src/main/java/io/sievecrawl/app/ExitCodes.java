@@ -2,6 +2,7 @@ package io.sievecrawl.app;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The exit codes of every sievecrawl command, listed in the help. */
@@ -45,6 +46,25 @@ public final class ExitCodes {
     help.put(String.valueOf(NOTHING_REACHED), "nothing fetched: no seed's server answered (the summary says why)");
     help.put(String.valueOf(SHARED), "shared crawl unusable: Redis unreachable or refusing, no such crawl, data lost");
     help.put(String.valueOf(INTERRUPTED), "interrupted (Ctrl-C, SIGTERM or SIGHUP); stopped gracefully, resumable");
+    return Collections.unmodifiableMap(help);
+  }
+
+  /** The codes {@code command} can end with, each with its meaning: the list its help shows. */
+  static Map<String, String> helpFor(String command) {
+    List<Integer> codes = switch (command) {
+      case "plan" -> List.of(OK, INTERNAL, USAGE, CONFIG);
+      case "wacz" -> List.of(OK, INTERNAL, USAGE, OUTPUT, JOB);
+      case "remove" -> List.of(OK, INTERNAL, USAGE, SHARED);
+      case "bench" -> List.of(OK, INTERNAL, USAGE, CONFIG, OUTPUT, BENCH_MISMATCH);
+      case "crawl", "resume", "recrawl", "join" -> List.of(OK, INTERNAL, USAGE, CONFIG, SEEDS, OUTPUT, JOB,
+          NOTHING_REACHED, SHARED, INTERRUPTED);
+      default -> null; // sievecrawl itself: every code
+    };
+    if (codes == null) {
+      return HELP;
+    }
+    Map<String, String> help = new LinkedHashMap<>();
+    codes.forEach(code -> help.put(String.valueOf(code), HELP.get(String.valueOf(code))));
     return Collections.unmodifiableMap(help);
   }
 

@@ -34,13 +34,37 @@ final class FilterFit {
     }
     long heap = Runtime.getRuntime().maxMemory();
     if (inThisHeap && heap != Long.MAX_VALUE && sizing.bytes() + HEAP_BESIDES_FILTER > heap) {
-      long wantedMb = (sizing.bytes() + HEAP_BESIDES_FILTER) * 5 / 4 >> 20; // and a quarter more for the collector
+      long wantedMb = heapMegabytes(sizing);
       throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "this JVM's heap (%s) is too small for the"
           + " crawl: the URL filter for n = %s at p = %s takes %s, and the crawl needs about %s besides; run with"
           + " SIEVECRAWL_OPTS=-Xmx%dm%s", mebibytes(heap), count(n), p, mebibytes(sizing.bytes()),
           mebibytes(HEAP_BESIDES_FILTER), wantedMb,
           sizing.bytes() > HEAP_BESIDES_FILTER ? ", or lower -n" : ""));
     }
+  }
+
+  /**
+   * The heap a crawl with this filter should be given, in MiB: the filter, what the crawl needs besides, and a
+   * quarter more for the garbage collector.
+   */
+  static long heapMegabytes(BloomSizing sizing) {
+    return (sizing.bytes() + HEAP_BESIDES_FILTER) * 5 / 4 >> 20;
+  }
+
+  /**
+   * What {@code plan} says of the heap: the {@code -Xmx} a crawl with this filter needs, when a JVM's default heap of
+   * {@code defaultHeap} bytes is too small for it.
+   */
+  static String heapLine(BloomSizing sizing, long defaultHeap) {
+    long wanted = heapMegabytes(sizing);
+    if (defaultHeap != Long.MAX_VALUE && sizing.bytes() + HEAP_BESIDES_FILTER <= defaultHeap) {
+      return String.format(Locale.ROOT, "heap: the crawl needs about %,d MiB (the filter, %s besides, a quarter more"
+          + " for the collector), within the default heap here (%s)", wanted, mebibytes(HEAP_BESIDES_FILTER),
+          mebibytes(defaultHeap));
+    }
+    return String.format(Locale.ROOT, "heap: the crawl needs about %,d MiB (the filter, %s besides, a quarter more"
+        + " for the collector), more than the default heap here (%s): run it with SIEVECRAWL_OPTS=-Xmx%dm", wanted,
+        mebibytes(HEAP_BESIDES_FILTER), mebibytes(defaultHeap), wanted);
   }
 
   /** A count as it is typed back: {@code 10M} when round, else with thousands separators ({@code 12,345,678}). */

@@ -13,12 +13,13 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sievecrawl join}: one more agent for a crawl shared through Redis, without seeds. */
-@Command(name = "join", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+@Command(name = "join", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Adds an agent to the crawl --crawl-name shared through --redis: it takes a share of the crawl's"
         + " origins and works them until nothing is left anywhere, writing its own results file. A crawl not started"
         + " yet is waited for up to a minute.",
@@ -47,11 +48,11 @@ final class JoinCommand implements Callable<Integer> {
   @Mixin
   SettingsOptions settingsOptions;
 
-  @Mixin
-  ReportOptions reports;
+  @ArgGroup(validate = false, heading = "%nReports:%n", order = 65)
+  ReportOptions reports = new ReportOptions();
 
-  @Mixin
-  LogOptions logOptions;
+  @ArgGroup(validate = false, heading = "%nLog and console:%n", order = 100)
+  LogOptions logOptions = new LogOptions();
 
   JoinCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
@@ -60,6 +61,7 @@ final class JoinCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    reports.packagingAs(settingsOptions.wacz());
     reports.checkWritable(); // before anything is created or emptied
     logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkAppend(append, overwrite);
@@ -101,9 +103,9 @@ final class JoinCommand implements Callable<Integer> {
     Logging.configure(status, logOptions.logFile, logOptions.verbosity());
     int code;
     try {
-      log.info("agent joins the shared crawl '{}' in {}, results to {}; settings:{}{}", sharedCrawl.crawlName,
-          RedisCrawl.shown(sharedCrawl.redis), output,
-          System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+      log.info("agent joins the shared crawl '{}' in {}, results to {}", sharedCrawl.crawlName,
+          RedisCrawl.shown(sharedCrawl.redis), output);
+      CrawlCommand.logSettings(settings, logOptions);
       code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()),
           ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
           clocks);

@@ -20,6 +20,9 @@ final class Logging {
   /** How much the console shows. */
   enum Verbosity { QUIET, NORMAL, VERBOSE }
 
+  /** Marks a line meant for the log file only, even with {@code -v}: the settings a run starts with. */
+  static final org.slf4j.Marker FILE_ONLY = org.slf4j.MarkerFactory.getMarker("FILE_ONLY");
+
   private static final String CONSOLE_PATTERN = "%level: %msg%n";
   private static final String FILE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0} - %msg%n";
 
@@ -54,18 +57,12 @@ final class Logging {
       case NORMAL -> Level.WARN;
       case VERBOSE -> Level.DEBUG;
     }));
+    console.addFilter(fileOnlyKeptOut(context));
     console.start();
     root.addAppender(console);
 
     if (logFile != null) {
-      try {
-        Path parent = logFile.toAbsolutePath().getParent();
-        if (parent != null) {
-          Files.createDirectories(parent);
-        }
-      } catch (java.io.IOException e) {
-        throw new UserError(ExitCodes.OUTPUT, "cannot create the log file's folder " + logFile + ": " + e.getMessage());
-      }
+      OutputCheck.file(logFile); // its folder must exist, as for every output
       if (Files.isDirectory(logFile) || (Files.exists(logFile) && !Files.isWritable(logFile))) {
         throw new UserError(ExitCodes.OUTPUT, "cannot write the log file " + logFile);
       }
@@ -128,6 +125,21 @@ final class Logging {
     encoder.setPattern(pattern);
     encoder.start();
     return encoder;
+  }
+
+  /** Keeps lines marked {@link #FILE_ONLY} off the console. */
+  private static ch.qos.logback.core.filter.Filter<ILoggingEvent> fileOnlyKeptOut(LoggerContext context) {
+    ch.qos.logback.core.filter.Filter<ILoggingEvent> filter = new ch.qos.logback.core.filter.Filter<>() {
+      @Override
+      public ch.qos.logback.core.spi.FilterReply decide(ILoggingEvent event) {
+        java.util.List<org.slf4j.Marker> markers = event.getMarkerList();
+        return markers != null && markers.contains(FILE_ONLY) ? ch.qos.logback.core.spi.FilterReply.DENY
+            : ch.qos.logback.core.spi.FilterReply.NEUTRAL;
+      }
+    };
+    filter.setContext(context);
+    filter.start();
+    return filter;
   }
 
   private static ThresholdFilter threshold(LoggerContext context, Level level) {

@@ -73,6 +73,7 @@ final class PlanCommand implements Callable<Integer> {
         Values.formatSize(FrontierDisk.bytesPerMillion()), FrontierDisk.TYPICAL_URL_LENGTH);
     out.printf(Locale.ROOT, "exact store (filter.confirm): 8 bytes on disk per URL admitted, %s at n; on the heap"
         + " at most a million recent URLs (about 24MB) between checkpoints%n", Values.formatSize(8 * count));
+    out.println(FilterFit.heapLine(s, Runtime.getRuntime().maxMemory()));
     out.flush();
     ClassArchive.markUseful();
     return ExitCodes.OK;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The progress line's fields, most important first: elapsed time, pages fetched and errors, then pages/s, queued,
- * MB/s, in flight, why the crawl waits, and where the origins with waiting URLs stand. A terminal too narrow for all
- * of them shows the leading fields that fit, whole.
+ * The progress line's fields, most important first: elapsed time, pages fetched and errors, why the crawl waits (so
+ * that a slow polite crawl says so even at 60 columns), then pages/s, queued, in flight, MB/s, and where the origins
+ * with waiting URLs stand. A terminal too narrow for all of them shows the leading fields that fit, whole.
  */
 final class ProgressLine {
   private static final String SEPARATOR = " | ";
@@ -24,17 +24,17 @@ final class ProgressLine {
       long elapsedSeconds) {
     List<String> fields = new ArrayList<>(List.of(elapsed(elapsedSeconds),
         String.format(Locale.ROOT, "fetched %,d", p.fetched()),
-        String.format(Locale.ROOT, "errors %,d", p.errors()),
-        String.format(Locale.ROOT, "%,.0f p/s", pagesPerSecond),
-        String.format(Locale.ROOT, "queued %,d", p.queued()),
-        String.format(Locale.ROOT, "%,.1f MB/s", megabytesPerSecond),
-        String.format(Locale.ROOT, "in flight %,d", p.inFlight())));
+        String.format(Locale.ROOT, "errors %,d", p.errors())));
     CrawlProgress.Origins o = p.origins();
     if (o.pacedByDelay()) {
-      fields.add("paced by the politeness delay");
+      fields.add("paced by politeness"); // short enough to fit at 60 columns
     } else if (pagesPerSecond < 0.5 && p.inFlight() > 0 && o.due() == 0) {
-      fields.add(String.format(Locale.ROOT, "waiting for %,d slow responses", p.inFlight()));
+      fields.add(String.format(Locale.ROOT, "waiting on %,d responses", p.inFlight()));
     }
+    fields.add(String.format(Locale.ROOT, "%,.0f p/s", pagesPerSecond));
+    fields.add(String.format(Locale.ROOT, "queued %,d", p.queued()));
+    fields.add(String.format(Locale.ROOT, "in flight %,d", p.inFlight()));
+    fields.add(String.format(Locale.ROOT, "%,.1f MB/s", megabytesPerSecond));
     fields.add("origins " + origins(o));
     return fields;
   }

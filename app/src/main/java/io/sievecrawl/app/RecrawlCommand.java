@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  * {@code sievecrawl recrawl DIR}: visits a crawl's URLs again, a new generation of the crawl in DIR, with the
  * options of {@code resume}.
  */
-@Command(name = "recrawl", mixinStandardHelpOptions = true,
+@Command(name = "recrawl", sortOptions = false, mixinStandardHelpOptions = true,
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Visits again the URLs of the crawl in DIR (finished or stopped) last fetched longer ago than"
         + " recrawl.after, each with a conditional GET, and follows the links found as any crawl does.",

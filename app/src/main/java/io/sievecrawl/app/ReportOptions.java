@@ -29,21 +29,26 @@ final class ReportOptions {
 
   @Option(names = "--stats-json", paramLabel = "FILE",
       description = "At the end, write the summary as one JSON document, with a row per origin (pages, bytes, status"
-          + " classes, errors, robots.txt, time paused).")
+          + " classes, errors, robots.txt, time paused) (default none).")
   Path statsJson;
 
   @Option(names = "--hosts", paramLabel = "N", defaultValue = "0",
-      description = "At the end, show the N busiest origins on the console (the log always gets the top 10).")
+      description = "At the end, show the N busiest origins on the console (the log always gets the top 10)"
+          + " (default: ${DEFAULT-VALUE}).")
   int hosts;
 
-  @Option(names = "--wacz", paramLabel = "FILE",
-      description = "At the end of the run, package the WARC files (--warc) as WACZ FILE, as 'sievecrawl wacz' does.")
-  Path wacz;
+  private Path wacz; // --wacz, an option of the archive's (SettingsOptions)
 
   @Option(names = "--log-skipped", paramLabel = "FILE",
       description = "Write every URL left out (out of scope, a trap, already seen, robots.txt, a budget) as a JSON"
-          + " line with its reason and referrer.")
+          + " line with its reason and referrer (default none).")
   Path logSkipped;
+
+  /** Packages the WARC files as {@code wacz} at the end of the run ({@code --wacz}; null: no package). */
+  ReportOptions packagingAs(Path wacz) {
+    this.wacz = wacz;
+    return this;
+  }
 
   /** The skip log {@code --log-skipped} asks for, or {@link SkipLog#NONE}; close it with {@link #close}. */
   SkipLog skipLog() {
@@ -72,13 +77,14 @@ final class ReportOptions {
   }
 
   /** Packages {@code warcDir} as {@code --wacz} asks, after the run; a failure is one WARN, the crawl is whole. */
-  void writeWacz(java.nio.file.Path warcDir, StatusLine status, Logging.Verbosity verbosity, Clock clock) {
+  void writeWacz(java.nio.file.Path warcDir, io.sievecrawl.crawler.warc.WaczPackage.Description description,
+      StatusLine status, Logging.Verbosity verbosity, Clock clock) {
     if (wacz == null) {
       return;
     }
     try {
       io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDir, wacz,
-          "sievecrawl " + io.sievecrawl.config.Version.get(), clock);
+          "sievecrawl " + io.sievecrawl.config.Version.get(), clock, description);
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
     } catch (IOException e) {

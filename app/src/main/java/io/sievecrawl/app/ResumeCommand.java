@@ -13,12 +13,13 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code sievecrawl resume DIR}: continues a crawl from its crawl directory, whatever interrupted it. */
-@Command(name = "resume", mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
+@Command(name = "resume", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = SievecrawlCommand.VersionProvider.class,
     description = {"Continues the crawl in DIR with its recorded settings, after Ctrl-C, kill -9, a crash or a limit.",
         "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log"
             + " for this run; n and p (the URL filter) and the scope (--scope, --include, --exclude) cannot change."})
@@ -35,11 +36,11 @@ class ResumeCommand implements Callable<Integer> {
   @Mixin
   SettingsOptions settingsOptions;
 
-  @Mixin
-  ReportOptions reports;
+  @ArgGroup(validate = false, heading = "%nReports:%n", order = 65)
+  ReportOptions reports = new ReportOptions();
 
-  @Mixin
-  LogOptions logOptions;
+  @ArgGroup(validate = false, heading = "%nLog and console:%n", order = 100)
+  LogOptions logOptions = new LogOptions();
 
   ResumeCommand(Terminal terminal, Clocks clocks) {
     this.terminal = terminal;
@@ -48,6 +49,7 @@ class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    reports.packagingAs(settingsOptions.wacz());
     CrawlJob job;
     try {
       job = CrawlJob.open(dir, clocks.wall());
@@ -90,8 +92,8 @@ class ResumeCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
       }
-      log.info("crawl resumes from {} (run {}), results appended to {}; settings:{}{}", dir, job.runs() + 1,
-          job.output(), System.lineSeparator(), String.join(System.lineSeparator(), settings.describe()));
+      log.info("crawl resumes from {} (run {}), results appended to {}", dir, job.runs() + 1, job.output());
+      CrawlCommand.logSettings(settings, logOptions);
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
       code = CrawlRun.run(job, job.removedWhenComplete(), settings, seeds, results, reports, status,
           logOptions.verbosity(), clocks);

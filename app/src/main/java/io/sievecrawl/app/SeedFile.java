@@ -43,6 +43,8 @@ final class SeedFile {
   /** A "line" longer than this is no seed file at all ({@code /dev/zero}): the read stops. */
   static final long MAX_SKIPPED_LINE_BYTES = 16L << 20;
   static final int MAX_WARNINGS = 20;
+  private static final java.util.regex.Pattern HOST_AND_PORT =
+      java.util.regex.Pattern.compile("[A-Za-z0-9.-]+:[0-9]{1,5}([/?#].*)?");
   /** This many invalid lines in a row ({@code /dev/urandom}) are no seed file: the read stops. */
   static final int MAX_INVALID_RUN = 10_000;
   private static final int PROGRESS_LINES = 1_000_000;
@@ -119,10 +121,8 @@ final class SeedFile {
                   + " (--header) instead");
             }
           } catch (InvalidUrlException e) {
-            boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
-                && normalizer.parse("https://" + text) != null; // "not a url" is no host name either
-            String hint = schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
-            problem = (strict ? "invalid" : "skipped") + " seed '" + escape(text) + "': " + e.getMessage() + hint;
+            problem = (strict ? "invalid" : "skipped") + " seed '" + escape(text) + "': " + e.getMessage()
+                + schemeHint(text, e, normalizer);
           }
         }
         if (problem == null) {
@@ -137,7 +137,8 @@ final class SeedFile {
         }
       }
     } catch (NoSuchFileException e) {
-      throw new UserError(ExitCodes.SEEDS, "seed file not found: " + escape(name));
+      throw new UserError(ExitCodes.SEEDS, "seed file not found: " + escape(name) + (hostAndPort(name, normalizer)
+          ? " (a URL needs its scheme: did you mean http://" + escape(name) + " ?)" : ""));
     } catch (IOException e) {
       throw new UserError(ExitCodes.SEEDS, "cannot read seed file " + escape(name) + ": " + Errors.reason(e));
     }
@@ -151,6 +152,25 @@ final class SeedFile {
           + " (one absolute http or https URL per line; # starts a comment)");
     }
     return new Read(spool, count, anyPublic);
+  }
+
+  /**
+   * A hint for a seed written without its scheme: {@code example.com/docs} was read as a relative reference (did
+   * you mean https://...?), {@code localhost:8080/docs} as the scheme {@code localhost} (did you mean http://...?,
+   * since a server on a port of its own is seldom https); empty when the text would be no URL either way.
+   */
+  static String schemeHint(String text, InvalidUrlException e, UrlNormalizer normalizer) {
+    if (hostAndPort(text, normalizer)) {
+      return " (did you mean http://" + escape(text) + " ?)";
+    }
+    boolean schemeMissing = e.getMessage().startsWith("not an absolute URL")
+        && normalizer.parse("https://" + text) != null; // "not a url" is no host name either
+    return schemeMissing ? " (did you mean https://" + escape(text) + " ?)" : "";
+  }
+
+  /** Whether {@code text} is {@code HOST:PORT}, maybe followed by a path, query or fragment, as a URL without scheme. */
+  private static boolean hostAndPort(String text, UrlNormalizer normalizer) {
+    return HOST_AND_PORT.matcher(text).matches() && normalizer.parse("http://" + text) != null;
   }
 
   /** A line as text without a byte-order mark or surrounding spaces, or {@code null} if it is not UTF-8. */

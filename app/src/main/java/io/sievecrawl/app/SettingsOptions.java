@@ -15,92 +15,154 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** The crawl settings options shared by {@code crawl} and {@code bench}: a config file, then flags over it. */
+/**
+ * The crawl settings options shared by {@code crawl}, {@code resume}, {@code join} and {@code bench}: a config file,
+ * then flags over it. The help lists them under headings (the argument groups below), each with the setting it
+ * sets and that setting's default (HelpTest checks every one against the setting).
+ */
 final class SettingsOptions {
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "Config file (see config/sievecrawl.conf for every key and its default).")
-  Path config;
+  @ArgGroup(validate = false, heading = "%nSettings:%n", order = 10)
+  Settings file = new Settings();
 
-  @Option(names = {"-n", "--expected-urls"}, paramLabel = "N",
-      description = "Expected distinct URLs; sizes the URL filter (filter.n). Accepts 10000000, 10M, 1e7.")
-  String expectedUrls;
+  @ArgGroup(validate = false, heading = "%nScope:%n", order = 20)
+  Scope scopeOptions = new Scope();
 
-  @Option(names = {"-p", "--fpp"}, paramLabel = "P",
-      description = "URL filter false-positive rate at N (filter.p), e.g. 0.001 or 0.1%%.")
-  String fpp;
+  @ArgGroup(validate = false, heading = "%nPoliteness and speed:%n", order = 30)
+  Pace pace = new Pace();
 
-  @Option(names = "--concurrency", paramLabel = "N", description = "Fetches in flight at once (crawl.concurrency).")
-  String concurrency;
+  @ArgGroup(validate = false, heading = "%nLimits and the URL filter:%n", order = 40)
+  Limits limits = new Limits();
 
-  @Option(names = "--host-concurrency", paramLabel = "N",
-      description = "Requests in flight at once per origin (politeness.host-concurrency).")
-  String hostConcurrency;
+  @ArgGroup(validate = false, heading = "%nPage records:%n", order = 60)
+  Records records = new Records();
 
-  @Option(names = "--delay", paramLabel = "DURATION",
-      description = "Fixed least time between requests to one origin, e.g. 250ms or 0ms for your own servers"
-          + " (politeness.delay; turns politeness.adaptive off).")
-  String delay;
+  @ArgGroup(validate = false, heading = "%nArchive:%n", order = 70)
+  Archive archive = new Archive();
 
-  @Option(names = "--max-pages", paramLabel = "N", description = "Stop after N fetches; 0 = no limit (crawl.max-pages).")
-  String maxPages;
+  @ArgGroup(validate = false, heading = "%nNetwork:%n", order = 90)
+  Network network = new Network();
 
-  @Option(names = "--max-time", paramLabel = "DURATION",
-      description = "Stop after this long, e.g. 6h, resumable as after Ctrl-C (crawl.max-time).")
-  String maxTime;
+  static final class Settings {
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+        description = "Config file (see config/sievecrawl.conf for every key and its default).")
+    Path config;
 
-  @Option(names = "--max-depth", paramLabel = "N", description = "Link hops from a seed (crawl.max-depth).")
-  String maxDepth;
+    @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
+        description = "Any setting by its config key, e.g. --set robots.obey=false. Repeatable.")
+    List<String> sets = new ArrayList<>();
+  }
 
-  @Option(names = "--scope", paramLabel = "host|domain|any", description = "Hosts to follow links to (crawl.scope).")
-  String scope;
+  static final class Scope {
+    @Option(names = "--scope", paramLabel = "host|domain|any",
+        description = "Hosts to follow links to: the seeds' hosts, their registrable domains, or any (crawl.scope;"
+            + " default host).")
+    String scope;
 
-  @Option(names = "--include", paramLabel = "REGEX",
-      description = "Follow only URLs a regular expression matches, searched anywhere in the URL (crawl.include)."
-          + " Repeatable: any one may match.")
-  List<String> includes = new ArrayList<>();
+    @Option(names = "--include", paramLabel = "REGEX",
+        description = "Follow only URLs a regular expression matches, searched anywhere in the URL (crawl.include;"
+            + " default none). Repeatable: any one may match.")
+    List<String> includes = new ArrayList<>();
 
-  @Option(names = "--exclude", paramLabel = "REGEX",
-      description = "Do not fetch URLs a regular expression matches (crawl.exclude). Repeatable.")
-  List<String> excludes = new ArrayList<>();
+    @Option(names = "--exclude", paramLabel = "REGEX",
+        description = "Do not fetch URLs a regular expression matches (crawl.exclude; default none). Repeatable.")
+    List<String> excludes = new ArrayList<>();
 
-  @Option(names = "--user-agent", paramLabel = "TEXT", description = "User-Agent header (fetch.user-agent).")
-  String userAgent;
+    @Option(names = "--max-depth", paramLabel = "N",
+        description = "Link hops from a seed; 0 fetches the seeds only (crawl.max-depth; default 50).")
+    String maxDepth;
+  }
 
-  @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
-      description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header)."
-          + " Repeatable. Authorization and Cookie go only to the seeds' origins.")
-  List<String> headers = new ArrayList<>();
+  static final class Pace {
+    @Option(names = "--delay", paramLabel = "DURATION",
+        description = "Fixed least time between requests to one origin, e.g. 250ms, or 0ms for your own servers"
+            + " (politeness.delay; default 1s, adapted to the server's response time; a fixed delay turns"
+            + " politeness.adaptive off).")
+    String delay;
 
-  @Option(names = "--resolve", paramLabel = "HOST:PORT:ADDRESS",
-      description = "Connect to ADDRESS for HOST instead of asking DNS, as curl's --resolve (fetch.resolve; PORT may"
-          + " be *; the pin holds on every port). Repeatable.")
-  List<String> resolves = new ArrayList<>();
+    @Option(names = "--host-concurrency", paramLabel = "N",
+        description = "Requests in flight at once per origin (politeness.host-concurrency; default 1).")
+    String hostConcurrency;
 
-  @Option(names = "--resolve-file", paramLabel = "FILE",
-      description = "Pins as --resolve takes them, one or more a line (# comments), from FILE.")
-  Path resolveFile;
+    @Option(names = "--concurrency", paramLabel = "N",
+        description = "Fetches in flight at once, all origins together (crawl.concurrency; default 32).")
+    String concurrency;
+  }
 
-  @Option(names = {"-k", "--insecure", "--no-check-certificate"},
-      description = "Accept any TLS certificate, self-signed or expired (fetch.insecure-tls); for test and intranet"
-          + " sites only.")
-  Boolean insecure;
+  static final class Limits {
+    @Option(names = "--max-pages", paramLabel = "N",
+        description = "Stop after N fetches, resumable; 0 = no limit (crawl.max-pages; default 0).")
+    String maxPages;
 
-  @Option(names = "--warc", paramLabel = "DIR",
-      description = "Also write every HTTP exchange to WARC/1.1 files in DIR (warc.dir; see warc.max-size).")
-  String warc;
+    @Option(names = "--max-time", paramLabel = "DURATION",
+        description = "Stop after this long, e.g. 6h, resumable as after Ctrl-C; 0s = no limit (crawl.max-time;"
+            + " default 0s).")
+    String maxTime;
 
-  @Option(names = "--text", description = "Each HTML page's record carries its visible text (results.text).")
-  Boolean text;
+    @Option(names = {"-n", "--expected-urls"}, paramLabel = "N",
+        description = "Expected distinct URLs; sizes the URL filter, e.g. 10000000, 10M or 1e7 (filter.n; default"
+            + " 10M).")
+    String expectedUrls;
 
-  @Option(names = {"--links", "--outlinks"},
-      description = "Each page's record carries the links found, with why each was not followed (results.links).")
-  Boolean links;
+    @Option(names = {"-p", "--fpp"}, paramLabel = "P",
+        description = "URL filter false-positive rate at N, e.g. 0.001 or 0.1%% (filter.p; default 0.001).")
+    String fpp;
+  }
 
-  @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
-      description = "Any setting by its config key, e.g. --set robots.obey=false. Repeatable.")
-  List<String> sets = new ArrayList<>();
+  static final class Records {
+    @Option(names = "--text", description = "Each HTML page's record carries its visible text (results.text;"
+        + " default false).")
+    Boolean text;
+
+    @Option(names = {"--links", "--outlinks"},
+        description = "Each page's record carries the links found, with why each was not followed (results.links;"
+            + " default false).")
+    Boolean links;
+  }
+
+  static final class Archive {
+    @Option(names = "--warc", paramLabel = "DIR",
+        description = "Also write every HTTP exchange to WARC/1.1 files in DIR, a folder created if missing in a"
+            + " folder that exists (warc.dir; default none; see warc.max-size).")
+    String warc;
+
+    @Option(names = "--wacz", paramLabel = "FILE",
+        description = "At the end of the run, package the WARC files (--warc) as WACZ FILE, as 'sievecrawl wacz'"
+            + " does (default none).")
+    Path wacz;
+  }
+
+  static final class Network {
+    @Option(names = "--user-agent", paramLabel = "TEXT",
+        description = "User-Agent header (fetch.user-agent; default sievecrawl/VERSION).")
+    String userAgent;
+
+    @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
+        description = "An extra header for every request, e.g. --header 'Accept-Language: fr' (fetch.header;"
+            + " default none). Repeatable. Authorization and Cookie go only to the seeds' origins.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--resolve", paramLabel = "HOST:PORT:ADDRESS",
+        description = "Connect to ADDRESS for HOST instead of asking DNS, as curl's --resolve; PORT may be *; the pin"
+            + " holds on every port (fetch.resolve; default none). Repeatable.")
+    List<String> resolves = new ArrayList<>();
+
+    @Option(names = "--resolve-file", paramLabel = "FILE",
+        description = "Pins as --resolve takes them, one or more a line (# comments), from FILE.")
+    Path resolveFile;
+
+    @Option(names = {"-k", "--insecure", "--no-check-certificate"},
+        description = "Accept any TLS certificate, self-signed or expired; for test and intranet sites only"
+            + " (fetch.insecure-tls; default false).")
+    Boolean insecure;
+  }
+
+  /** The WACZ file {@code --wacz} names, or {@code null}. */
+  Path wacz() {
+    return archive.wacz;
+  }
 
   /**
    * The effective settings: defaults, then the config file, then flags.
@@ -135,6 +197,7 @@ final class SettingsOptions {
         throw new UserError(ExitCodes.JOB, "cannot read the crawl's settings " + base + ": " + e.getMessage());
       }
     }
+    Path config = file.config;
     if (config != null) {
       try {
         ConfigFile.load(config, builder);
@@ -144,30 +207,30 @@ final class SettingsOptions {
         throw new UserError(ExitCodes.CONFIG, "cannot read config file " + config + ": " + e.getMessage());
       }
     }
-    flag(builder, Setting.FILTER_N, expectedUrls, "--expected-urls");
-    flag(builder, Setting.FILTER_P, fpp, "--fpp");
-    flag(builder, Setting.CONCURRENCY, concurrency, "--concurrency");
-    flag(builder, Setting.HOST_CONCURRENCY, hostConcurrency, "--host-concurrency");
-    flag(builder, Setting.DELAY, delay, "--delay");
-    if (delay != null) {
+    flag(builder, Setting.FILTER_N, limits.expectedUrls, "--expected-urls");
+    flag(builder, Setting.FILTER_P, limits.fpp, "--fpp");
+    flag(builder, Setting.CONCURRENCY, pace.concurrency, "--concurrency");
+    flag(builder, Setting.HOST_CONCURRENCY, pace.hostConcurrency, "--host-concurrency");
+    flag(builder, Setting.DELAY, pace.delay, "--delay");
+    if (pace.delay != null) {
       builder.parse(Setting.ADAPTIVE, "false", "--delay"); // a delay given on the command line is meant exactly
     }
-    flag(builder, Setting.MAX_PAGES, maxPages, "--max-pages");
-    flag(builder, Setting.MAX_TIME, maxTime, "--max-time");
-    flag(builder, Setting.MAX_DEPTH, maxDepth, "--max-depth");
-    flag(builder, Setting.SCOPE, scope, "--scope");
-    flag(builder, Setting.USER_AGENT, userAgent, "--user-agent");
-    flag(builder, Setting.WARC_DIR, warc, "--warc");
-    patterns(builder, Setting.INCLUDE, includes, "--include");
-    patterns(builder, Setting.EXCLUDE, excludes, "--exclude");
-    flag(builder, Setting.INSECURE_TLS, insecure == null ? null : insecure.toString(), "--insecure");
-    flag(builder, Setting.RESULTS_TEXT, text == null ? null : text.toString(), "--text");
-    flag(builder, Setting.RESULTS_LINKS, links == null ? null : links.toString(), "--links");
-    for (String header : headers) {
+    flag(builder, Setting.MAX_PAGES, limits.maxPages, "--max-pages");
+    flag(builder, Setting.MAX_TIME, limits.maxTime, "--max-time");
+    flag(builder, Setting.MAX_DEPTH, scopeOptions.maxDepth, "--max-depth");
+    flag(builder, Setting.SCOPE, scopeOptions.scope, "--scope");
+    flag(builder, Setting.USER_AGENT, network.userAgent, "--user-agent");
+    flag(builder, Setting.WARC_DIR, archive.warc, "--warc");
+    patterns(builder, Setting.INCLUDE, scopeOptions.includes, "--include");
+    patterns(builder, Setting.EXCLUDE, scopeOptions.excludes, "--exclude");
+    flag(builder, Setting.INSECURE_TLS, network.insecure == null ? null : network.insecure.toString(), "--insecure");
+    flag(builder, Setting.RESULTS_TEXT, records.text == null ? null : records.text.toString(), "--text");
+    flag(builder, Setting.RESULTS_LINKS, records.links == null ? null : records.links.toString(), "--links");
+    for (String header : network.headers) {
       builder.parse(Setting.HEADER, header, "--header");
     }
     pins(builder);
-    for (String set : sets) {
+    for (String set : file.sets) {
       int eq = set.indexOf('=');
       String key = eq < 0 ? set : set.substring(0, eq).strip();
       Optional<Setting<?>> setting = Setting.forKey(key);
@@ -225,7 +288,8 @@ final class SettingsOptions {
 
   /** --resolve and --resolve-file as one value of fetch.resolve; a bad line of the file is named by its number. */
   private void pins(CrawlSettings.Builder builder) {
-    List<String> pins = new ArrayList<>(resolves);
+    List<String> pins = new ArrayList<>(network.resolves);
+    Path resolveFile = network.resolveFile;
     if (resolveFile != null) {
       List<String> lines;
       try {

@@ -137,10 +137,15 @@ final class SharedCrawlRun {
           again);
       crawl.stopWaiting(); // a worker waiting out a Redis outage would hold the stop up
       crawler.stop();
-    }, () -> results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000));
+    }, () -> {
+      status.println("sievecrawl: this agent stopped at once; the other agents take over its pages in flight once"
+          + " its leases expire");
+      results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000);
+    });
     CrawlSummary summary;
     ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal(), clocks.ticker());
     HeapCeiling heap = HeapCeiling.install();
+    CrawlRun.print(PaceLine.of(settings.politeness()), status, verbosity);
     try {
       summary = crawler.run(seeds);
     } catch (java.io.UncheckedIOException e) {
@@ -187,7 +192,8 @@ final class SharedCrawlRun {
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
       if (closing == null) {
-        reports.writeWacz(warc.dir(), status, verbosity, clocks.wall()); // this agent's WARC files
+        reports.writeWacz(warc.dir(), io.sievecrawl.crawler.warc.WaczPackage.Description.DEFAULT, status, verbosity,
+            clocks.wall()); // this agent's WARC files
       }
     }
     Throwable failure = summary.failure();

@@ -63,8 +63,36 @@ final class StatusLine {
     }
   }
 
-  /** A stream for log messages: each write clears the progress line first. */
+  /**
+   * A stream for log messages: each write clears the progress line first, and on a terminal its lines are wrapped at
+   * spaces to the terminal's width, as the summary's are (a log message is written whole, in one write).
+   */
   OutputStream logStream() {
+    return new OutputStream() {
+      private final OutputStream raw = rawStream();
+
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] bytes, int off, int len) throws IOException {
+        if (!terminal) {
+          raw.write(bytes, off, len);
+          return;
+        }
+        String text = new String(bytes, off, len, StandardCharsets.UTF_8);
+        String wrapped = String.join(System.lineSeparator(), WordWrap.wrap(text, columns()))
+            + (text.endsWith("\n") ? System.lineSeparator() : "");
+        byte[] out = wrapped.getBytes(StandardCharsets.UTF_8);
+        raw.write(out, 0, out.length);
+      }
+    };
+  }
+
+  /** A stream for whole lines: each write clears the progress line first. */
+  private OutputStream rawStream() {
     return new OutputStream() {
       @Override
       public void write(int b) throws IOException {
@@ -89,7 +117,7 @@ final class StatusLine {
   void println(String line) {
     byte[] bytes = (line + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
     try {
-      logStream().write(bytes, 0, bytes.length);
+      rawStream().write(bytes, 0, bytes.length);
     } catch (IOException e) {
       throw new IllegalStateException(e); // our stream does not throw
     }

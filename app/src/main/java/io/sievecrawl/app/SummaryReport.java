@@ -36,17 +36,18 @@ final class SummaryReport {
         s.pagesPerSecond(), Values.formatSize(s.bytes()),
         s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at %s", s.truncated(),
             Setting.MAX_BODY_SIZE.key()) : ""));
+    String notFetched = (s.skipped().isEmpty() ? "none" : join(s.skipped()))
+        + (s.notFetched() > 0 ? String.format(Locale.ROOT, "; %s: %,d", leftFor, s.notFetched()) : "");
+    if (s.responses() == 0) {
+      return nothingAnswered(lines, s, notFetched); // a closed port: no column of zeros
+    }
     lines.add("  pages by status: " + (s.byStatusClass().isEmpty() ? "none" : join(s.byStatusClass())));
+    recrawlLines(s, lines);
     lines.add("  errors by kind:  " + (s.errors().isEmpty() ? "none" : join(s.errors())));
-    lines.add("  not fetched:     " + (s.skipped().isEmpty() ? "none" : join(s.skipped()))
-        + (s.notFetched() > 0 ? String.format(Locale.ROOT, "; %s: %,d", leftFor,
-            s.notFetched()) : ""));
+    lines.add("  not fetched:     " + notFetched);
     lines.add("  not followed:    " + (s.notAdmitted().isEmpty() ? "none" : join(s.notAdmitted())));
     if (!s.givenUp().isEmpty()) {
-      lines.add("  origins given up: " + s.givenUp().entrySet().stream().limit(MAX_ORIGINS_LISTED)
-          .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "))
-          + (s.givenUp().size() > MAX_ORIGINS_LISTED ? String.format(Locale.ROOT, ", and %,d more",
-              s.givenUp().size() - MAX_ORIGINS_LISTED) : ""));
+      lines.add(givenUpLine(s));
     }
     lines.add(String.format(Locale.ROOT, "  URLs admitted:   %,d%s; duplicates dropped: %,d; retries: %,d",
         s.admitted(), s.carriedOver() > 0 ? String.format(Locale.ROOT, " (plus %,d carried over from the last run)",
@@ -63,6 +64,52 @@ final class SummaryReport {
           t.runs(), t.fetched(), Values.formatSize(t.bytes()), took(t.elapsed())));
     }
     return lines;
+  }
+
+  private static String givenUpLine(CrawlSummary s) {
+    return "  origins given up: " + s.givenUp().entrySet().stream().limit(MAX_ORIGINS_LISTED)
+        .map(e -> e.getKey() + " (" + e.getValue() + ")").collect(Collectors.joining(", "))
+        + (s.givenUp().size() > MAX_ORIGINS_LISTED ? String.format(Locale.ROOT, ", and %,d more",
+            s.givenUp().size() - MAX_ORIGINS_LISTED) : "");
+  }
+
+  /**
+   * The summary of a run no server answered (a closed port, an unknown host): what was tried and why it failed,
+   * without the counters that are all zero.
+   */
+  private static List<String> nothingAnswered(List<String> lines, CrawlSummary s, String notFetched) {
+    if (!s.errors().isEmpty()) {
+      lines.add("  errors by kind:  " + join(s.errors()));
+    }
+    if (!notFetched.equals("none")) {
+      lines.add("  not fetched:     " + notFetched);
+    }
+    if (!s.givenUp().isEmpty()) {
+      lines.add(givenUpLine(s));
+    }
+    return lines;
+  }
+
+  /**
+   * For a recrawl: what the pages fetched again were against their last visit (a 304 is an unchanged page, not a
+   * redirect), and the URLs kept as they were because recrawl.after had not passed since they were fetched.
+   */
+  private static void recrawlLines(CrawlSummary s, List<String> lines) {
+    Map<String, Long> v = s.visits();
+    long again = v.getOrDefault("unchanged", 0L) + v.getOrDefault("changed", 0L) + v.getOrDefault("gone", 0L)
+        + v.getOrDefault("failed", 0L);
+    long fresh = s.skipped().getOrDefault("fresh", 0L);
+    if (again > 0) {
+      lines.add(String.format(Locale.ROOT, "  against the last visit: unchanged %,d, changed %,d, new %,d, gone %,d%s",
+          v.getOrDefault("unchanged", 0L), v.getOrDefault("changed", 0L), v.getOrDefault("new", 0L),
+          v.getOrDefault("gone", 0L), v.getOrDefault("failed", 0L) > 0
+              ? String.format(Locale.ROOT, ", failed %,d", v.get("failed")) : ""));
+    }
+    if (fresh > 0) {
+      lines.add(String.format(Locale.ROOT, "  kept as they were: %,d URLs fetched less than %s ago (not visited"
+          + " again; --set %s=0s visits every one)", fresh, Setting.RECRAWL_AFTER.key(),
+          Setting.RECRAWL_AFTER.key()));
+    }
   }
 
   /** A confirmed filter loses nothing: say how many URLs the exact store rescued, and what n would spare it. */

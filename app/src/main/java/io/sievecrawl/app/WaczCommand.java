@@ -29,7 +29,8 @@ final class WaczCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "A WARC directory, or a crawl directory.")
   Path dir;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "The WACZ file to write.")
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "The WACZ file to write (default: DIR.wacz, beside DIR).")
   Path output;
 
   @Option(names = "--overwrite", description = "Replace an existing FILE instead of refusing to start.")
@@ -46,6 +47,7 @@ final class WaczCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Path warcDir = warcDirectory(dir);
+    Path output = this.output != null ? this.output : defaultOutput(dir);
     OutputCheck.file(output);
     if (Files.exists(output) && !overwrite) {
       throw new UserError(ExitCodes.OUTPUT, output + " exists: choose another name, or add --overwrite");
@@ -55,7 +57,8 @@ final class WaczCommand implements Callable<Integer> {
       if (WarcIndex.closedWarcs(warcDir).isEmpty()) {
         throw new UserError(ExitCodes.JOB, warcDir + " holds no WARC files (*.warc.gz)");
       }
-      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get(), clocks.wall());
+      WaczPackage.Summary s = WaczPackage.write(warcDir, output, "sievecrawl " + Version.get(), clocks.wall(),
+          describe(dir));
       terminal.out().printf(Locale.ROOT, "%s: %,d WARC files (%s), %,d index lines, %,d pages, %s in all%s%n", output,
           s.warcFiles(), io.sievecrawl.config.Values.formatSize(s.warcBytes()), s.indexLines(), s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes()),
@@ -65,6 +68,36 @@ final class WaczCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot package " + warcDir + " as " + output + ": " + Errors.reason(e));
     }
+  }
+
+  /** {@code DIR.wacz} beside DIR: {@code sievecrawl wacz my-crawl} writes {@code my-crawl.wacz}. */
+  static Path defaultOutput(Path dir) {
+    Path name = dir.toAbsolutePath().normalize().getFileName();
+    String wacz = (name == null ? "crawl" : name.toString()) + ".wacz";
+    Path parent = dir.normalize().getParent();
+    return parent == null ? Path.of(wacz) : parent.resolve(wacz);
+  }
+
+  /**
+   * What the package of {@code dir} says of itself: for a crawl directory, its name as the title and its first seed
+   * as the page replay opens with; for a plain WARC folder, the defaults (its name, the page captured first).
+   */
+  static WaczPackage.Description describe(Path dir) {
+    Path seeds = dir.resolve("seeds.txt");
+    if (!Files.exists(dir.resolve("manifest.json")) || !Files.isRegularFile(seeds)) {
+      return WaczPackage.Description.DEFAULT;
+    }
+    String title = dir.toAbsolutePath().normalize().getFileName().toString();
+    try (java.io.BufferedReader lines = Files.newBufferedReader(seeds)) {
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (!line.isBlank()) {
+          return new WaczPackage.Description(title, line.strip());
+        }
+      }
+    } catch (IOException e) {
+      // no main page then: replay opens the page captured first
+    }
+    return new WaczPackage.Description(title, null);
   }
 
   /** DIR itself, or the warc.dir of the crawl directory DIR. */

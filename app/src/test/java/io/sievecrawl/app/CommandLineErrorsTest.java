@@ -34,10 +34,37 @@ class CommandLineErrorsTest {
       Cmd cmd = Cmd.run(args);
       assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
       assertTrue(cmd.out().contains("Exit codes:"), cmd.toString());
-      for (String code : ExitCodes.HELP.keySet()) {
+      for (String code : ExitCodes.helpFor(args.length == 1 ? "sievecrawl" : args[0]).keySet()) {
         assertTrue(cmd.out().lines().anyMatch(l -> l.trim().startsWith(code + " ")), code + " in " + cmd);
       }
     }
+  }
+
+  @Test
+  void aSeedFileWhereTheCommandGoesSuggestsCrawl() throws IOException {
+    Path seeds = file("seeds.txt", "https://example.com/\n");
+    for (String argument : List.of(seeds.toString(), "https://example.com/", "seeds.txt")) {
+      Cmd cmd = Cmd.run(argument, "-o", "x.jsonl");
+      assertEquals(ExitCodes.USAGE, cmd.exitCode(), cmd.toString());
+      assertEquals("sievecrawl: '" + argument + "' is not a command; to crawl from it, run: sievecrawl crawl "
+          + argument + "\n", cmd.err());
+    }
+    Cmd typo = Cmd.run("craw", "seeds.txt");
+    assertTrue(typo.err().contains("crawl"), "a mistyped command gets picocli's suggestion: " + typo);
+    assertTrue(typo.err().startsWith("sievecrawl: Unmatched argument"), typo.toString());
+  }
+
+  @Test
+  void aSeedWithAPortButNoSchemeSuggestsHttp() throws IOException {
+    Path seeds = file("seeds.txt", "localhost:18081/docs\nexample.com/docs\n");
+    Cmd cmd = Cmd.run("crawl", seeds.toString(), "--strict-seeds", "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.err().contains("seeds.txt:1: invalid seed 'localhost:18081/docs': unsupported scheme 'localhost'"
+        + " (did you mean http://localhost:18081/docs ?)"), cmd.toString());
+    assertTrue(cmd.err().contains("(did you mean https://example.com/docs ?)"), cmd.toString());
+    Cmd argument = Cmd.run("crawl", "localhost:18081/docs", "--log-file", dir.resolve("log").toString());
+    assertEquals("sievecrawl: seed file not found: localhost:18081/docs (a URL needs its scheme: did you mean"
+        + " http://localhost:18081/docs ?)\n", argument.err());
   }
 
   @Test

@@ -26,7 +26,7 @@ class CrawlCommandTest {
     try (SyntheticSite site = SyntheticSite.start(60, 5)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), "\uFEFF# the site\n" + site.rootUrl() + "\n\n");
       Path out = dir.resolve("pages.jsonl");
-      Path log = dir.resolve("logs/sievecrawl.log");
+      Path log = Files.createDirectories(dir.resolve("logs")).resolve("sievecrawl.log");
       Cmd cmd = Cmd.run("crawl", seeds.toString(), "-o", out.toString(), "--log-file", log.toString(),
           "--delay", "0ms", "--host-concurrency", "4");
 
@@ -153,6 +153,14 @@ class CrawlCommandTest {
       try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(wacz.toFile())) {
         assertEquals(21, new String(zip.getInputStream(zip.getEntry("pages/pages.jsonl")).readAllBytes())
             .lines().count(), "a header and 20 pages");
+      }
+      Cmd byDefault = Cmd.run("wacz", job.toString());
+      assertEquals(ExitCodes.OK, byDefault.exitCode(), byDefault.toString());
+      assertTrue(byDefault.out().startsWith(dir.resolve("job.wacz") + ": "), "DIR.wacz beside DIR: " + byDefault);
+      try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(dir.resolve("job.wacz").toFile())) {
+        JsonNode datapackage = new ObjectMapper().readTree(zip.getInputStream(zip.getEntry("datapackage.json")));
+        assertEquals("job", datapackage.get("title").asText(), "the crawl's name, not its WARC folder's");
+        assertEquals(site.rootUrl(), datapackage.get("mainPageURL").asText(), "the first seed");
       }
       Cmd again = Cmd.run("wacz", dir.resolve("warc").toString(), "-o", wacz.toString());
       assertEquals(ExitCodes.OUTPUT, again.exitCode(), again.toString());
@@ -314,11 +322,15 @@ class CrawlCommandTest {
   }
 
   @Test
-  void benchReportsEveryPageFetchedOnce() {
+  void benchReportsEveryPageFetchedOnceAndLogsItsTable() throws IOException {
     Cmd cmd = Cmd.run("bench", "--pages", "300", "--fan-out", "5", "--levels", "4", "--log-file",
         dir.resolve("log").toString());
     assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
     assertTrue(cmd.out().lines().anyMatch(l -> l.startsWith("4 ") && l.contains("300") && l.endsWith("yes")), cmd.out());
+    String log = Files.readString(dir.resolve("log"));
+    assertTrue(log.contains("synthetic site: 300 pages"), "the log has what bench printed: " + log);
+    assertTrue(log.lines().anyMatch(l -> l.contains(" 4 ") && l.contains("300") && l.endsWith("yes")), log);
+    assertFalse(cmd.err().contains("synthetic site"), "once on the console: " + cmd.err());
   }
 
   @Test
@@ -334,6 +346,36 @@ class CrawlCommandTest {
     assertTrue(cmd.err().contains("WARN: giving up http://127.0.0.1:" + closed + ": connection refused"), cmd.err());
     assertTrue(cmd.err().contains("origins given up: http://127.0.0.1:" + closed + " (connection refused"), cmd.err());
     assertTrue(cmd.err().contains("sievecrawl: nothing was fetched: 1 origins given up (see above)"), cmd.err());
+    assertTrue(cmd.err().contains("polite: 1 request at a time per site, 1s apart or more, as each server answers;"
+        + " --delay 0ms --host-concurrency 8 for your own servers"), "the pace, said once at the start: " + cmd.err());
+    for (String zero : List.of("pages by status", "not followed:", "URL filter:", "URLs admitted:")) {
+      assertFalse(cmd.err().contains(zero), "a short summary, without its zeros: " + cmd.err());
+    }
+
+    Cmd verbose = Cmd.run("crawl", seeds.toString(), "--job", dir.resolve("job2").toString(), "-o",
+        dir.resolve("out2.jsonl").toString(), "--log-file", dir.resolve("log").toString(), "-v");
+    assertEquals(ExitCodes.NOTHING_REACHED, verbose.exitCode(), verbose.toString());
+    assertFalse(verbose.err().contains("politeness.delay = "), "-v shows no settings: " + verbose.err());
+    assertTrue(verbose.err().contains("settings: in " + dir.resolve("log") + " ('--print-settings' prints them)"),
+        verbose.err());
+    assertTrue(Files.readString(dir.resolve("log")).contains("politeness.delay = 1s"), "the log file has them");
+  }
+
+  @Test
+  void everyOutputIsCreatedButNotTheFoldersAboveIt() throws IOException {
+    Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
+    for (List<String> output : List.of(List.of("-o", "nodir/x.jsonl"), List.of("--warc", "nodir2/warc"),
+        List.of("--log-file", "nodir3/sievecrawl.log"), List.of("--job", "nodir4/job"))) {
+      List<String> args = new java.util.ArrayList<>(List.of("crawl", seeds.toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", dir.resolve("log").toString()));
+      args.addAll(output.stream().map(a -> a.contains("/") ? dir.resolve(a).toString() : a).toList());
+      Cmd cmd = Cmd.run(args.toArray(String[]::new));
+      assertEquals(ExitCodes.OUTPUT, cmd.exitCode(), cmd.toString());
+      String folder = dir.resolve(output.get(1)).getParent().toString();
+      assertTrue(cmd.err().contains("folder " + folder + " does not exist"), cmd.toString());
+      assertEquals(1, cmd.err().lines().count(), cmd.toString());
+      assertFalse(Files.exists(Path.of(folder)), "nothing made: " + output);
+    }
   }
 
   @Test

@@ -72,6 +72,25 @@ class ResumeTest {
     }
   }
 
+  @Test
+  void aPageLimitTheCrawlHasReachedAlreadyIsRefusedWithThePagesItHas() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(200, 5)) {
+      Path job = dir.resolve("job");
+      Cmd first = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
+          dir.resolve("out.jsonl").toString(), "--log-file", log(), "--delay", "0ms", "--max-pages", "31");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "25");
+      assertEquals(ExitCodes.CONFIG, resumed.exitCode(), resumed.toString());
+      assertEquals("sievecrawl: the crawl in " + job + " already has 31 pages, and --max-pages (crawl.max-pages)"
+          + " counts every run of a crawl: give more than 31 to fetch more (56 for 25 more pages), or 0 for no"
+          + " limit\n", resumed.err());
+      assertEquals(31, Files.readAllLines(dir.resolve("out.jsonl")).size(), "nothing fetched, nothing written");
+      Cmd more = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "56", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, more.exitCode(), more.toString());
+      assertEquals(56, Files.readAllLines(dir.resolve("out.jsonl")).size());
+    }
+  }
+
   /** The directory {@code crawl} makes without {@code --job} goes when a later {@code resume} completes the crawl. */
   @Test
   void theDefaultDirectoryGoesWhenResumeCompletesTheCrawl() throws Exception {
@@ -269,7 +288,7 @@ class ResumeTest {
       file.write(0x7f);
       file.write(0x7f);
     }
-    Cmd cmd = Cmd.run("resume", job.toString(), "--log-file", log());
+    Cmd cmd = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0"); // past the 5 pages it has
     assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
     assertTrue(cmd.err().startsWith("sievecrawl: " + segment + " at byte"), cmd.err());
     assertEquals(1, cmd.err().lines().count(), "one line");

@@ -41,6 +41,21 @@ class StatusLineTest {
     assertEquals(Integer.MAX_VALUE, new StatusLine(err, false, columns::get).columns());
   }
 
+  @Test
+  void onATerminalAWarningIsWrappedAtWordsLikeTheSummary() throws java.io.IOException {
+    String warning = "WARN: stopping: finishing fetches in flight (press Ctrl-C again to quit at once;"
+        + " 'sievecrawl resume sievecrawl-job-20261128-051200' continues either way)\n";
+    new StatusLine(err, true, () -> 60).logStream().write(warning.getBytes(StandardCharsets.UTF_8));
+    assertEquals("""
+        WARN: stopping: finishing fetches in flight (press Ctrl-C
+            again to quit at once; 'sievecrawl resume
+            sievecrawl-job-20261128-051200' continues either way)
+        """, written());
+    bytes.reset();
+    new StatusLine(err, false, () -> 60).logStream().write(warning.getBytes(StandardCharsets.UTF_8));
+    assertEquals(warning, written(), "a log or a pipe gets it whole");
+  }
+
   private String written() {
     return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
   }

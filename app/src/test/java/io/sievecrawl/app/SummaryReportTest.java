@@ -57,6 +57,34 @@ class SummaryReportTest {
     assertEquals(words(lines), words(shown)); // no word split, none lost
   }
 
+  @Test
+  void aRunNoServerAnsweredIsSummedUpInAFewLines() {
+    CrawlSummary refused = new CrawlSummary(CrawlSummary.End.COMPLETED, 1, 0, Map.of("none", 1L),
+        Map.of(ErrorKind.CONNECT, 1L), Map.of(), Map.of(), Map.of("new", 1L), 0, 0, 0, 0, 1, 0,
+        Map.of("http://localhost:18081", "connection refused"), List.of(), SIEVE, TOTALS, Duration.ofMillis(240), null);
+    assertEquals(List.of("crawl completed: 1 pages in 0.2 s (4.2 pages/s), 0B read",
+        "  errors by kind:  connect 1",
+        "  origins given up: http://localhost:18081 (connection refused)"), SummaryReport.lines(refused));
+  }
+
+  @Test
+  void aRecrawlSaysWhatChangedAndWhatWasKeptFresh() {
+    CrawlSummary recrawl = new CrawlSummary(CrawlSummary.End.COMPLETED, 1_229, 1_229, Map.of("2xx", 2L, "3xx", 1_227L),
+        Map.of(), Map.of("fresh", 3L), Map.of(), Map.of("unchanged", 1_225L, "changed", 2L, "new", 1L, "gone", 1L), 0,
+        0, 0, 1_232, 0, 0, Map.of(), List.of(), SIEVE, TOTALS, Duration.ofSeconds(80), null);
+    List<String> lines = SummaryReport.lines(recrawl);
+    assertTrue(lines.contains("  against the last visit: unchanged 1,225, changed 2, new 1, gone 1"), lines.toString());
+    assertTrue(lines.contains("  kept as they were: 3 URLs fetched less than recrawl.after ago (not visited again;"
+        + " --set recrawl.after=0s visits every one)"), lines.toString());
+    assertTrue(SummaryReport.lines(summary(Duration.ofSeconds(1), 0)).stream()
+        .noneMatch(l -> l.contains("against the last visit")), "a first crawl has no last visit");
+  }
+
+  private static final SieveStats SIEVE = new SieveStats(1, 1, 0, 0, 0, 10_000_000, 0.001, 143_775_877, 10, 1, 1e-12,
+      0, 0, true, 0);
+  private static final CrawlTotals TOTALS = new CrawlTotals(1, 1, 0, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
+      Duration.ofSeconds(1));
+
   private static List<String> words(List<String> lines) {
     return lines.stream().flatMap(l -> Arrays.stream(l.strip().split(" +"))).toList();
   }
@@ -72,7 +100,7 @@ class SummaryReportTest {
     CrawlTotals totals = new CrawlTotals(3, 1_234_567, 12_345_678_901L, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
         Duration.ofSeconds(3_700));
     return new CrawlSummary(CrawlSummary.End.STOPPED, 123_456, 123_000,
-        Map.of("2xx", 120_000L), errors, Map.of("robots", 1_500L), Map.of(), 4_321, 1_234_567_890L, 0, 0, 130_000,
+        Map.of("2xx", 120_000L), errors, Map.of("robots", 1_500L), Map.of(), Map.of("new", 123_456L), 4_321, 1_234_567_890L, 0, 0, 130_000,
         6_544, givenUp, List.of(), sieve, totals, elapsed, null);
   }
 }

@@ -21,6 +21,7 @@ final class CrawlStats {
   private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> notAdmitted = new ConcurrentHashMap<>();
+  private final Map<String, LongAdder> visits = new ConcurrentHashMap<>();
 
   void record(CrawlResult result) {
     fetched.increment();
@@ -36,6 +37,14 @@ final class CrawlStats {
       errors.increment();
       byError.computeIfAbsent(result.errorKind(), k -> new LongAdder()).increment();
     }
+  }
+
+  /**
+   * What a fetch found of its URL's last visit: {@code unchanged} (a revisit), {@code changed}, {@code gone} (404
+   * or 410), {@code failed} (no answer, 5xx), or {@code new} (no last visit).
+   */
+  void visited(String kind) {
+    visits.computeIfAbsent(kind, k -> new LongAdder()).increment();
   }
 
   /** An admitted URL that will not be fetched (robots.txt, a budget, the page limit). */
@@ -69,6 +78,10 @@ final class CrawlStats {
 
   Map<String, Long> notAdmitted() {
     return snapshot(notAdmitted);
+  }
+
+  Map<String, Long> visits() {
+    return snapshot(visits);
   }
 
   private static <K extends Comparable<K>> Map<K, Long> snapshot(Map<K, LongAdder> counters) {

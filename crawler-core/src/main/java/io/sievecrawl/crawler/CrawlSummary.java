@@ -19,6 +19,9 @@ import java.util.Map;
  *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code too-long},
  *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in
  *     {@code sieve}
+ * @param visits fetched URLs by what they were against their last visit, for a recrawl: {@code unchanged} (a
+ *     revisit: 304, or the same payload), {@code changed}, {@code gone} (404 or 410), {@code failed} (no answer or
+ *     5xx) and {@code new} (no last visit)
  * @param retries fetches repeated after a 5xx, 429 or network error
  * @param bytes body bytes received, as sent
  * @param truncated pages whose body was cut off at fetch.max-body-size (parsed as far as they were read)
@@ -41,6 +44,7 @@ public record CrawlSummary(
     Map<ErrorKind, Long> errors,
     Map<String, Long> skipped,
     Map<String, Long> notAdmitted,
+    Map<String, Long> visits,
     long retries,
     long bytes,
     long truncated,

@@ -340,7 +340,7 @@ public final class Crawler {
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
     return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(),
+        stats.skipped(), stats.notAdmitted(), stats.visits(), stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(),
         carriedOver, admitted, notFetched, givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals,
         elapsed, failure);
   }

@@ -213,8 +213,24 @@ final class LeaseCloser {
       skips.skipped(task.key(), task.referrer(), task.depth(), skipReason);
     } else if (result != null) {
       stats.record(result);
+      stats.visited(againstLastVisit(task, result));
       origins.fetched(task.origin(), result);
     }
+  }
+
+  /** What a fetch found against its URL's last visit, for a recrawl's summary ({@link CrawlStats#visited}). */
+  private static String againstLastVisit(CrawlTask task, CrawlResult result) {
+    Integer status = result.status();
+    if (task.last() == null) {
+      return "new";
+    } else if (result.isRevisit()) {
+      return "unchanged";
+    } else if (status != null && (status == 404 || status == 410)) {
+      return "gone";
+    } else if (status == null || status >= 500) {
+      return "failed";
+    }
+    return "changed";
   }
 
   private void end(HostScheduler.Lease<CrawlTask> lease, Outcome outcome, Outcome.End end) {

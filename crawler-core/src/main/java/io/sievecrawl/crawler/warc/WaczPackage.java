@@ -48,6 +48,18 @@ public final class WaczPackage {
   public record Summary(int warcFiles, long warcBytes, long indexLines, long pages, long packageBytes) {}
 
   /**
+   * What a package says of itself in datapackage.json: its {@code title}, and the page replay tools open first,
+   * {@code mainPageURL} (a crawl's first seed). Null fields take defaults: the WARC folder's name, and the page
+   * captured first.
+   */
+  public record Description(String title, String mainPageUrl) {
+    public static final Description DEFAULT = new Description(null, null);
+  }
+
+  /** The page of {@code pages.jsonl} a package opens with, and when it was captured. */
+  private record MainPage(String url, String timestamp) {}
+
+  /**
    * Writes the WACZ of the closed WARC files of {@code warcDir} to {@code out}, building the directory's index first.
    *
    * @param software the {@code software} field, e.g. {@code sievecrawl 1.0}
@@ -55,13 +67,20 @@ public final class WaczPackage {
    * @throws IOException if a file cannot be read or the package written; a partial package is removed
    */
   public static Summary write(Path warcDir, Path out, String software, Clock clock) throws IOException {
+    return write(warcDir, out, software, clock, Description.DEFAULT);
+  }
+
+  /** As {@link #write(Path, Path, String, Clock)}, saying of itself what {@code description} says. */
+  public static Summary write(Path warcDir, Path out, String software, Clock clock, Description description)
+      throws IOException {
     Path index = WarcIndex.build(warcDir);
     List<Path> warcs = WarcIndex.closedWarcs(warcDir);
     Path absoluteOut = out.toAbsolutePath();
     Path pages = Files.createTempFile(absoluteOut.getParent(), "pages", ".jsonl.tmp");
     Path temp = absoluteOut.resolveSibling(absoluteOut.getFileName() + ".tmp");
     try {
-      long[] counts = writePages(index, pages);
+      MainPage[] main = {description.mainPageUrl() == null ? null : new MainPage(description.mainPageUrl(), null)};
+      long[] counts = writePages(index, pages, main);
       ArrayNode resources = JSON.createArrayNode();
       long warcBytes = 0;
       try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(temp))) {
@@ -74,7 +93,14 @@ public final class WaczPackage {
         ObjectNode datapackage = JSON.createObjectNode();
         datapackage.put("profile", "data-package");
         datapackage.put("wacz_version", VERSION);
-        datapackage.put("title", warcDir.toAbsolutePath().getFileName().toString());
+        datapackage.put("title", description.title() != null ? description.title()
+            : warcDir.toAbsolutePath().getFileName().toString());
+        if (main[0] != null) {
+          datapackage.put("mainPageURL", main[0].url());
+          if (main[0].timestamp() != null) {
+            datapackage.put("mainPageDate", main[0].timestamp());
+          }
+        }
         datapackage.put("software", software);
         datapackage.put("created", clock.instant().toString());
         datapackage.set("resources", resources);
@@ -99,9 +125,11 @@ public final class WaczPackage {
 
   /**
    * pages.jsonl from the index: a header line, then a line per response answered 200 with HTML. Returns the index
-   * lines read and the pages written.
+   * lines read and the pages written; {@code main[0]} is given its capture time if it is among them, or, when
+   * null, becomes the page captured first.
    */
-  private static long[] writePages(Path index, Path pages) throws IOException {
+  private static long[] writePages(Path index, Path pages, MainPage[] main) throws IOException {
+    boolean pickFirst = main[0] == null;
     long lines = 0;
     long written = 0;
     try (BufferedReader in = Files.newBufferedReader(index, StandardCharsets.UTF_8);
@@ -123,8 +151,14 @@ public final class WaczPackage {
         }
         String timestamp = line.substring(space + 1, line.indexOf(' ', space + 1));
         ObjectNode page = JSON.createObjectNode();
-        page.put("url", fields.path("url").asText());
-        page.put("ts", LocalDateTime.parse(timestamp, CDX_TIME).toInstant(ZoneOffset.UTC).toString());
+        String url = fields.path("url").asText();
+        String ts = LocalDateTime.parse(timestamp, CDX_TIME).toInstant(ZoneOffset.UTC).toString();
+        page.put("url", url);
+        page.put("ts", ts);
+        if (pickFirst ? main[0] == null || ts.compareTo(main[0].timestamp()) < 0
+            : url.equals(main[0].url()) && (main[0].timestamp() == null || ts.compareTo(main[0].timestamp()) < 0)) {
+          main[0] = new MainPage(url, ts); // the first capture of the main page, or the first of all
+        }
         out.write(JSON.writeValueAsString(page));
         out.write('\n');
         written++;

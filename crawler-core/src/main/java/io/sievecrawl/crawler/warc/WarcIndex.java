@@ -89,9 +89,27 @@ public final class WarcIndex {
       cdx.setFormat(CdxFormat.CDXJ);
       cdx.process(reader, warc.getFileName().toString());
     }
-    List<String> lines = new ArrayList<>(text.toString().lines().filter(l -> !l.isEmpty()).toList());
+    List<String> lines = new ArrayList<>(text.toString().lines().filter(l -> !l.isEmpty())
+        .map(WarcIndex::withWebrecorderKey).toList());
     lines.sort(Comparator.naturalOrder());
     return lines;
+  }
+
+  private static final java.util.regex.Pattern ESCAPED_STRAY_ESCAPE = java.util.regex.Pattern.compile("%25([0-9a-f]{2})");
+
+  /**
+   * A CDXJ line with its SURT key as Webrecorder's indexers (cdxj-indexer, pywb: the Python surt module) make it.
+   * jwarc decodes a key's percent escapes as UTF-8 text and escapes the {@code %} of a byte that is no UTF-8
+   * ({@code caf%FC} gives {@code caf%25fc}); the surt module decodes and escapes bytes ({@code caf%fc}). A windows-1252
+   * page's query ({@code ?q=caf%E9}) is such a byte. Whatever jwarc left of the key is kept: after its full decoding
+   * a {@code %25} before two hex digits can only be such a byte's.
+   */
+  static String withWebrecorderKey(String line) {
+    int space = line.indexOf(' ');
+    if (space < 0 || line.lastIndexOf("%25", space) < 0) {
+      return line;
+    }
+    return ESCAPED_STRAY_ESCAPE.matcher(line.substring(0, space)).replaceAll("%$1") + line.substring(space);
   }
 
   /** Indexes one closed WARC file into its sidecar, unless it has one. */

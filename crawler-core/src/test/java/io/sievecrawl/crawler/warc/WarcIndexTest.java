@@ -72,7 +72,8 @@ class WarcIndexTest {
     assertTrue(files.size() >= 3, "several files: " + files.size());
     List<String> index = Files.readAllLines(warcs.resolve(WarcIndex.NAME));
     assertEquals(index.stream().sorted().toList(), index, "sorted by SURT key, then time");
-    assertEquals(jwarcCdx(files).stream().sorted().toList(), index, "what jwarc's cdx tool says of the files");
+    assertEquals(jwarcCdx(files).stream().map(WarcIndex::withWebrecorderKey).sorted().toList(), index,
+        "what jwarc's cdx tool says of the files, keyed as Webrecorder keys them");
 
     for (String line : index) {
       JsonNode fields = JSON.readTree(line.substring(line.indexOf('{')));
@@ -90,6 +91,17 @@ class WarcIndexTest {
         assertFalse(reader.next().isPresent(), "one gzip member, one record: " + line);
       }
     }
+  }
+
+  @Test
+  void aKeysBytesThatAreNoUtf8AreEscapedAsWebrecordersIndexerEscapesThem() {
+    String url = "http://example.com/caf%FC?q=caf%E9&a=%C3%A9&pct=100%25";
+    String jwarcKey = org.netpreserve.jwarc.URIs.toNormalizedSurt(url);
+    assertEquals("com,example)/caf%25fc?a=%c3%a9&pct=100%25&q=caf%25e9", jwarcKey, "jwarc alone");
+    String line = jwarcKey + " 20261128050000 {\"url\": \"" + url + "\"}";
+    assertEquals("com,example)/caf%fc?a=%c3%a9&pct=100%25&q=caf%e9 20261128050000 {\"url\": \"" + url + "\"}",
+        WarcIndex.withWebrecorderKey(line), "as the Python surt module writes it");
+    assertEquals("com,example)/a 1 {}", WarcIndex.withWebrecorderKey("com,example)/a 1 {}"));
   }
 
   @Test
@@ -134,6 +146,26 @@ class WarcIndexTest {
         }
       }
       assertEquals(fetched, listed, "every page answered 200 with HTML, once");
+      JsonNode first = null;
+      for (String page : pages.subList(1, pages.size())) {
+        JsonNode node = JSON.readTree(page);
+        if (first == null || node.get("ts").asText().compareTo(first.get("ts").asText()) < 0) {
+          first = node;
+        }
+      }
+      assertEquals(first.get("url").asText(), datapackage.get("mainPageURL").asText(),
+          "without a seed, the page captured first");
+      assertEquals("warc", datapackage.get("title").asText());
+    }
+    Path described = dir.resolve("described.wacz");
+    String seed = results.get(0).url();
+    WaczPackage.write(warcs, described, "sievecrawl test", new FakeClock(),
+        new WaczPackage.Description("my-crawl", seed));
+    try (ZipFile zip = new ZipFile(described.toFile())) {
+      JsonNode datapackage = JSON.readTree(zip.getInputStream(zip.getEntry("datapackage.json")));
+      assertEquals("my-crawl", datapackage.get("title").asText());
+      assertEquals(seed, datapackage.get("mainPageURL").asText());
+      assertTrue(datapackage.get("mainPageDate").asText().startsWith("20"), datapackage.toString());
     }
   }
 
