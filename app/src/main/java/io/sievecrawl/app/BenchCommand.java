@@ -117,8 +117,8 @@ final class BenchCommand implements Callable<Integer> {
     CrawlCommand.logSettings(settings, logOptions);
     try {
       PrintStream out = LogTee.of(terminal.out(), log); // the table goes to the log file too
-      out.printf(Locale.ROOT, "synthetic site: %,d pages, %,d random links each, on loopback; Java %s, %d cores%n",
-          pages, fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors());
+      out.printf(Locale.ROOT, "synthetic site: %,d pages, %,d random links each, on loopback%nJava %s, %d cores%n",
+          pages, fanOut, Runtime.version(), Runtime.getRuntime().availableProcessors()); // two lines within 80 columns
       for (CrawlBenchmark.FrontierKind kind : kinds) { // warm-up
         CrawlBenchmark.run(Math.min(pages, 1_000), fanOut, levels.get(0), settings, r -> { }, kind);
       }

@@ -11,7 +11,10 @@ final class Cli {
   static CommandLine create(Terminal terminal, Clocks clocks) {
     CommandLine cli = new CommandLine(new SievecrawlCommand(), new CommandFactory(terminal, clocks));
     cli.setOut(new PrintWriter(terminal.out(), true));
-    cli.setErr(new PrintWriter(terminal.err(), true));
+    // On a terminal, error lines are wrapped at words to its width, as warnings and the summary are.
+    cli.setErr(new PrintWriter(terminal.interactive()
+        ? new StatusLine(terminal.err(), true, TerminalWidth.ofTty(clocks.ticker())::columns).logStream()
+        : terminal.err(), true));
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setParameterExceptionHandler(Cli::usageError);
     cli.setExecutionExceptionHandler(Cli::executionError);

@@ -90,7 +90,7 @@ final class CrawlRun {
           CommandName.get(), job.dir());
       crawler.stop();
     }, () -> {
-      status.println("sievecrawl: stopped at once; the pages that were in flight are fetched again by: "
+      status.printOver("sievecrawl: stopped at once; the pages that were in flight are fetched again by: "
           + CommandName.get() + " resume " + job.dir());
       results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000);
     });

@@ -9,9 +9,6 @@ import io.sievecrawl.config.Values;
  * servers.
  */
 final class PaceLine {
-  /** The flags that lift politeness, for a server of one's own. */
-  static final String FAST_FLAGS = "--delay 0ms --host-concurrency 8";
-
   private PaceLine() {}
 
   static String of(PolitenessSettings p) {
@@ -21,8 +18,9 @@ final class PaceLine {
     if (p.adaptive()) {
       apart += " or more, as each server answers";
     }
-    boolean polite = !p.delay().isZero() || p.hostConcurrency() < 4;
-    return polite ? "polite: " + perSite + ", " + apart + "; " + FAST_FLAGS + " for your own servers"
-        : "pace: " + perSite + ", " + apart;
+    String faster = ((p.delay().isZero() ? "" : " --delay 0ms") + (p.hostConcurrency() >= 4 ? ""
+        : " --host-concurrency 8")).strip(); // only the flags that would change something
+    return (p.delay().isZero() ? "pace: " : "polite: ") + perSite + ", " + apart
+        + (faster.isEmpty() ? "" : "; " + faster + " for your own servers");
   }
 }

@@ -55,7 +55,9 @@ final class PlanCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new UserError(ExitCodes.CONFIG, e.getMessage());
     }
-    PrintStream out = terminal.out();
+    // On a terminal the lines are wrapped at words to its width (their continuations indented), as the summary is.
+    java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+    PrintStream out = new PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8);
     out.printf(Locale.ROOT, "URL filter for n = %,d URLs at p = %s%n", count,
         java.math.BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString());
     out.printf(Locale.ROOT, "  classical Bloom filter: %,d bits = %s, k = %d, %.2f bits per URL%n",
@@ -74,7 +76,9 @@ final class PlanCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "exact store (filter.confirm): 8 bytes on disk per URL admitted, %s at n; on the heap"
         + " at most a million recent URLs (about 24MB) between checkpoints%n", Values.formatSize(8 * count));
     out.println(FilterFit.heapLine(s, Runtime.getRuntime().maxMemory()));
-    out.flush();
+    int columns = terminal.interactive() ? TerminalWidth.ofTty(Clocks.system().ticker()).columns() : Integer.MAX_VALUE;
+    WordWrap.wrap(text.toString(java.nio.charset.StandardCharsets.UTF_8), columns).forEach(terminal.out()::println);
+    terminal.out().flush();
     ClassArchive.markUseful();
     return ExitCodes.OK;
   }

@@ -138,7 +138,7 @@ final class SharedCrawlRun {
       crawl.stopWaiting(); // a worker waiting out a Redis outage would hold the stop up
       crawler.stop();
     }, () -> {
-      status.println("sievecrawl: this agent stopped at once; the other agents take over its pages in flight once"
+      status.printOver("sievecrawl: this agent stopped at once; the other agents take over its pages in flight once"
           + " its leases expire");
       results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000);
     });

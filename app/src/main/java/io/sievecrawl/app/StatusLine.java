@@ -124,6 +124,20 @@ final class StatusLine {
   }
 
   /**
+   * Prints a line over whatever the terminal's current line holds (the progress line, or the {@code ^C} it echoed
+   * for a stop signal), wrapped as {@link #printWrapped} wraps it.
+   */
+  void printOver(String line) {
+    synchronized (this) {
+      if (terminal) {
+        err.print(CLEAR);
+        current = "";
+      }
+    }
+    printWrapped(line);
+  }
+
+  /**
    * Prints a line of the summary: on a terminal wrapped at spaces to its width, so that no word is split; as it is
    * otherwise, for logs and pipes.
    */

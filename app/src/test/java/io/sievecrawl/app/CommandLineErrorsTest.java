@@ -55,6 +55,21 @@ class CommandLineErrorsTest {
   }
 
   @Test
+  void onATerminalAnErrorIsWrappedAtWords() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    String missing = dir.resolve("a-seed-file-with-a-name-long-enough-to-need-a-second-line.txt").toString();
+    int code = Cli.create(new Terminal(new java.io.ByteArrayInputStream(new byte[0]), System.out,
+        new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), true), Clocks.system())
+        .execute("crawl", missing, "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.SEEDS, code);
+    int columns = TerminalWidth.ofTty(Clocks.system().ticker()).columns();
+    List<String> lines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+    assertTrue(lines.stream().allMatch(l -> l.length() <= columns || !l.strip().contains(" ")), lines.toString());
+    assertEquals("sievecrawl: seed file not found: " + missing, String.join(" ", lines.stream().map(String::strip)
+        .toList()), "no word split, none lost");
+  }
+
+  @Test
   void aSeedWithAPortButNoSchemeSuggestsHttp() throws IOException {
     Path seeds = file("seeds.txt", "localhost:18081/docs\nexample.com/docs\n");
     Cmd cmd = Cmd.run("crawl", seeds.toString(), "--strict-seeds", "--log-file", dir.resolve("log").toString());

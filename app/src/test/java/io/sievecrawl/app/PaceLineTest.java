@@ -26,5 +26,7 @@ class PaceLineTest {
   @Test
   void aCrawlAtFullSpeedSaysSoWithoutTheHint() {
     assertEquals("pace: 8 requests at a time per site, no delay", pace("0ms", "false", "8"));
+    assertEquals("pace: 1 request at a time per site, no delay; --host-concurrency 8 for your own servers",
+        pace("0ms", "false", "1"), "only the flag that would change something");
   }
 }

@@ -56,6 +56,13 @@ class StatusLineTest {
     assertEquals(warning, written(), "a log or a pipe gets it whole");
   }
 
+  @Test
+  void aLineOverTheTerminalsCurrentOneClearsItFirst() {
+    new StatusLine(err, true, () -> 40).printOver("sievecrawl: stopped at once; continue with: sievecrawl resume job");
+    assertEquals("\r\033[Ksievecrawl: stopped at once; continue\n    with: sievecrawl resume job\n", written(),
+        "the ^C the terminal echoed is cleared");
+  }
+
   private String written() {
     return bytes.toString(StandardCharsets.UTF_8).replace(System.lineSeparator(), "\n");
   }
