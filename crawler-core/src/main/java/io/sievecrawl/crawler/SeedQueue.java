@@ -43,10 +43,11 @@ final class SeedQueue {
 
   /**
    * The scope of the seeds' sites and {@code moreSeedSites} (those earlier runs brought in); publishes the seeds' sites to other agents
-   * and warns when no seed matches {@code crawl.include}.
+   * and warns when there are seeds and none matches {@code crawl.include} (an agent that joins has none).
    */
   ScopePolicy scopeOf(Seeds seeds, Collection<String> moreSeedSites) {
     ScopePolicy scope = new ScopePolicy(settings, List.of(), moreSeedSites);
+    boolean[] anySeed = {false};
     boolean[] anyIncluded = {false};
     List<String> newSites = new ArrayList<>(); // published a thousand at a time: one round trip each to Redis
     try {
@@ -59,13 +60,14 @@ final class SeedQueue {
             newSites.clear();
           }
         }
+        anySeed[0] = true;
         anyIncluded[0] |= scope.included(url);
       });
       scopeSites.publishAll(newSites);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the seeds: " + e.getMessage(), e);
     }
-    if (!anyIncluded[0]) {
+    if (anySeed[0] && !anyIncluded[0]) {
       log.warn("no seed matches {} ({}): the seeds are fetched, but of the links found only those it matches; to"
           + " crawl a part of a site, start from a page in it", Setting.INCLUDE.key(),
           settings.crawl().include().stream().map(Object::toString).collect(Collectors.joining(", ")));

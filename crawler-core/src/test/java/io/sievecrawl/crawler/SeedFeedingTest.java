@@ -71,6 +71,43 @@ class SeedFeedingTest {
     assertEquals(List.of(), crawler.workerFailures());
   }
 
+  /**
+   * An agent that joins a shared crawl runs without seeds: nothing to say of crawl.include, empty or not. Seeds of
+   * which none matches it are warned of.
+   */
+  @Test
+  void aRunWithoutSeedsDoesNotWarnThatNoSeedMatchesCrawlInclude() {
+    ch.qos.logback.classic.Logger crawlerLog =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Crawler.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logged.start();
+    crawlerLog.addAppender(logged);
+    try {
+      for (String include : List.of("", "/docs/")) {
+        CrawlSettings settings = CrawlSettings.builder().parse(Setting.INCLUDE, include, "test")
+            .set(Setting.FILTER_N, 1_000L).build();
+        CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(List.of());
+        assertEquals(CrawlSummary.End.COMPLETED, summary.end(), summary.toString());
+      }
+      assertEquals(List.of(), warnings(logged));
+
+      CrawlSettings settings = CrawlSettings.builder().parse(Setting.INCLUDE, "/docs/", "test")
+          .set(Setting.FILTER_N, 1_000L).set(Setting.DELAY, Duration.ZERO).build();
+      Crawler.create(settings, new CollectingSink()).run(List.of("http://localhost:" + server.port() + "/p1"));
+      assertEquals(List.of("no seed matches crawl.include (/docs/): the seeds are fetched, but of the links found only"
+          + " those it matches; to crawl a part of a site, start from a page in it"), warnings(logged));
+    } finally {
+      crawlerLog.detachAppender(logged);
+    }
+  }
+
+  private static List<String> warnings(
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged) {
+    return logged.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+  }
+
   @Test
   void seedsThatCannotBeReadOrThrowAnErrorWhileQueuedFailTheCrawlRatherThanEndIt() {
     for (Throwable thrown : List.of(new IOException("disk gone"), new AssertionError("a bug"))) {
