@@ -52,7 +52,7 @@ class SharedCrawlTest {
       assertTrue(shownWrong.waitFor(3, TimeUnit.MINUTES));
       assertEquals(ExitCodes.SHARED, shownWrong.exitValue());
       String said = Files.readString(stderr);
-      assertTrue(said.contains("redis://:***@127.0.0.1:" + redis.port()) && !said.contains("wrong-pw"), said);
+      assertTrue(said.contains("redis://***@127.0.0.1:" + redis.port()) && !said.contains("wrong-pw"), said);
     }
   }
 

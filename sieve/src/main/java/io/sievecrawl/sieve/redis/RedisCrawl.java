@@ -217,16 +217,40 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /**
-   * {@code uri} with its password (if any) shown as {@code ***}: what every message and log line shows of it. A
-   * password belongs in {@value #PASSWORD_VARIABLE} rather than the URI, which {@code ps} shows too.
+   * {@code uri} with everything between {@code //} and the last {@code @} (a password, and a user name if any) shown
+   * as {@code ***}: what every message and log line shows of it. All of it, because where a user name ends cannot be
+   * told from a password holding {@code :} or {@code @}. A password belongs in {@value #PASSWORD_VARIABLE} rather
+   * than the URI, which {@code ps} shows too.
    */
   public static String shown(String uri) {
-    return USER_INFO.matcher(uri).replaceFirst(m -> m.group(1) + (m.group(2) == null ? "" : m.group(2) + ":")
-        + "***@");
+    int scheme = uri.indexOf("://");
+    int at = uri.lastIndexOf('@');
+    if (scheme < 0 || at < scheme + 3 || !uri.substring(0, scheme).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+      return uri;
+    }
+    return uri.substring(0, scheme + 3) + "***" + uri.substring(at);
   }
 
-  private static final java.util.regex.Pattern USER_INFO =
-      java.util.regex.Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)(?:([^:@/]*):)?[^@/]*@");
+  /** Whether the user information of {@code uri} (between {@code //} and the last {@code @}) is there at all. */
+  private static boolean hasUserInfo(String uri) {
+    int scheme = uri.indexOf("://");
+    return scheme >= 0 && uri.lastIndexOf('@') >= scheme + 3;
+  }
+
+  /**
+   * Refuses user information that holds a character ending it early ({@code @ / ? #}): the URI would be read with part
+   * of the password as the host, the port or the path (and echoed as such).
+   *
+   * @throws IllegalArgumentException saying so, starting with "the"
+   */
+  static void checkUserInfo(String rawUri) {
+    int scheme = rawUri.indexOf("://");
+    int at = rawUri.lastIndexOf('@');
+    if (scheme >= 0 && at >= scheme + 3 && rawUri.substring(scheme + 3, at).matches(".*[@/?#].*")) {
+      throw new IllegalArgumentException("the password (or user name) holds '@', '/', '?' or '#': percent-encode"
+          + " them (%40, %2F, %3F, %23), or give the password in " + PASSWORD_VARIABLE);
+    }
+  }
 
   /** The environment variable a Redis password may come from when the URI holds none. */
   public static final String PASSWORD_VARIABLE = "SIEVECRAWL_REDIS_PASSWORD";
@@ -235,15 +259,16 @@ public final class RedisCrawl implements AutoCloseable {
     String uri = shown(rawUri);
     RedisURI parsed;
     try {
+      checkUserInfo(rawUri);
       checkHostAndPort(rawUri);
       parsed = RedisURI.create(rawUri);
     } catch (IllegalArgumentException e) {
       throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri + "'"
           + (e.getMessage() != null && e.getMessage().startsWith("the ") ? ": " + e.getMessage() : "")
-          + " (expected redis://[:password@]HOST:PORT[/DB], or rediss:// for TLS)");
+          + " (expected redis://[:PASSWORD@]HOST:PORT[/DB], the password percent-encoded, or rediss:// for TLS)");
     }
     String password = System.getenv(PASSWORD_VARIABLE);
-    if (!USER_INFO.matcher(rawUri).find() && password != null && !password.isEmpty()) {
+    if (!hasUserInfo(rawUri) && password != null && !password.isEmpty()) {
       parsed.setAuthentication(password.toCharArray()); // the URI names none: the environment's
     }
     parsed.setTimeout(COMMAND_TIMEOUT);
@@ -328,7 +353,8 @@ public final class RedisCrawl implements AutoCloseable {
     String message = rootMessage(e);
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
       return new SharedCrawlException(SharedCrawlException.Kind.REFUSED, "Redis at " + uri + " refused us: "
-          + message + " (give the password in " + PASSWORD_VARIABLE + ", or in the URI: redis://:PASSWORD@HOST:PORT)");
+          + message + " (give the password in " + PASSWORD_VARIABLE + ", or in the URI percent-encoded:"
+          + " redis://:PASSWORD@HOST:PORT)");
     }
     if (message.startsWith("OOM ")) {
       return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "Redis at " + uri + " is out of memory"

@@ -459,16 +459,40 @@ class RedisFrontierTest {
     SharedCrawlException refused = assertThrows(SharedCrawlException.class,
         () -> RedisCrawl.join("redis://:wrong@127.0.0.1:" + redis.port() + "/0", "test", clock));
     assertEquals(SharedCrawlException.Kind.REFUSED, refused.kind(), refused.getMessage());
-    assertTrue(refused.getMessage().startsWith("Redis at redis://:***@127.0.0.1:" + redis.port() + "/0 refused us"),
+    assertTrue(refused.getMessage().startsWith("Redis at redis://***@127.0.0.1:" + redis.port() + "/0 refused us"),
         "the password given is not echoed: " + refused.getMessage());
     assertFalse(refused.getMessage().contains("wrong"), refused.getMessage());
   }
 
   @Test
-  void aPasswordIsShownAsStarsWhereverTheUriIsShown() {
-    assertEquals("redis://:***@host:6379/0", RedisCrawl.shown("redis://:s3cret@host:6379/0"));
-    assertEquals("redis://ann:***@host:6379", RedisCrawl.shown("redis://ann:s3cret@host:6379"));
+  void everythingBetweenTheSchemeAndTheLastAtIsShownAsStars() {
+    assertEquals("redis://***@host:6379/0", RedisCrawl.shown("redis://:s3cret@host:6379/0"));
+    assertEquals("redis://***@host:6379", RedisCrawl.shown("redis://ann:s3cret@host:6379"));
     assertEquals("redis://***@host", RedisCrawl.shown("redis://s3cret@host"));
     assertEquals("rediss://host:6380/2", RedisCrawl.shown("rediss://host:6380/2"));
+    // a password holding '@' or '/', not percent-encoded: none of it is shown
+    assertEquals("redis://***@host:6379/0", RedisCrawl.shown("redis://:p@ss@host:6379/0"));
+    assertEquals("redis://***@host:6379/0", RedisCrawl.shown("redis://:pa/ss@host:6379/0"));
+    assertEquals("redis://***@host:6379/0", RedisCrawl.shown("redis://ann:p@s/s:w@host:6379/0"));
+  }
+
+  /** A password holding '@' or '/' is refused without a word of it unless percent-encoded, and then it works. */
+  @Test
+  void aPasswordWithAtAndSlashIsRefusedUnlessPercentEncoded() throws Exception {
+    redis.close();
+    redis = RedisServer.start("p@ss/w:rd");
+    for (String raw : List.of("redis://:p@ss/w:rd@127.0.0.1:" + redis.port() + "/0",
+        "redis://:pa/ss@127.0.0.1:" + redis.port() + "/0")) {
+      SharedCrawlException refused = assertThrows(SharedCrawlException.class,
+          () -> RedisCrawl.startOrJoin(raw, "pw", 1_000, 0.01, 4, "", clock, clock));
+      assertEquals("not a Redis URI: 'redis://***@127.0.0.1:" + redis.port() + "/0': the password (or user name)"
+          + " holds '@', '/', '?' or '#': percent-encode them (%40, %2F, %3F, %23), or give the password in"
+          + " SIEVECRAWL_REDIS_PASSWORD (expected redis://[:PASSWORD@]HOST:PORT[/DB], the password percent-encoded,"
+          + " or rediss:// for TLS)", refused.getMessage());
+    }
+    try (RedisCrawl encoded = RedisCrawl.startOrJoin("redis://:p%40ss%2Fw%3Ard@127.0.0.1:" + redis.port() + "/0",
+        "pw", 1_000, 0.01, 4, "", clock, clock)) {
+      assertEquals("redis://***@127.0.0.1:" + redis.port() + "/0", encoded.uri());
+    }
   }
 }
