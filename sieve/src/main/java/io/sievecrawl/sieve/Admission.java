@@ -19,6 +19,13 @@ public final class Admission {
    * the filter), so only addRecent is asked; a "maybe seen" one asks containsSettled, then addRecent. Two racing
    * offers of one URL, whatever the filter told each, both end in addRecent, and one wins. Without addRecent on the
    * "new" path, A flips the bits, B finds them set and nothing in the store yet, and both would admit.
+   *
+   * Why a rescue is counted and sometimes taken back. A URL the filter calls "maybe seen" and the store admits is a
+   * false positive of the filter, unless the bits were set by a racing offer of the same URL: A flips the last bit,
+   * B finds them all set and wins addRecent, A loses it. That race is told by A, the one offer whose add flipped a
+   * bit (the add is atomic: exactly one such offer per fingerprint) and that still lost addRecent: the winner saw
+   * "maybe seen" only because of A, so A takes its rescue back. The sum may be one low for that instant; readers
+   * get at least zero.
    */
   private final BloomFilter filter;
   private final SeenStore store; // null: the filter alone
@@ -74,6 +81,9 @@ public final class Admission {
       return false;
     }
     if (!store.addRecent(fingerprint)) {
+      if (fresh) {
+        rescued.decrement(); // a racing offer of this URL won; its "maybe seen" came from this offer's bits
+      }
       return false;
     }
     if (!fresh) {
@@ -100,7 +110,7 @@ public final class Admission {
 
   /** URLs the filter took for seen and the store found new, since this object was made. */
   public long rescued() {
-    return rescued.sum();
+    return Math.max(0, rescued.sum());
   }
 
   public BloomFilter filter() {

@@ -28,11 +28,44 @@ import java.util.Map;
  * @param rescued URLs the filter took for seen and the store admitted, up to the checkpoint
  */
 record CheckpointFile(long n, double p, long seed, String filterFile, LogPosition redoFrom, long admitted,
-    long duplicatesDropped, boolean confirmed, List<String> seenRuns, long rescued) {
+    long duplicatesDropped, boolean confirmed, List<RunId> seenRuns, long rescued) {
   static final String NAME = "checkpoint";
-  static final int VERSION = 2;
+  /** 3: each run of the exact store is named with its count and checksum. */
+  static final int VERSION = 3;
+  /** Runs named without count and checksum: read, and known again by name alone. */
+  static final int NAMES_ONLY_VERSION = 2;
   /** Before the exact store: read as a frontier without one. */
   static final int FILTER_ONLY_VERSION = 1;
+
+  /**
+   * A run of the exact store as the checkpoint knows it: a run restored from an older backup under the same name is
+   * a valid run, and only its count and checksum tell it from the one the checkpoint meant.
+   *
+   * @param count its fingerprints; -1 when a checkpoint of version 2 named it (and nothing more is known)
+   * @param crc the CRC-32C of its fingerprints, as its header holds it
+   */
+  record RunId(String name, long count, int crc) {
+    static RunId nameOnly(String name) {
+      return new RunId(name, -1, 0);
+    }
+
+    boolean known() {
+      return count >= 0;
+    }
+
+    /** {@code NAME:COUNT:CRC}, the CRC in 8 hex digits. */
+    String field() {
+      return String.format(Locale.ROOT, "%s:%d:%08x", name, count, crc);
+    }
+
+    static RunId parse(String field) {
+      String[] parts = field.split(":");
+      if (parts.length != 3) {
+        throw new IllegalArgumentException("'" + field + "' is not NAME:COUNT:CRC");
+      }
+      return new RunId(parts[0], Long.parseLong(parts[1]), Integer.parseUnsignedInt(parts[2], 16));
+    }
+  }
 
   CheckpointFile {
     seenRuns = List.copyOf(seenRuns);
@@ -57,7 +90,7 @@ record CheckpointFile(long n, double p, long seed, String filterFile, LogPositio
     fields.put("admitted", Long.toString(admitted));
     fields.put("dropped", Long.toString(duplicatesDropped));
     fields.put("confirmed", Boolean.toString(confirmed));
-    fields.put("seen", String.join(",", seenRuns));
+    fields.put("seen", String.join(",", seenRuns.stream().map(RunId::field).toList()));
     fields.put("rescued", Long.toString(rescued));
     StringBuilder text = new StringBuilder();
     fields.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
@@ -100,18 +133,21 @@ record CheckpointFile(long n, double p, long seed, String filterFile, LogPositio
       throw new FrontierCorruptException(file + ": not a sievecrawl frontier checkpoint");
     }
     String version = fields.get("version");
-    if (!Integer.toString(VERSION).equals(version) && !Integer.toString(FILTER_ONLY_VERSION).equals(version)) {
+    if (!List.of(FILTER_ONLY_VERSION, NAMES_ONLY_VERSION, VERSION).stream().map(String::valueOf).toList()
+        .contains(version)) {
       throw new FrontierCorruptException(file + ": checkpoint format version " + version
-          + ", but this build reads versions " + FILTER_ONLY_VERSION + " and " + VERSION);
+          + ", but this build reads versions " + FILTER_ONLY_VERSION + " to " + VERSION);
     }
     try {
       String seen = fields.getOrDefault("seen", "");
+      List<RunId> runs = seen.isEmpty() ? List.of() : java.util.Arrays.stream(seen.split(","))
+          .map(Integer.toString(VERSION).equals(version) ? RunId::parse : RunId::nameOnly).toList();
       return new CheckpointFile(Long.parseLong(fields.get("n")), Double.parseDouble(fields.get("p")),
           Long.parseLong(fields.get("seed")), fields.getOrDefault("filter", ""),
           new LogPosition(Long.parseLong(fields.get("redo.segment")), Long.parseLong(fields.get("redo.offset"))),
           Long.parseLong(fields.get("admitted")), Long.parseLong(fields.get("dropped")),
           Boolean.parseBoolean(fields.getOrDefault("confirmed", "false")),
-          seen.isEmpty() ? List.of() : List.of(seen.split(",")), Long.parseLong(fields.getOrDefault("rescued", "0")));
+          runs, Long.parseLong(fields.getOrDefault("rescued", "0")));
     } catch (RuntimeException e) {
       throw new FrontierCorruptException(file + ": a field is missing or malformed (" + e.getMessage() + ")");
     }

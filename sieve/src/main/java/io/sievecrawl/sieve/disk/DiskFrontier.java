@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,16 +299,21 @@ public final class DiskFrontier<T> implements Frontier<T> {
   void grow(long newN) throws IOException {
     long started = ticker.nanos();
     BloomFilter grown;
+    long[] urls = new long[1]; // the store's exact count, not the new filter's estimate of it
     synchronized (checkpointing) {
       if (closed) {
         return;
       }
       BloomFilter old = admission.filter();
       grown = BloomFilter.create(BloomSizing.of(newN, old.targetFpp()), old.seed(), BloomFilter.Hashing.FINGERPRINT);
-      seen.forEachSettled(grown::addFingerprint);
+      LongConsumer add = fingerprint -> {
+        grown.addFingerprint(fingerprint);
+        urls[0]++;
+      };
+      seen.forEachSettled(add);
       offerGate.writeLock().lock();
       try {
-        seen.forEachRecent(grown::addFingerprint);
+        seen.forEachRecent(add);
         admission = admission.withFilter(grown);
         capacity = new CapacityMonitor(grown, capacity);
       } finally {
@@ -323,9 +329,9 @@ public final class DiskFrontier<T> implements Frontier<T> {
     } finally {
       lock.unlock();
     }
-    log.info("frontier in {}: grew the URL filter to n = {} in {} ms; it holds about {} URLs", dir,
+    log.info("frontier in {}: grew the URL filter to n = {} in {} ms; it holds the {} URLs admitted then", dir,
         String.format(Locale.ROOT, "%,d", newN), (ticker.nanos() - started) / 1_000_000,
-        String.format(Locale.ROOT, "%,d", grown.approximateElementCount()));
+        String.format(Locale.ROOT, "%,d", urls[0]));
     resized.resized(newN, grown.targetFpp());
   }
 
@@ -543,15 +549,11 @@ public final class DiskFrontier<T> implements Frontier<T> {
         }
       }
       BloomFilter filter = admission.filter();
-      // n and p in the name: a filter rebuilt at another size at the same position must not replace the file the
-      // durable checkpoint still names (a kill before the new checkpoint would leave it naming a foreign filter)
-      BloomSizing named = filter.sizing();
-      String name = String.format(java.util.Locale.ROOT, "filter-%012d-%d-n%d-p%s.bf", position.segment(),
-          position.offset(), named.expectedInsertions(), Double.toString(named.targetFpp()));
+      String name = FilterFiles.name(position, filter.sizing());
       BloomFilterFile.write(filter, dir.resolve(name), true);
       offerGate.writeLock().lock(); // wait out every offer that may have put bits in the file (note 4)
       offerGate.writeLock().unlock();
-      List<String> runs = seen == null ? List.of() : seen.writeFrozen();
+      List<CheckpointFile.RunId> runs = seen == null ? List.of() : seen.writeFrozen();
       earlyCheckpoint.set(false);
       sync();
       BloomSizing sizing = filter.sizing();

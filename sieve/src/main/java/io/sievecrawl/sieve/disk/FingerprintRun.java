@@ -41,12 +41,14 @@ final class FingerprintRun {
 
   private final Path file;
   private final long count;
+  private final int crc;
   private final MappedByteBuffer[] chunks;
   private final long[] fences;
 
-  private FingerprintRun(Path file, long count, MappedByteBuffer[] chunks, long[] fences) {
+  private FingerprintRun(Path file, long count, int crc, MappedByteBuffer[] chunks, long[] fences) {
     this.file = file;
     this.count = count;
+    this.crc = crc;
     this.chunks = chunks;
     this.fences = fences;
   }
@@ -166,19 +168,20 @@ final class FingerprintRun {
         long n = Math.min(1L << CHUNK_SHIFT, count - first);
         chunks[c] = in.map(FileChannel.MapMode.READ_ONLY, HEADER_BYTES + first * Long.BYTES, n * Long.BYTES);
       }
-      FingerprintRun run = new FingerprintRun(file, count, chunks, new long[(int) ((count + PAGE - 1) / PAGE)]);
-      run.check(storedCrc);
+      FingerprintRun run = new FingerprintRun(file, count, storedCrc, chunks,
+          new long[(int) ((count + PAGE - 1) / PAGE)]);
+      run.check();
       return run;
     }
   }
 
   /** Verifies checksum and order and fills the fences, in one pass over the file. */
-  private void check(int storedCrc) throws FrontierCorruptException {
-    CRC32C crc = new CRC32C();
+  private void check() throws FrontierCorruptException {
+    CRC32C computed = new CRC32C();
     long previous = 0;
     for (int c = 0; c < chunks.length; c++) {
       ByteBuffer view = chunks[c].duplicate();
-      crc.update(view.duplicate());
+      computed.update(view.duplicate());
       for (int i = 0; view.remaining() >= Long.BYTES; i++) {
         long f = view.getLong();
         long index = ((long) c << CHUNK_SHIFT) + i;
@@ -191,9 +194,9 @@ final class FingerprintRun {
         previous = f;
       }
     }
-    if ((int) crc.getValue() != storedCrc) {
+    if ((int) computed.getValue() != crc) {
       throw new FrontierCorruptException(String.format("%s: checksum mismatch (stored CRC-32C 0x%08x, computed"
-          + " 0x%08x); the file is damaged", file, storedCrc, (int) crc.getValue()));
+          + " 0x%08x); the file is damaged", file, crc, (int) computed.getValue()));
     }
   }
 
@@ -242,6 +245,16 @@ final class FingerprintRun {
 
   long count() {
     return count;
+  }
+
+  /** The CRC-32C of its fingerprints' bytes, as its header holds it (checked when it was opened). */
+  int crc() {
+    return crc;
+  }
+
+  /** What a checkpoint records of it, to know it again. */
+  CheckpointFile.RunId id() {
+    return new CheckpointFile.RunId(name(), count, crc);
   }
 
   Path file() {

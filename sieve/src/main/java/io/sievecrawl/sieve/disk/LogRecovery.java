@@ -83,6 +83,7 @@ final class LogRecovery {
       r.checkpoint = null;
       segmentNumbers = List.of();
     }
+    FilterFiles.deleteUnnamed(dir, r.checkpoint == null ? "" : r.checkpoint.filterFile());
     r.files = new SegmentFiles(dir);
     if (r.checkpoint == null) {
       if (!segmentNumbers.isEmpty()) {
@@ -259,12 +260,16 @@ final class LogRecovery {
     long started = ticker.nanos();
     BloomFilter old = admission.filter();
     BloomFilter rebuilt = BloomFilter.create(sizing, old.seed(), BloomFilter.Hashing.FINGERPRINT);
-    seen.forEach(rebuilt::addFingerprint);
+    long[] urls = new long[1];
+    seen.forEach(fingerprint -> {
+      rebuilt.addFingerprint(fingerprint);
+      urls[0]++; // the store's exact count, not the new filter's estimate of it
+    });
     admission = Admission.confirmed(rebuilt, seen);
     resized = true;
     log.info("frontier in {}: rebuilt the URL filter from its exact store for n = {}, p = {} (was n = {}, p = {}):"
             + " {} URLs in {}", dir, thousands(sizing.expectedInsertions()), sizing.targetFpp(),
-        thousands(old.expectedInsertions()), old.targetFpp(), thousands(rebuilt.approximateElementCount()),
+        thousands(old.expectedInsertions()), old.targetFpp(), thousands(urls[0]),
         String.format(Locale.ROOT, "%,d ms", (ticker.nanos() - started) / 1_000_000));
   }
 

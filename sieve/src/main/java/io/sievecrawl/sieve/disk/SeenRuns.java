@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
@@ -47,21 +48,30 @@ final class SeenRuns implements SeenStore {
   }
 
   /**
-   * Opens the runs {@code names} (newest first) in {@code dir} and deletes every other run there.
+   * Opens the runs {@code ids} (newest first) in {@code dir} and deletes every other run there.
    *
-   * @throws FrontierCorruptException if a named run is missing or damaged
+   * @throws FrontierCorruptException if a named run is missing, damaged, or not the run the checkpoint recorded
    */
-  static SeenRuns open(Path dir, List<String> names) throws IOException {
+  static SeenRuns open(Path dir, List<CheckpointFile.RunId> ids) throws IOException {
     List<FingerprintRun> runs = new ArrayList<>();
-    for (String name : names) {
-      Path file = dir.resolve(name);
+    for (CheckpointFile.RunId id : ids) {
+      Path file = dir.resolve(id.name());
       if (!Files.exists(file)) {
         throw new FrontierCorruptException(file + ": named by the checkpoint but missing");
       }
-      runs.add(FingerprintRun.open(file));
+      FingerprintRun run = FingerprintRun.open(file);
+      if (id.known() && (run.count() != id.count() || run.crc() != id.crc())) {
+        // A valid run, but another one: a file restored from an older backup. Its missing URLs would be admitted
+        // and fetched again, and those it holds in excess never would.
+        throw new FrontierCorruptException(String.format(Locale.ROOT, "%s: holds %,d URL fingerprints (CRC-32C"
+            + " %08x), but the checkpoint recorded %,d (CRC-32C %08x): it was replaced by another run, such as an"
+            + " older copy from a backup; restore the whole crawl directory from one backup", file, run.count(),
+            run.crc(), id.count(), id.crc()));
+      }
+      runs.add(run);
     }
     long highest = 0;
-    Set<String> named = new HashSet<>(names);
+    Set<String> named = new HashSet<>(ids.stream().map(CheckpointFile.RunId::name).toList());
     try (Stream<Path> files = Files.list(dir)) {
       for (Path file : files.toList()) {
         long number = numberOf(file.getFileName().toString());
@@ -125,7 +135,7 @@ final class SeenRuns implements SeenStore {
    * Writes the frozen fingerprints as a run, merges runs of similar size, and returns the names of the runs now in
    * use, newest first, for the checkpoint. Admissions go on meanwhile.
    */
-  List<String> writeFrozen() throws IOException {
+  List<CheckpointFile.RunId> writeFrozen() throws IOException {
     Settled s = settled;
     List<FingerprintRun> runs = new ArrayList<>(s.runs);
     if (s.frozen != null) {
@@ -145,7 +155,7 @@ final class SeenRuns implements SeenStore {
       runs.add(0, merged);
       settled = new Settled(null, List.copyOf(runs));
     }
-    return runs.stream().map(FingerprintRun::name).toList();
+    return runs.stream().map(FingerprintRun::id).toList();
   }
 
   /** Deletes the runs merged away; call once a checkpoint that no longer names them is durable. */

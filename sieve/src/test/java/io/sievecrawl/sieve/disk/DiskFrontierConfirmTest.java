@@ -180,6 +180,107 @@ class DiskFrontierConfirmTest {
     assertEquals(runs.get(0) + ": named by the checkpoint but missing", e.getMessage());
   }
 
+  @Test
+  void aRunReplacedByAnotherValidRunIsRefused() throws IOException {
+    Path backup = dir.resolveSibling(dir.getFileName() + "-backup.run");
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 300; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint();
+      Files.copy(runFiles().get(0), backup); // an older backup of the one run
+      for (int i = 300; i < 600; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint(); // its run of 300 merged with the first into one of 600
+    }
+    List<Path> runs = runFiles();
+    assertEquals(1, runs.size());
+    Files.copy(backup, runs.get(0), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // restored from it
+    FrontierCorruptException e = assertThrows(FrontierCorruptException.class, () -> open(100));
+    assertTrue(e.getMessage().startsWith(runs.get(0) + ": holds 300 URL fingerprints (CRC-32C "), e.getMessage());
+    assertTrue(e.getMessage().contains("but the checkpoint recorded 600 (CRC-32C "), e.getMessage());
+    assertFalse(e.getMessage().contains("\n"));
+  }
+
+  @Test
+  void aCheckpointOfVersion2WithRunsNamedAloneIsReadAndWrittenAgainAsVersion3() throws IOException {
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 300; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint();
+      for (int i = 300; i < 400; i++) {
+        frontier.offer(url(i)); // in the log after the checkpoint
+      }
+    }
+    String v3 = Files.readString(dir.resolve(CheckpointFile.NAME));
+    assertTrue(v3.contains("version=3\n"), v3);
+    assertTrue(v3.matches("(?s).*\nseen=seen-\\d{12}\\.run:300:[0-9a-f]{8}\n.*"), v3);
+    writeVersion2(v3);
+    try (DiskFrontier<String> frontier = open(100)) {
+      assertEquals(400, frontier.stats().admitted());
+      for (int i = 0; i < 400; i++) {
+        assertFalse(frontier.offer(url(i)), "URL " + i + " admitted twice");
+      }
+      assertTrue(frontier.offer(url(400)));
+      frontier.checkpoint();
+    }
+    assertTrue(Files.readString(dir.resolve(CheckpointFile.NAME)).contains("version=3\n"));
+    try (DiskFrontier<String> frontier = open(100)) {
+      assertEquals(401, frontier.stats().admitted());
+    }
+  }
+
+  /**
+   * Rewrites the checkpoint as the build before wrote it: version 2, runs named without count and checksum, the same
+   * CRC-32C line.
+   */
+  private void writeVersion2(String v3) throws IOException {
+    StringBuilder body = new StringBuilder();
+    for (String line : v3.split("\n")) {
+      if (line.startsWith("crc32c=")) {
+        continue;
+      }
+      if (line.startsWith("version=")) {
+        line = "version=2";
+      } else if (line.startsWith("seen=")) {
+        line = line.replaceAll(":[0-9]+:[0-9a-f]{8}", "");
+      }
+      body.append(line).append('\n');
+    }
+    byte[] bytes = body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    body.append(String.format("crc32c=%08x%n", LogFormat.crcOf(bytes, 0, bytes.length)));
+    assertTrue(body.toString().contains("\nseen=seen-"), body.toString());
+    Files.writeString(dir.resolve(CheckpointFile.NAME), body);
+  }
+
+  @Test
+  void aRebuiltFilterLogsTheExactCountOfTheStoreNotAnEstimate() throws IOException {
+    try (DiskFrontier<String> frontier = open(100)) {
+      for (int i = 0; i < 927; i++) {
+        frontier.offer(url(i));
+      }
+    }
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        LogRecovery.class);
+    var appender = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+    appender.start();
+    logger.addAppender(appender);
+    ch.qos.logback.classic.Level level = logger.getLevel();
+    logger.setLevel(ch.qos.logback.classic.Level.INFO);
+    try (DiskFrontier<String> frontier = open(1_000)) {
+      long estimate = frontier.filter().approximateElementCount();
+      assertTrue(estimate != 927, "the estimate differs from the count here: " + estimate);
+      String rebuilt = appender.list.stream().map(e -> e.getFormattedMessage())
+          .filter(m -> m.contains("rebuilt the URL filter")).findFirst().orElseThrow();
+      assertTrue(rebuilt.contains("): 927 URLs in "), rebuilt);
+    } finally {
+      logger.setLevel(level);
+      logger.detachAppender(appender);
+    }
+  }
+
   private List<Path> filterFiles() throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.getFileName().toString().endsWith(".bf")).sorted().toList();

@@ -223,6 +223,34 @@ class DiskFrontierTest {
   }
 
   @Test
+  void aWholeFilterFileNoCheckpointNamesIsRemovedWhenTheFrontierOpens() throws IOException {
+    Path named;
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      for (int i = 0; i < 50; i++) {
+        frontier.offer(url(i));
+      }
+      frontier.checkpoint();
+      named = filterFiles().get(0);
+    }
+    // A kill after a filter file was renamed into place and before the checkpoint named it leaves it whole; one
+    // after the checkpoint and before the previous filter was deleted leaves that one.
+    Path newer = Files.copy(named, dir.resolve("filter-000000000001-9999-n100000-p0.001.bf"));
+    Path older = Files.copy(named, dir.resolve("filter-000000000001-24-n100000-p0.001.bf"));
+    try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
+      assertEquals(List.of(named), filterFiles());
+      assertFalse(Files.exists(newer));
+      assertFalse(Files.exists(older));
+      assertFalse(frontier.offer(url(3)), "the named filter was read");
+    }
+  }
+
+  private List<Path> filterFiles() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".bf")).sorted().toList();
+    }
+  }
+
+  @Test
   void aLogShorterThanItsCheckpointSaysIsRefusedNotReadAsATornTail() throws IOException {
     try (DiskFrontier<String> frontier = open(dir, 1 << 20)) {
       for (int i = 0; i < 50; i++) {
