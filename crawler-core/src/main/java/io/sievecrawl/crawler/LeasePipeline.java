@@ -95,7 +95,7 @@ final class LeasePipeline {
 
   /**
    * The response's validators and digest; on a revisit, whether it is unchanged since the last visit: a 304 to the
-   * conditional request, or the same payload digest.
+   * conditional request, or a 2xx with the same payload digest.
    */
   static CrawlResult.Capture capture(CrawlTask task, FetchResponse fetched) {
     Revalidation last = task.last() == null ? null : task.last().revalidation();
@@ -104,8 +104,9 @@ final class LeasePipeline {
           fetched.lastModified() != null ? fetched.lastModified() : last.lastModified(), last.payloadDigest(),
           CrawlResult.Capture.SERVER_NOT_MODIFIED, last.capturedAt());
     }
-    boolean same = last != null && fetched.payloadDigest() != null
-        && fetched.payloadDigest().equals(last.payloadDigest());
+    // Only a success repeats a capture: an error page sent again (a second 404) is a response of its own.
+    boolean same = last != null && fetched.payloadDigest() != null && fetched.status() != null
+        && fetched.status() / 100 == 2 && fetched.payloadDigest().equals(last.payloadDigest());
     return new CrawlResult.Capture(fetched.etag(), fetched.lastModified(), fetched.payloadDigest(),
         same ? CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST : null, same ? last.capturedAt() : null);
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.schedule.HostScheduler;
@@ -179,5 +180,21 @@ class LeasePipelineTest {
     assertEquals(List.of(), sink.results());
     HostScheduler.Lease<CrawlTask> again = scheduler.poll();
     assertEquals(1, again.task().attempt());
+  }
+  @Test
+  void onlyASuccessWithTheLastPayloadDigestIsAnIdenticalPayloadRevisit() {
+    String digest = "sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH";
+    Instant captured = Instant.parse("2026-11-19T10:00:00Z");
+    CrawlTask removed = CrawlTask.revisit(ROOT, new LastVisit(captured, 404,
+        new Revalidation(null, null, digest, captured), 1, false, 0, false));
+    assertNull(LeasePipeline.capture(removed, answered(404, digest)).revisit(), "a second 404 is no revisit");
+    assertNull(LeasePipeline.capture(removed, answered(500, digest)).revisit());
+    assertEquals(CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST,
+        LeasePipeline.capture(removed, answered(200, digest)).revisit(), "the same payload with a 200 is one");
+  }
+
+  private static FetchResponse answered(int status, String payloadDigest) {
+    return new FetchResponse(status, "text/html", "utf-8", null, null, null, false, new byte[0], 0, false,
+        CLOCK.instant(), 10, null, null, null, null, payloadDigest);
   }
 }

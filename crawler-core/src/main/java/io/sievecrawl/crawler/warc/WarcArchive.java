@@ -352,7 +352,8 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
 
   /**
    * How an exchange that revisited its URL repeats the last full capture, if it does: the server answered 304 Not
-   * Modified ({@code server-not-modified}), or sent the same payload again ({@code identical-payload-digest}).
+   * Modified ({@code server-not-modified}), or sent the same payload again with a 2xx
+   * ({@code identical-payload-digest}).
    * {@code null}: a capture of its own, a response record.
    */
   private static URI revisitProfile(Exchange exchange, Digests digests) {
@@ -360,8 +361,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     if (last == null || last.capturedAt() == null || exchange.truncation() != null) {
       return null;
     }
-    if (statusOf(exchange.responseHead()) == 304) {
+    int status = statusOf(exchange.responseHead());
+    if (status == 304) {
       return WarcRevisit.SERVER_NOT_MODIFIED_1_1;
+    }
+    if (status / 100 != 2) {
+      return null; // an error page sent again (a second 404) is a response of its own
     }
     String lastDigest = last.payloadDigest();
     boolean same = lastDigest != null && exchange.body().size() > 0
