@@ -11,6 +11,7 @@ import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FailureLog;
+import io.sievecrawl.sieve.FileWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
@@ -80,10 +81,12 @@ final class CrawlRun {
     long sync = settings.frontier().syncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc, clocks.ticker());
     FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk", clocks.ticker());
+    FailureLog visitFailures = new FailureLog(log, "cannot force the visits in " + job.dir() + " to disk",
+        clocks.ticker());
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       syncResults(results, resultFailures);
-      syncVisits(job, resultFailures);
+      syncVisits(job, visitFailures);
     }, sync, sync, TimeUnit.MILLISECONDS);
     StopSignals signals = StopSignals.install(again -> {
       log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
@@ -231,6 +234,10 @@ final class CrawlRun {
       throw new UserError(ExitCodes.JOB, e.getMessage() + " in " + job.dir() + "; then: " + CommandName.get()
           + " resume " + job.dir());
     }
+    if (failure instanceof FileWriteException e) { // a file of the crawl directory (its visits), not the results
+      throw new UserError(ExitCodes.OUTPUT, "cannot write " + e.file() + ": " + e.reason() + "; free the space or fix"
+          + " the permissions, then: " + CommandName.get() + " resume " + job.dir());
+    }
     if (failure instanceof IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
           + "; then: " + CommandName.get() + " resume " + job.dir());
@@ -239,6 +246,9 @@ final class CrawlRun {
       throw new UserError(ExitCodes.INTERNAL, "the crawl failed: " + failure + "; the pages it was fetching are"
           + " kept for '" + CommandName.get() + " resume " + job.dir() + "' (with a larger -Xmx in SIEVECRAWL_OPTS for an"
           + " OutOfMemoryError)");
+    }
+    if (closing instanceof FileWriteException e) {
+      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + e.file() + ": " + e.reason());
     }
     if (closing != null) {
       throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + ", " + job.dir()

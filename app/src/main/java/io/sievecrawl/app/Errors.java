@@ -10,6 +10,9 @@ final class Errors {
   private Errors() {}
 
   static String reason(IOException e) {
+    if (e instanceof io.sievecrawl.sieve.FileWriteException write) {
+      return write.reason(); // the file is named by the message around the reason, or by the caller
+    }
     if (e instanceof AccessDeniedException) {
       return "Permission denied";
     }

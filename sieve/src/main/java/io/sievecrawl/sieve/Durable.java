@@ -38,6 +38,16 @@ public final class Durable {
   }
 
   private static void replace(Path file, byte[] bytes, boolean ownerOnly) throws IOException {
+    try {
+      write(file, bytes, ownerOnly);
+    } catch (FileWriteException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new FileWriteException(file, e); // a crawl's files may lie on another disk than its results
+    }
+  }
+
+  private static void write(Path file, byte[] bytes, boolean ownerOnly) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Path temp = dir.resolve(file.getFileName() + ".tmp");
     try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,

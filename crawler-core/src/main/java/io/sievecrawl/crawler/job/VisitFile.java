@@ -9,6 +9,7 @@ import io.sievecrawl.crawler.LastVisit;
 import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.sieve.FileWriteException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -107,15 +108,23 @@ final class VisitFile implements VisitLog, AutoCloseable {
     line.write('\n');
     java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(line.toByteArray());
     synchronized (this) {
-      while (bytes.hasRemaining()) {
-        channel.write(bytes); // one append per line: a kill leaves whole lines and perhaps a torn last one
+      try {
+        while (bytes.hasRemaining()) {
+          channel.write(bytes); // one append per line: a kill leaves whole lines and perhaps a torn last one
+        }
+      } catch (IOException e) {
+        throw new FileWriteException(path, e); // the crawl directory may lie on another disk than the results
       }
     }
   }
 
   /** Forces the file to the device. */
   void sync() throws IOException {
-    channel.force(false);
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      throw new FileWriteException(path, e);
+    }
   }
 
   @Override

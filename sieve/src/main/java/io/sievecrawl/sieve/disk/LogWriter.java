@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve.disk;
 
 import io.sievecrawl.sieve.Durable;
+import io.sievecrawl.sieve.FileWriteException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -141,7 +142,11 @@ final class LogWriter implements Closeable {
     if (buffer.position() == 0) {
       return;
     }
-    file.write(buffer.array(), 0, buffer.position());
+    try {
+      file.write(buffer.array(), 0, buffer.position());
+    } catch (IOException e) {
+      throw new FileWriteException(dir.resolve(LogFormat.segmentName(segment)), e);
+    }
     written += buffer.position();
     buffer.clear();
   }
