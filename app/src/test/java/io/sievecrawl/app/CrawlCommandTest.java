@@ -209,7 +209,7 @@ class CrawlCommandTest {
   }
 
   @Test
-  void extraHeadersAreSentAndRecordedButTheirCredentialsAreShownNowhere() throws IOException {
+  void extraHeadersAreSentAndRecordedButTheirCredentialsAreShownNowhereUnlessKept() throws IOException {
     try (SyntheticSite site = SyntheticSite.start(5, 2)) {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
       Path warc = dir.resolve("warc");
@@ -233,14 +233,29 @@ class CrawlCommandTest {
           if (record instanceof org.netpreserve.jwarc.Warcinfo info) {
             warcinfo = new String(info.body().stream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
           } else if (record instanceof org.netpreserve.jwarc.WarcRequest request) {
-            requestsWithToken += request.http().headers().first("Authorization").orElse("").equals("Bearer s3cret")
+            requestsWithToken += request.http().headers().first("Authorization").orElse("").equals("Bearer <hidden>")
                 && request.http().headers().first("X-Team").orElse("").equals("archive") ? 1 : 0;
           }
         }
       }
       assertTrue(warcinfo != null && warcinfo.contains("fetch.header: \"Authorization: <hidden>\"\r\n")
           && warcinfo.contains("fetch.header: \"X-Team: archive\"\r\n") && !warcinfo.contains("s3cret"), warcinfo);
-      assertEquals(6, requestsWithToken, "5 pages and robots.txt, each recorded as sent");
+      assertEquals(6, requestsWithToken, "5 pages and robots.txt, each recorded with the token masked");
+      String archived = new String(new java.util.zip.GZIPInputStream(Files.newInputStream(file)).readAllBytes(),
+          java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertFalse(archived.contains("s3cret"), "the token is nowhere in the WARC file");
+
+      Path kept = dir.resolve("warc-kept");
+      Cmd keep = Cmd.run("crawl", seeds.toString(), "-o", dir.resolve("kept.jsonl").toString(), "--log-file",
+          log.toString(), "--delay", "0ms", "--warc", kept.toString(), "--header", "Authorization: Bearer s3cret",
+          "--set", "warc.keep-credentials=true");
+      assertEquals(ExitCodes.OK, keep.exitCode(), keep.toString());
+      try (var entries = Files.list(kept)) {
+        file = entries.filter(f -> f.toString().endsWith(".warc.gz")).findFirst().orElseThrow();
+      }
+      String asSent = new String(new java.util.zip.GZIPInputStream(Files.newInputStream(file)).readAllBytes(),
+          java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertEquals(6, asSent.split("\r\nAuthorization: Bearer s3cret\r\n", -1).length - 1, "kept when asked");
     }
   }
 

@@ -129,8 +129,9 @@ public final class Setting<T> {
   public static final Setting<List<RequestHeader>> HEADER = new Setting<>("fetch.header", headers(), "",
       "An extra header sent with every request (robots.txt and sitemaps too), NAME: VALUE; repeat the key for more"
           + " headers (a header named again replaces the earlier one). Authorization and Cookie go only to the"
-          + " seeds' origins (scheme, host, port) and over https to the seeds' sites, a Cookie joined with the cookies sites set; their values are hidden in the log and the"
-          + " WARC files' warcinfo, but not in the crawl directory. Empty: none.");
+          + " seeds' origins (scheme, host, port) and over https to the seeds' sites, a Cookie joined with the"
+          + " cookies sites set; their values are hidden in the log and the WARC files (warcinfo, and request records"
+          + " unless warc.keep-credentials), but not in the crawl directory. Empty: none.");
   public static final Setting<Duration> CONNECT_TIMEOUT = new Setting<>("fetch.connect-timeout",
       duration(Duration.ofMillis(1), Duration.ofMinutes(10)), "10s",
       "Time allowed to open a connection.");
@@ -201,6 +202,10 @@ public final class Setting<T> {
   public static final Setting<String> WARC_PREFIX = new Setting<>("warc.prefix",
       text(true, TextRules::fileNamePart), "sievecrawl",
       "WARC files are named PREFIX-TIMESTAMP-SERIAL.warc.gz; letters, digits, '.', '_' and '-'.");
+  public static final Setting<Boolean> WARC_KEEP_CREDENTIALS = new Setting<>("warc.keep-credentials", bool(),
+      "false", "Keep the values of the Authorization and Cookie headers sent in the WARC request records. Off, they"
+          + " are masked (Authorization: SCHEME <hidden>, Cookie: NAME=<hidden>; ...), since WARC files and WACZ"
+          + " packages are made to be shared.");
 
   public static final Setting<Boolean> RESULTS_TEXT = new Setting<>("results.text", bool(), "false",
       "Each HTML page's record carries its visible text as 'text' (the body's text, scripts and styles left out,"

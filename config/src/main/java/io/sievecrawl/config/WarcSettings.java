@@ -6,10 +6,13 @@ package io.sievecrawl.config;
  * @param dir the directory WARC files go to, empty when none are written ({@code warc.dir})
  * @param maxSize the size past which a new WARC file is started, in bytes ({@code warc.max-size})
  * @param prefix the start of the WARC files' names ({@code warc.prefix})
+ * @param keepCredentials whether request records keep Authorization and Cookie values as sent, rather than masked
+ *     ({@code warc.keep-credentials})
  */
-public record WarcSettings(String dir, long maxSize, String prefix) {
+public record WarcSettings(String dir, long maxSize, String prefix, boolean keepCredentials) {
 
   static WarcSettings from(CrawlSettings s) {
-    return new WarcSettings(s.get(Setting.WARC_DIR), s.get(Setting.WARC_MAX_SIZE), s.get(Setting.WARC_PREFIX));
+    return new WarcSettings(s.get(Setting.WARC_DIR), s.get(Setting.WARC_MAX_SIZE), s.get(Setting.WARC_PREFIX),
+        s.get(Setting.WARC_KEEP_CREDENTIALS));
   }
 }

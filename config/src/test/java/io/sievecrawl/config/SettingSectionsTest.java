@@ -64,6 +64,7 @@ class SettingSectionsTest {
       warc.dir = w
       warc.max-size = 1030000
       warc.prefix = pre
+      warc.keep-credentials = true
       results.text = true
       results.links = true
       traps.max-url-length = 103
@@ -108,7 +109,7 @@ class SettingSectionsTest {
         s.fetch());
     assertEquals(new FrontierSettings(Duration.ofMillis(83), Duration.ofSeconds(89), Duration.ofSeconds(97),
         Duration.ofMillis(101)), s.frontier());
-    assertEquals(new WarcSettings("w", 1_030_000, "pre"), s.warc());
+    assertEquals(new WarcSettings("w", 1_030_000, "pre", true), s.warc());
     assertEquals(new ResultsSettings(true, true), s.results());
     assertEquals(new TrapSettings(103, 107, 109, false), s.traps());
     assertEquals(new RecrawlSettings(Duration.ofHours(3), 5), s.recrawl());

@@ -110,7 +110,8 @@ public final class Crawler {
     PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
         .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials);
     if (b.recorder != null) {
-      fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock));
+      fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock,
+          settings.warc().keepCredentials()));
     }
     this.fetcher = fetching.build();
     fetcher.restoreCookies(before.cookies());

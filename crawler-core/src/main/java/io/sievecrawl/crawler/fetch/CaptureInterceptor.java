@@ -38,17 +38,30 @@ public final class CaptureInterceptor implements Interceptor {
   private final long cap;
   private final Consumer<IOException> onFailure;
   private final Clock clock;
+  private final boolean keepCredentials;
 
   /**
+   * A capture whose request heads mask the values of Authorization and Cookie ({@link CredentialMask}).
+   *
    * @param cap the most body bytes kept per exchange; a longer body is recorded truncated
    * @param onFailure told when the recorder cannot record (a full disk): the fetch itself goes on
    * @param clock the wall clock: an exchange's date is when its request was sent
    */
   public CaptureInterceptor(ExchangeRecorder recorder, long cap, Consumer<IOException> onFailure, Clock clock) {
+    this(recorder, cap, onFailure, clock, false);
+  }
+
+  /**
+   * As {@link #CaptureInterceptor(ExchangeRecorder, long, Consumer, Clock)}; with {@code keepCredentials}, request
+   * heads keep Authorization and Cookie values as sent (warc.keep-credentials).
+   */
+  public CaptureInterceptor(ExchangeRecorder recorder, long cap, Consumer<IOException> onFailure, Clock clock,
+      boolean keepCredentials) {
     this.recorder = recorder;
     this.cap = cap;
     this.onFailure = onFailure;
     this.clock = clock;
+    this.keepCredentials = keepCredentials;
   }
 
   @Override
@@ -61,7 +74,7 @@ public final class CaptureInterceptor implements Interceptor {
     // through a proxy the socket's address is the proxy's, not the server's: WARC-IP-Address is left out
     InetAddress ip = connection == null || connection.route().proxy().type() != java.net.Proxy.Type.DIRECT ? null
         : connection.route().socketAddress().getAddress();
-    byte[] requestHead = requestHead(request);
+    byte[] requestHead = requestHead(request, keepCredentials);
     ResponseBody body = response.body();
     Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength(),
         request.tag(Revalidation.class));
@@ -70,17 +83,24 @@ public final class CaptureInterceptor implements Interceptor {
 
   /**
    * The request as OkHttp wrote it to the server (a capturing client speaks HTTP/1.1 and nothing else), without the
-   * Proxy-Authorization a proxy got.
+   * Proxy-Authorization a proxy got, and unless {@code keepCredentials} with Authorization and Cookie values masked.
    */
-  static byte[] requestHead(Request request) {
+  static byte[] requestHead(Request request, boolean keepCredentials) {
     HttpUrl url = request.url();
     StringBuilder head = new StringBuilder(256).append(request.method()).append(' ').append(url.encodedPath());
     if (url.encodedQuery() != null) {
       head.append('?').append(url.encodedQuery());
     }
     head.append(" HTTP/1.1\r\n");
-    // the proxy's credentials were for the proxy, not the server: they stay out of the archive
-    appendFields(head, request.headers().newBuilder().removeAll("Proxy-Authorization").build(), false);
+    Headers headers = request.headers();
+    for (int i = 0; i < headers.size(); i++) {
+      String name = headers.name(i);
+      if (name.equalsIgnoreCase("Proxy-Authorization")) {
+        continue; // the proxy's credentials were for the proxy, not the server: they stay out of the archive
+      }
+      head.append(name).append(": ").append(keepCredentials ? headers.value(i)
+          : CredentialMask.value(name, headers.value(i))).append("\r\n");
+    }
     return head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 

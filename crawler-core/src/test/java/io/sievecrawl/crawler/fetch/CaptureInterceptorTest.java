@@ -137,11 +137,40 @@ class CaptureInterceptorTest {
     assertTrue(head.contains("\r\nAccept: text/html\r\n") && !head.contains("Accept: text/html,"), head);
   }
 
+  @Test
+  void credentialsAreSentAsGivenAndRecordedMaskedUnlessKept() {
+    server.stubFor(get(urlEqualTo("/small")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody("<p>small</p>")));
+    CrawlSettings settings = CrawlSettings.builder().set(Setting.HEADER, List.of(
+        new RequestHeader("Authorization", "Bearer 0123456789abcdef"),
+        new RequestHeader("Cookie", "session=s3cr3t; lang=fr"), new RequestHeader("X-Team", "archive"))).build();
+    Url small = Url.ofCanonical("http://127.0.0.1:" + server.port() + "/small");
+    assertEquals(200, fetcher(settings, spill, false).fetch(small, true).status());
+    assertEquals(200, fetcher(settings, spill, true).fetch(small, true).status());
+
+    var sent = server.findAll(com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(urlEqualTo("/small")));
+    assertEquals(2, sent.size());
+    assertEquals("Bearer 0123456789abcdef", sent.get(0).getHeader("Authorization"), "sent as given");
+    assertEquals("session=s3cr3t; lang=fr", sent.get(0).getHeader("Cookie"));
+    String masked = new String(recorded.get(0).requestHead(), StandardCharsets.ISO_8859_1);
+    assertTrue(masked.contains("\r\nAuthorization: Bearer <hidden>\r\n"), masked);
+    assertTrue(masked.contains("\r\nCookie: session=<hidden>; lang=<hidden>\r\n"), masked);
+    assertTrue(masked.contains("\r\nX-Team: archive\r\n"), masked);
+    assertTrue(!masked.contains("0123456789abcdef") && !masked.contains("s3cr3t"), masked);
+    String kept = new String(recorded.get(1).requestHead(), StandardCharsets.ISO_8859_1);
+    assertTrue(kept.contains("\r\nAuthorization: Bearer 0123456789abcdef\r\n"), kept);
+    assertTrue(kept.contains("\r\nCookie: session=s3cr3t; lang=fr\r\n"), kept);
+  }
+
   private PageFetcher fetcher(Path spillDir, long cap) {
     return fetcher(CrawlSettings.builder().set(Setting.MAX_BODY_SIZE, cap).build(), spillDir);
   }
 
   private PageFetcher fetcher(CrawlSettings settings, Path spillDir) {
+    return fetcher(settings, spillDir, false);
+  }
+
+  private PageFetcher fetcher(CrawlSettings settings, Path spillDir, boolean keepCredentials) {
     long cap = settings.fetch().maxBodySize();
     ExchangeRecorder recorder = new ExchangeRecorder() {
       @Override
@@ -160,6 +189,6 @@ class CaptureInterceptorTest {
       }
     };
     return PageFetcher.builder(settings, clock, clock)
-        .capture(new CaptureInterceptor(recorder, cap, failures::add, clock)).build();
+        .capture(new CaptureInterceptor(recorder, cap, failures::add, clock, keepCredentials)).build();
   }
 }
