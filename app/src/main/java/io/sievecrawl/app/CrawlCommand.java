@@ -123,6 +123,7 @@ final class CrawlCommand implements Callable<Integer> {
       throw new UserError(ExitCodes.USAGE, "--job and --redis do not go together: a shared crawl keeps its state in"
           + " Redis");
     }
+    outputs(settings).checkNotCrawlFiles(); // before the log file is opened
     FilterFit.check(settings, shared.redis == null);
     if (out.job != null) {
       OutputCheck.directory(out.job);
@@ -161,7 +162,7 @@ final class CrawlCommand implements Callable<Integer> {
     reports.checkWritable(); // every check passes before anything is created or emptied
     reports.checkWacz(settings);
     WarcOutput.checkWritable(settings);
-    logOptions.checkApartFrom(out.output, "-o");
+    outputs(settings).checkDistinct();
     ResultsFile.checkAppend(out.append, out.overwrite);
     ResultsFile.checkNew(out.output, out.overwrite || out.append);
     if (shared.redis != null) {
@@ -222,6 +223,12 @@ final class CrawlCommand implements Callable<Integer> {
     log.info(Logging.FILE_ONLY, "settings:{}{}", System.lineSeparator(),
         String.join(System.lineSeparator(), settings.describe()));
     log.debug("settings: in {} ('--print-settings' prints them)", logOptions.logFile);
+  }
+
+  /** The files this crawl writes, for their checks; a new default crawl directory cannot hold any of them. */
+  private OutputPaths outputs(CrawlSettings settings) {
+    return reports.addTo(OutputPaths.of(out.job).file("-o", out.output).file("--log-file", logOptions.logFile))
+        .folder("--warc", settings.warc().dir());
   }
 
   /** {@code ./sievecrawl-job-YYYYMMDD-HHMMSS} (UTC, now on {@code clock}), with a suffix if that exists already. */

@@ -62,8 +62,8 @@ final class JoinCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     reports.packagingAs(settingsOptions.wacz());
+    reports.addTo(OutputPaths.of(null).file("-o", output).file("--log-file", logOptions.logFile)).checkDistinct();
     reports.checkWritable(); // before anything is created or emptied
-    logOptions.checkApartFrom(output, "-o");
     ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
     RedisCrawl crawl = SharedCrawlRun.open(sharedCrawl.redis, sharedCrawl.crawlName, null, true, clocks);

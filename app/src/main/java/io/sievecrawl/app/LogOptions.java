@@ -21,19 +21,6 @@ final class LogOptions {
   @Option(names = "--stacktrace", description = "Print the stack trace of an internal error.")
   boolean stacktrace;
 
-  /** Fails with one line when the results file ({@code -} for standard output) is the log file too. */
-  void checkApartFrom(String results, String resultsFlag) {
-    if (results.equals("-")) {
-      return;
-    }
-    Path a = Path.of(results).toAbsolutePath().normalize();
-    Path b = logFile.toAbsolutePath().normalize();
-    if (a.equals(b)) {
-      throw new UserError(ExitCodes.USAGE, resultsFlag + " and --log-file both name " + b + ": results and log lines"
-          + " would interleave in it; give the log another file");
-    }
-  }
-
   Logging.Verbosity verbosity() {
     return quiet ? Logging.Verbosity.QUIET : verbose ? Logging.Verbosity.VERBOSE : Logging.Verbosity.NORMAL;
   }

@@ -62,6 +62,11 @@ final class ReportOptions {
     }
   }
 
+  /** Adds the report files asked for to {@code outputs}, for their checks. */
+  OutputPaths addTo(OutputPaths outputs) {
+    return outputs.file("--stats-json", statsJson).file("--log-skipped", logSkipped).file("--wacz", wacz);
+  }
+
   /** Fails with one line when a report file cannot be written, before the crawl creates or empties anything. */
   void checkWritable() {
     OutputCheck.file(statsJson);

@@ -72,11 +72,14 @@ class ResumeCommand implements Callable<Integer> {
   private int resume(CrawlJob job) {
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
+    OutputPaths outputs = reports.addTo(OutputPaths.of(dir).file("the crawl's results file", job.output())
+        .file("--log-file", logOptions.logFile)).folder("--warc", settings.warc().dir());
+    outputs.checkNotCrawlFiles(); // before a new n is recorded
+    outputs.checkDistinct();
     FilterFit.check(settings, true);
     resizeFilterIfAsked(settings, job);
     reports.checkWritable();
     reports.checkWacz(settings);
-    logOptions.checkApartFrom(job.output(), "the crawl's results file");
     if (nothingToDo(job)) {
       return ExitCodes.OK;
     }

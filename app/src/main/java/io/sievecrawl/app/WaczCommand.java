@@ -4,6 +4,7 @@ import io.sievecrawl.config.ConfigFile;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Version;
+import io.sievecrawl.crawler.job.CrawlFiles;
 import io.sievecrawl.crawler.warc.WaczPackage;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcIndex;
@@ -46,6 +47,9 @@ final class WaczCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (CrawlFiles.holdsCrawl(dir)) {
+      OutputPaths.of(dir).file("-o", output).checkNotCrawlFiles();
+    }
     Path warcDir = warcDirectory(dir);
     Path output = this.output != null ? this.output : defaultOutput(dir);
     OutputCheck.file(output);
@@ -105,10 +109,10 @@ final class WaczCommand implements Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new UserError(ExitCodes.JOB, dir + ": no such directory");
     }
-    Path settings = dir.resolve("settings.conf");
-    if (!Files.exists(dir.resolve("manifest.json")) || !Files.isRegularFile(settings)) {
+    if (!CrawlFiles.holdsCrawl(dir)) {
       return dir;
     }
+    Path settings = CrawlFiles.settingsOf(dir);
     CrawlSettings.Builder builder = CrawlSettings.builder();
     try {
       ConfigFile.load(settings, builder);

@@ -47,13 +47,13 @@ public final class CrawlJob implements java.io.Closeable {
   private static final Logger log = LoggerFactory.getLogger(CrawlJob.class);
   static final String FORMAT = "sievecrawl-crawl";
   static final int VERSION = 2; // 2: the frontier keeps a queue per origin
-  private static final String MANIFEST = "manifest.json";
-  private static final String SETTINGS = "settings.conf";
-  private static final String SEEDS = "seeds.txt";
-  private static final String STATE = "state.json";
-  private static final String SKETCH = "pages-per-origin.cms";
-  private static final String COOKIES = "cookies.txt";
-  private static final String FRONTIER = "frontier";
+  private static final String MANIFEST = CrawlFiles.MANIFEST;
+  private static final String SETTINGS = CrawlFiles.SETTINGS;
+  private static final String SEEDS = CrawlFiles.SEEDS;
+  private static final String STATE = CrawlFiles.STATE;
+  private static final String SKETCH = CrawlFiles.SKETCH;
+  private static final String COOKIES = CrawlFiles.COOKIES;
+  private static final String FRONTIER = CrawlFiles.FRONTIER;
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -495,14 +495,13 @@ public final class CrawlJob implements java.io.Closeable {
     Durable.replace(dir.resolve(MANIFEST), JSON.writeValueAsBytes(manifest));
   }
 
-  /** Deletes the whole directory (a completed crawl that nobody asked to keep), and lets its lock go. */
+  /**
+   * Deletes the crawl's files (a completed crawl that nobody asked to keep) and lets its lock go; the directory goes
+   * too unless it holds files the crawl did not write.
+   */
   public void delete() throws IOException {
     close();
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+    CrawlFiles.deleteCrawl(dir);
   }
 
   /** Manifest fields for display: status, runs, output. */

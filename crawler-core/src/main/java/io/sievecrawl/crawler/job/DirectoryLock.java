@@ -17,7 +17,7 @@ import java.nio.file.StandardOpenOption;
  * lock file never blocks a resume. The file holds the holder's process id, for the message a second process gets.
  */
 final class DirectoryLock implements Closeable {
-  static final String NAME = "lock";
+  static final String NAME = CrawlFiles.LOCK;
 
   private final FileChannel channel;
 

@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * One generation of a crawl directory's files: the first crawl is generation 0, each recrawl the next. A
@@ -27,9 +26,9 @@ import java.util.stream.Stream;
  * @param forgetAfter for a recrawl: 404/410 answers in a row after which a URL is not visited again
  */
 record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
-  private static final String FRONTIER = "frontier";
-  private static final String VISITS = "visits-%d.jsonl";
-  private static final String CARRIED = "carried-%d.txt";
+  private static final String FRONTIER = CrawlFiles.FRONTIER;
+  private static final String VISITS = CrawlFiles.VISITS;
+  private static final String CARRIED = CrawlFiles.CARRIED;
 
   Path frontierDir() {
     return frontierDir(number);
@@ -103,7 +102,7 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
    */
   long carryQueued(DiskFrontier<CrawlTask> frontier) throws IOException {
     Path carried = carriedFile(number + 1);
-    Path temp = carried.resolveSibling(carried.getFileName() + ".tmp");
+    Path temp = carried.resolveSibling(carried.getFileName() + CrawlFiles.TEMPORARY);
     long count = 0;
     try (BufferedWriter out = Files.newBufferedWriter(temp, StandardCharsets.UTF_8)) { // streamed: millions may wait
       for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
@@ -123,7 +122,7 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
   /** Deletes the frontier of the generation before: the manifest names this one, so it is of no more use. */
   void dropPreviousFrontier() throws IOException {
     if (number > 0) {
-      deleteTree(frontierDir(number - 1));
+      CrawlFiles.deleteTree(frontierDir(number - 1));
     }
   }
 
@@ -147,16 +146,5 @@ record Generation(Path dir, int number, Instant cutoff, int forgetAfter) {
 
   private Path carriedFile(int g) {
     return dir.resolve(String.format(Locale.ROOT, CARRIED, g));
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

@@ -9,7 +9,13 @@
  * DIR/state.json           totals, hosts in scope (replaced atomically, every few seconds)
  * DIR/pages-per-origin.cms per-origin page counts, a count-min sketch (likewise)
  * DIR/cookies.txt          the cookies sites set, in the Netscape format curl and wget read (likewise)
+ * DIR/lock                 held by the one process that works the crawl
+ * DIR/visits-G.jsonl       what each visit of generation G learned, for the next recrawl
+ * DIR/carried-G.txt        the URLs generation G - 1 left queued, for recrawl G
  * DIR/frontier/            the disk frontier: log segments, filter checkpoint, its own checkpoint file
+ *                          (frontier-G/ for recrawl G)
  * </pre>
+ *
+ * <p>{@link io.sievecrawl.crawler.job.CrawlFiles} names them all, and tells whether a path is one of them.
  */
 package io.sievecrawl.crawler.job;
