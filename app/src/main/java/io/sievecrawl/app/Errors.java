@@ -26,8 +26,9 @@ final class Errors {
     if (message == null) {
       return e.getClass().getSimpleName();
     }
-    // FileOutputStream says "name (Permission denied)": keep the reason.
+    // FileOutputStream says "name (Permission denied)": keep the reason. Other messages are whole sentences.
     int open = message.lastIndexOf(" (");
-    return open >= 0 && message.endsWith(")") ? message.substring(open + 2, message.length() - 1) : message;
+    return e instanceof java.io.FileNotFoundException && open >= 0 && message.endsWith(")")
+        ? message.substring(open + 2, message.length() - 1) : message;
   }
 }

@@ -7,6 +7,8 @@ import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.job.CrawlFiles;
 import io.sievecrawl.crawler.warc.WaczPackage;
 import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcDamagedException;
+import io.sievecrawl.crawler.warc.WarcInUseException;
 import io.sievecrawl.crawler.warc.WarcIndex;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -69,6 +71,11 @@ final class WaczCommand implements Callable<Integer> {
           repaired > 0 ? String.format(Locale.ROOT, "; %,d WARC files left open by a killed crawl were closed first",
               repaired) : "");
       return ExitCodes.OK;
+    } catch (WarcDamagedException e) {
+      throw new UserError(ExitCodes.JOB, e.getMessage() + "; nothing was packaged"); // the whole sentence
+    } catch (WarcInUseException e) {
+      throw new UserError(ExitCodes.JOB, "cannot package " + warcDir + ": a crawl is writing to it: wait for it to"
+          + " end");
     } catch (IOException e) {
       throw new UserError(ExitCodes.OUTPUT, "cannot package " + warcDir + " as " + output + ": " + Errors.reason(e));
     }

@@ -33,7 +33,7 @@ import java.util.zip.ZipOutputStream;
  * size) and {@code datapackage-digest.json} (the SHA-256 of {@code datapackage.json}).
  *
  * <p>Streams: a WARC file is read twice (its CRC-32 and digest first, as a stored zip entry needs its CRC before
- * its bytes, then its bytes), so a 50 GB crawl needs no memory nor temporary space beyond the index and the pages
+ * its bytes, and its records checked against its index on the way; then its bytes), so a 50 GB crawl needs no memory nor temporary space beyond the index and the pages
  * list. The package is written beside its final name and renamed into place.
  */
 public final class WaczPackage {
@@ -64,6 +64,8 @@ public final class WaczPackage {
    *
    * @param software the {@code software} field, e.g. {@code sievecrawl 1.0}
    * @param clock the wall clock: the package's {@code created} field
+   * @throws WarcDamagedException if a WARC file is damaged (a record cut off or changed) or its index points where
+   *     no record is; nothing is written
    * @throws IOException if a file cannot be read or the package written; a partial package is removed
    */
   public static Summary write(Path warcDir, Path out, String software, Clock clock) throws IOException {
@@ -167,19 +169,27 @@ public final class WaczPackage {
     return new long[] {lines, written};
   }
 
-  /** A file stored as it is (WARC files are gzip already): its CRC-32, size and digest first, then its bytes. */
+  /**
+   * A WARC file stored as it is (it is gzip already): its CRC-32, size and digest first, as its records and its index
+   * lines are checked ({@link WarcFileCheck}), then its bytes.
+   *
+   * @throws WarcDamagedException if a record is damaged or the index points where no record is
+   */
   private static ObjectNode stored(ZipOutputStream zip, Path file, String path) throws IOException {
     CRC32 crc = new CRC32();
     MessageDigest sha = sha256();
+    WarcFileCheck check = new WarcFileCheck(file);
     byte[] buffer = new byte[1 << 16];
     long size = 0;
     try (InputStream in = Files.newInputStream(file)) {
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         crc.update(buffer, 0, n);
         sha.update(buffer, 0, n);
+        check.update(buffer, 0, n);
         size += n;
       }
     }
+    check.finish(WarcIndex.indexedLines(file));
     ZipEntry entry = new ZipEntry(path);
     entry.setMethod(ZipEntry.STORED);
     entry.setSize(size);

@@ -196,7 +196,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     }
     if (held == null) {
       channel.close();
-      throw new IOException("another sievecrawl is writing WARC files named " + prefix + "-* there; give each agent"
+      throw new WarcInUseException("another sievecrawl is writing WARC files named " + prefix + "-* there; give each agent"
           + " its own --warc directory or " + Setting.WARC_PREFIX.key());
     }
     return channel;

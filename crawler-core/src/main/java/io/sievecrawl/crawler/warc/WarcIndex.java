@@ -118,13 +118,25 @@ public final class WarcIndex {
     if (Files.exists(sidecar)) {
       return;
     }
+    List<String> lines;
+    try {
+      lines = linesOf(warc);
+    } catch (IOException | RuntimeException e) {
+      WarcFileCheck.scan(warc, List.of()); // a damaged file is refused naming the byte where the damage is
+      throw e;
+    }
     Files.createDirectories(sidecar.getParent());
     Path temp = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
-    Files.write(temp, linesOf(warc), StandardCharsets.UTF_8);
+    Files.write(temp, lines, StandardCharsets.UTF_8);
     Files.move(temp, sidecar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  private static Path sidecarOf(Path warc) {
+  /** The index lines made of the closed WARC file {@code warc}, as its sidecar holds them ({@link #build} first). */
+  static List<String> indexedLines(Path warc) throws IOException {
+    return Files.readAllLines(sidecarOf(warc), StandardCharsets.UTF_8);
+  }
+
+  static Path sidecarOf(Path warc) {
     return warc.resolveSibling(SIDECARS).resolve(warc.getFileName() + ".cdxj");
   }
 
