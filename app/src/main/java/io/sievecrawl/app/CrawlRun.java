@@ -115,14 +115,16 @@ final class CrawlRun {
     IOException closing = finish(job, frontier, crawler, summary, results);
     closing = closing != null ? closing : warcClosing;
     ReportOptions.close(skipLog);
-    report(summary, reports, status, verbosity, clocks.wall());
+    boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
+    report(SummaryReport.lines(summary, !completed ? SummaryReport.NextRun.RESUME
+        : temporary ? SummaryReport.NextRun.NEW_CRAWL : SummaryReport.NextRun.RECRAWL,
+        settings.filter().expectedUrls()), summary, reports, status, verbosity, clocks.wall());
     if (warc != null) {
       print(WarcOutput.summary(warc), status, verbosity);
       if (warcClosing == null) {
         reports.writeWacz(warc.dir(), WaczCommand.describe(job.dir()), status, verbosity, clocks.wall());
       }
     }
-    boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
     if (completed && temporary && closing == null) {
       try {
         job.delete();
@@ -258,15 +260,6 @@ final class CrawlRun {
       throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: " + whyNothing(summary));
     }
     return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
-  }
-
-  /**
-   * The summary on the console and in the log, the origins table, and {@code --stats-json} (dated on
-   * {@code clock}).
-   */
-  static void report(CrawlSummary summary, ReportOptions reports, StatusLine status, Logging.Verbosity verbosity,
-      Clock clock) {
-    report(SummaryReport.lines(summary), summary, reports, status, verbosity, clock);
   }
 
   /** Reports {@code lines} (the summary of {@code summary}), the filter's detail, the busiest origins, the stats. */

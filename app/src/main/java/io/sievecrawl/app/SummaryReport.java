@@ -19,16 +19,37 @@ final class SummaryReport {
 
   private SummaryReport() {}
 
-  static List<String> lines(CrawlSummary s) {
-    return lines(s, "left in the frontier for 'resume'");
+  /** What can give a confirmed filter a larger n after this run: the advice must name a command that will work. */
+  enum NextRun {
+    /** The crawl did not complete: its directory is there to resume. */
+    RESUME("resume with"),
+    /** The crawl completed and its directory is kept: a recrawl can take a new n. */
+    RECRAWL("give the next recrawl"),
+    /** The crawl completed and its directory is gone, or the crawl is shared (its n is fixed): a new crawl. */
+    NEW_CRAWL("give the next crawl");
+
+    private final String advice;
+
+    NextRun(String advice) {
+      this.advice = advice;
+    }
   }
 
-  /** As {@link #lines(CrawlSummary)} for an agent of a shared crawl, whose unfinished pages go to the others. */
+  /**
+   * The summary of a crawl of this machine, which {@code next} can carry on; its URL filter had capacity
+   * {@code startN} when the run began.
+   */
+  static List<String> lines(CrawlSummary s, NextRun next, long startN) {
+    return lines(s, "left in the frontier for 'resume'", next, startN);
+  }
+
+  /** As {@link #lines} for an agent of a shared crawl, whose unfinished pages go to the others. */
   static List<String> sharedLines(CrawlSummary s) {
-    return lines(s, "left in the shared frontier for the other agents or 'join'");
+    return lines(s, "left in the shared frontier for the other agents or 'join'", NextRun.NEW_CRAWL,
+        s.sieve().capacity());
   }
 
-  private static List<String> lines(CrawlSummary s, String leftFor) {
+  private static List<String> lines(CrawlSummary s, String leftFor, NextRun next, long startN) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
     lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %s (%,.1f pages/s), %s read%s",
@@ -53,7 +74,7 @@ final class SummaryReport {
         s.admitted(), s.carriedOver() > 0 ? String.format(Locale.ROOT, " (plus %,d carried over from the last run)",
             s.carriedOver()) : "", f.duplicatesDropped(), s.retries()));
     // Over capacity, the URLs seen are the URLs admitted and those taken for seen: say both, so that they add up.
-    lines.add(f.confirmed() ? confirmedFilterLine(f) : String.format(Locale.ROOT, "  URL filter:      about %,d"
+    lines.add(f.confirmed() ? confirmedFilterLine(f, next, startN) : String.format(Locale.ROOT, "  URL filter:      about %,d"
         + " distinct URLs seen, capacity n = %,d%s", f.estimatedUrls(), f.capacity(), f.capacityWarnings() > 0
             ? String.format(Locale.ROOT, "; OVER CAPACITY: about %,d new URLs were taken for seen and never fetched;"
                 + " raise %s to %,d or more next time", Math.round(f.estimatedFalsePositiveDrops()),
@@ -112,12 +133,18 @@ final class SummaryReport {
     }
   }
 
-  /** A confirmed filter loses nothing: say how many URLs the exact store rescued, and what n would spare it. */
-  private static String confirmedFilterLine(SieveStats f) {
+  /**
+   * A confirmed filter loses nothing: say how many URLs the exact store rescued, and, when it holds more URLs than its
+   * capacity now (its n as it ends: a filter that grew during the run may be under it again), what n would spare the
+   * store and where to give it.
+   */
+  private static String confirmedFilterLine(SieveStats f, NextRun next, long startN) {
+    long seen = f.admitted(); // exact: a confirmed filter admits every distinct URL it is offered, once
+    String over = seen > f.capacity() ? String.format(Locale.ROOT, "; over capacity, none lost but slower: %s %s %,d"
+        + " or more", next.advice, CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(seen))
+        : f.capacity() > startN ? String.format(Locale.ROOT, "; it grew from n = %,d during the crawl", startN) : "";
     return String.format(Locale.ROOT, "  URL filter:      about %,d distinct URLs seen, capacity n = %,d; URLs rescued"
-        + " from false positives by the exact store: %,d%s", f.estimatedUrls(), f.capacity(), f.rescued(),
-        f.capacityWarnings() > 0 ? String.format(Locale.ROOT, "; over capacity, none lost but slower: resume with"
-            + " %s %,d or more", CrawlRun.CAPACITY_HINT, CapacityMonitor.suggestedCapacity(f.estimatedUrls())) : "");
+        + " from false positives by the exact store: %,d%s", f.estimatedUrls(), f.capacity(), f.rescued(), over);
   }
 
   /**

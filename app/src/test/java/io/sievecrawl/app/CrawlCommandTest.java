@@ -90,6 +90,11 @@ class CrawlCommandTest {
       assertTrue(cmd.err().contains("URLs rescued from false positives by the exact store: "), cmd.toString());
       assertFalse(Files.readString(job.resolve("manifest.json")).contains("\"n\" : 150,"),
           "the grown n is the crawl's");
+      // It completed: nothing to resume; grown, it is over capacity only if the last growth had not caught up.
+      assertFalse(cmd.err().contains("resume with"), cmd.err());
+      assertTrue(cmd.err().contains("; it grew from n = 150 during the crawl")
+          || cmd.err().contains("; over capacity, none lost but slower: give the next recrawl filter.n (-n) "),
+          cmd.err());
     }
   }
 
