@@ -112,8 +112,8 @@ final class SettingsOptions {
   }
 
   static final class Records {
-    @Option(names = "--text", description = "Each HTML page's record carries its visible text (results.text;"
-        + " default false).")
+    @Option(names = "--text", description = "Each HTML page's record carries its text as a browser shows it, a line"
+        + " per block (results.text; default false).")
     Boolean text;
 
     @Option(names = {"--links", "--outlinks"},

@@ -208,8 +208,9 @@ public final class Setting<T> {
           + " packages are made to be shared.");
 
   public static final Setting<Boolean> RESULTS_TEXT = new Setting<>("results.text", bool(), "false",
-      "Each HTML page's record carries its visible text as 'text' (the body's text, scripts and styles left out,"
-          + " white space collapsed). --text sets it.");
+      "Each HTML page's record carries its text as a browser shows it, as 'text': a line per block (paragraph,"
+          + " heading, list item, table row), inline elements joined, white space collapsed; scripts, styles, noscript,"
+          + " templates and hidden elements left out. --text sets it.");
   public static final Setting<Boolean> RESULTS_LINKS = new Setting<>("results.links", bool(), "false",
       "Each page's record carries the links found as 'links', normalized, each with why it was not followed"
           + " (seen, out-of-scope-host, ...) or null. --links sets it.");

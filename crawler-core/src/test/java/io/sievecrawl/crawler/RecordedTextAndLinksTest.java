@@ -47,12 +47,12 @@ class RecordedTextAndLinksTest {
     CollectingSink sink = crawl(true, true);
     CrawlResult home = sink.get(root + "/");
     assertEquals("Home", home.title());
-    assertEquals("Welcome First paragraph, with bold words. Next Home again Out", home.text(),
-        "the body's text, no script, no style, white space collapsed");
+    assertEquals("Welcome\nFirst paragraph, with bold words.\nNext Home again Out", home.text(),
+        "a line per block, no script, no style, white space collapsed");
     assertEquals(List.of(new CrawlResult.Link(root + "/next", null), new CrawlResult.Link(root + "/", "seen"),
         new CrawlResult.Link("http://elsewhere.example/", "out-of-scope-host")), home.links());
     CrawlResult next = sink.get(root + "/next");
-    assertEquals("No body tag here.", next.text(), "without a <body>, the document less its head");
+    assertEquals("No body tag here.", next.text(), "without a <body>, the document less its title");
     assertEquals(List.of(), next.links());
   }
 

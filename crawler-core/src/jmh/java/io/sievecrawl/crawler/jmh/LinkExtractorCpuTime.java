@@ -13,8 +13,9 @@ import org.jsoup.parser.Parser;
 /**
  * {@link LinkExtractorBenchmark}'s question answered in thread CPU time instead of wall-clock time, for a machine
  * shared with other work (where a descheduled thread inflates JMH's scores): after {@code warmup} passes over the
- * same 1,000 javadoc pages, the CPU time of each of {@code passes} passes, per page, for the extractor and for
- * jsoup's DOM parse alone, alternating; prints the median and the minimum.
+ * same 1,000 javadoc pages, the CPU time of each of {@code passes} passes, per page, for the extractor, for the
+ * extractor with the page's text ({@code --text}) and for jsoup's DOM parse alone, alternating; prints the median and
+ * the minimum.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes
  * -Djmh.main=io.sievecrawl.crawler.jmh.LinkExtractorCpuTime -Djmh.args="30 20"}
@@ -29,12 +30,17 @@ public final class LinkExtractorCpuTime {
     LinkExtractor extractor = new LinkExtractor(new UrlNormalizer(2048, true), true, "sievecrawl");
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     List<Double> extract = new ArrayList<>();
+    List<Double> withText = new ArrayList<>();
     List<Double> parse = new ArrayList<>();
     long sink = 0;
     for (int pass = 0; pass < warmup + passes; pass++) {
       long start = threads.getCurrentThreadCpuTime();
       for (JavadocCorpus.Page page : pages) {
         sink += extractor.extract(page.body(), null, page.link(), null).urls().size();
+      }
+      long texts = threads.getCurrentThreadCpuTime();
+      for (JavadocCorpus.Page page : pages) {
+        sink += extractor.extract(page.body(), null, page.link(), null, true).text().length();
       }
       long middle = threads.getCurrentThreadCpuTime();
       for (JavadocCorpus.Page page : pages) {
@@ -43,7 +49,8 @@ public final class LinkExtractorCpuTime {
       }
       long end = threads.getCurrentThreadCpuTime();
       if (pass >= warmup) {
-        extract.add((middle - start) / 1e3 / pages.size());
+        extract.add((texts - start) / 1e3 / pages.size());
+        withText.add((middle - texts) / 1e3 / pages.size());
         parse.add((end - middle) / 1e3 / pages.size());
       }
     }
@@ -51,6 +58,9 @@ public final class LinkExtractorCpuTime {
         pages.size(), warmup, sink % 10);
     System.out.printf(Locale.ROOT, "LinkExtractor.extract   median %7.1f us  min %7.1f us%n", median(extract),
         extract.stream().mapToDouble(d -> d).min().orElseThrow());
+    System.out.printf(Locale.ROOT, "... with the text       median %7.1f us  min %7.1f us  (%.3fx)%n",
+        median(withText), withText.stream().mapToDouble(d -> d).min().orElseThrow(),
+        median(withText) / median(extract));
     System.out.printf(Locale.ROOT, "jsoup DOM parse (UTF-8) median %7.1f us  min %7.1f us%n", median(parse),
         parse.stream().mapToDouble(d -> d).min().orElseThrow());
   }

@@ -99,7 +99,7 @@ public final class LinkExtractor {
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
     Element document = parser.parse(page.text(), pageUrl.toString());
     finder.walk(document, false, false);
-    String text = withText ? visibleText(document, finder) : null;
+    String text = withText ? RenderedText.of(document) : null;
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
@@ -125,22 +125,6 @@ public final class LinkExtractor {
   }
 
   /**
-   * The text a reader sees: the body's text, or without a {@code <body>} the document's less its head; scripts and
-   * styles are raw text here, which jsoup's {@code text()} leaves out; white space collapsed as jsoup does.
-   */
-  private static String visibleText(Element document, Finder finder) {
-    if (finder.body != null) {
-      return finder.body.text();
-    }
-    for (Element unseen : new Element[] {finder.head, finder.titleElement}) {
-      if (unseen != null && unseen.parent() != null) {
-        unseen.remove(); // the links are found: the tree is ours to change
-      }
-    }
-    return document.text();
-  }
-
-  /**
    * Collects the raw links in document order ({@code null} for a nofollow link), the page's nofollow and its first
    * {@code <base href>}.
    */
@@ -149,9 +133,6 @@ public final class LinkExtractor {
     boolean nofollow;
     String base; // as written: resolved against the page's URL by the resolver
     String title;
-    Element titleElement;
-    Element head; // the first <head> and <body>, for the page's text
-    Element body;
 
     Finder(boolean nofollow) {
       this.nofollow = nofollow;
@@ -195,16 +176,7 @@ public final class LinkExtractor {
         case "title" -> {
           if (title == null && !inSvg) {
             title = e.text(); // an SVG's <title> names a drawing, not the page
-            titleElement = e;
           }
-          return;
-        }
-        case "head" -> {
-          head = head == null ? e : head;
-          return;
-        }
-        case "body" -> {
-          body = body == null ? e : body;
           return;
         }
         case "meta" -> {
