@@ -52,6 +52,7 @@ final class CrawlRun {
     checkPageLimit(job, settings);
     DiskFrontier<CrawlTask> frontier;
     Crawler crawler;
+    List<java.nio.file.Path> warcDirs;
     var skipLog = reports.skipLog();
     WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString(), clocks.wall());
     try {
@@ -64,6 +65,7 @@ final class CrawlRun {
         builder.recorder(warc);
       }
       crawler = builder.build();
+      warcDirs = warc == null ? List.of() : WarcOutput.recordIn(job.dir(), warc);
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -120,9 +122,11 @@ final class CrawlRun {
         : temporary ? SummaryReport.NextRun.NEW_CRAWL : SummaryReport.NextRun.RECRAWL,
         settings.filter().expectedUrls()), summary, reports, status, verbosity, clocks.wall());
     if (warc != null) {
-      print(WarcOutput.summary(warc), status, verbosity);
+      for (String line : WarcOutput.summary(warc, warcDirs, job.dir())) {
+        print(line, status, verbosity);
+      }
       if (warcClosing == null) {
-        reports.writeWacz(warc.dir(), WaczCommand.describe(job.dir()), status, verbosity, clocks.wall());
+        reports.writeWacz(warcDirs, WaczCommand.describe(job.dir()), status, verbosity, clocks.wall());
       }
     }
     if (completed && temporary && closing == null) {

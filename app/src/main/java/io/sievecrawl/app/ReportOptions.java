@@ -82,13 +82,13 @@ final class ReportOptions {
   }
 
   /** Packages {@code warcDir} as {@code --wacz} asks, after the run; a failure is one WARN, the crawl is whole. */
-  void writeWacz(java.nio.file.Path warcDir, io.sievecrawl.crawler.warc.WaczPackage.Description description,
+  void writeWacz(List<java.nio.file.Path> warcDirs, io.sievecrawl.crawler.warc.WaczPackage.Description description,
       StatusLine status, Logging.Verbosity verbosity, Clock clock) {
     if (wacz == null) {
       return;
     }
     try {
-      io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDir, wacz,
+      io.sievecrawl.crawler.warc.WaczPackage.Summary s = io.sievecrawl.crawler.warc.WaczPackage.write(warcDirs, wacz,
           "sievecrawl " + io.sievecrawl.config.Version.get(), clock, description);
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);

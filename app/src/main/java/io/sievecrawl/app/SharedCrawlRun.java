@@ -190,10 +190,12 @@ final class SharedCrawlRun {
         globalFrontier.getOrDefault("admitted", 0L), globalFrontier.getOrDefault("dropped", 0L),
         globalFrontier.getOrDefault("open", 0L), agents), status, verbosity);
     if (warc != null) {
-      print(WarcOutput.summary(warc), status, verbosity);
+      for (String line : WarcOutput.summary(warc, java.util.List.of(warc.dir()), null)) {
+        print(line, status, verbosity);
+      }
       if (closing == null) {
-        reports.writeWacz(warc.dir(), io.sievecrawl.crawler.warc.WaczPackage.Description.DEFAULT, status, verbosity,
-            clocks.wall()); // this agent's WARC files
+        reports.writeWacz(java.util.List.of(warc.dir()), io.sievecrawl.crawler.warc.WaczPackage.Description.DEFAULT,
+            status, verbosity, clocks.wall()); // this agent's WARC files
       }
     }
     Throwable failure = summary.failure();

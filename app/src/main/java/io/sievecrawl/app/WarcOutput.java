@@ -3,6 +3,7 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.config.Version;
+import io.sievecrawl.crawler.job.WarcDirectories;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.Ticker;
@@ -118,9 +119,31 @@ final class WarcOutput {
     }
   }
 
-  /** The summary's WARC line. */
-  static String summary(WarcArchive archive) {
-    return String.format(java.util.Locale.ROOT, "  WARC files:      %,d exchanges recorded in %s", archive.exchanges(),
-        archive.dir());
+  /**
+   * Records the archive's directory among those of the crawl in {@code crawlDir}; returns them all (this one alone
+   * when that cannot be recorded, which is logged).
+   */
+  static List<Path> recordIn(Path crawlDir, WarcArchive archive) {
+    try {
+      return WarcDirectories.add(crawlDir, archive.dir());
+    } catch (IOException e) {
+      log.warn("could not record the WARC directory {} in {} ({}): 'sievecrawl wacz' of the crawl directory will"
+          + " not know of it", archive.dir(), crawlDir, Errors.reason(e));
+      return List.of(archive.dir());
+    }
+  }
+
+  /** The summary's WARC lines: this run's, and where the crawl's files are when its runs wrote to several places. */
+  static List<String> summary(WarcArchive archive, List<Path> crawlDirs, Path crawlDir) {
+    List<String> lines = new java.util.ArrayList<>();
+    lines.add(String.format(java.util.Locale.ROOT, "  WARC files:      %,d exchanges recorded in %s",
+        archive.exchanges(), archive.dir()));
+    if (crawlDirs.size() > 1) {
+      lines.add(String.format(java.util.Locale.ROOT, "  this crawl's WARC files are in %d directories (%s): '%s wacz"
+          + " %s -o FILE' packages them all in one WACZ, whose revisits find the captures they repeat",
+          crawlDirs.size(), String.join(", ", crawlDirs.stream().map(Path::toString).toList()), CommandName.get(),
+          crawlDir));
+    }
+    return lines;
   }
 }

@@ -29,6 +29,7 @@ public final class CrawlFiles {
   static final String FRONTIER = "frontier";
   static final String VISITS = "visits-%d.jsonl";
   static final String CARRIED = "carried-%d.txt";
+  static final String WARC_DIRS = "warc-dirs.txt";
   /** What {@link #describe} says of the crawl directory itself. */
   public static final String ITSELF = "the crawl directory itself";
   /** What a file replaced atomically is written as before its rename ({@code Durable.replace}). */
@@ -122,6 +123,7 @@ public final class CrawlFiles {
       case SKETCH -> "the per-origin page counts";
       case COOKIES -> "the cookies";
       case LOCK -> "the lock";
+      case WARC_DIRS -> "the list of WARC directories";
       default -> VISITS_NAME.matcher(name).matches() ? "the visits of a generation"
           : CARRIED_NAME.matcher(name).matches() ? "the URLs carried to a recrawl" : null;
     };

@@ -14,6 +14,7 @@
  * DIR/carried-G.txt        the URLs generation G - 1 left queued, for recrawl G
  * DIR/frontier/            the disk frontier: log segments, filter checkpoint, its own checkpoint file
  *                          (frontier-G/ for recrawl G)
+ * DIR/warc-dirs.txt        every WARC directory the crawl's runs wrote to (WarcDirectories)
  * </pre>
  *
  * <p>{@link io.sievecrawl.crawler.job.CrawlFiles} names them all, and tells whether a path is one of them.

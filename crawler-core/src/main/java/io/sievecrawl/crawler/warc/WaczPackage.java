@@ -1,14 +1,10 @@
 package io.sievecrawl.crawler.warc;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -16,12 +12,11 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -29,18 +24,18 @@ import java.util.zip.ZipOutputStream;
 /**
  * Packages a WARC directory as WACZ 1.1.1, the format ReplayWeb.page and pywb open directly: {@code archive/} (the
  * WARC files, stored as they are, not compressed again), {@code indexes/index.cdxj} ({@link WarcIndex}),
- * {@code pages/pages.jsonl} (every page answered 200 with HTML), {@code datapackage.json} (each file's SHA-256 and
- * size) and {@code datapackage-digest.json} (the SHA-256 of {@code datapackage.json}).
+ * {@code pages/pages.jsonl} (every page answered 200 with HTML, with its title: {@link PageList}),
+ * {@code datapackage.json} (each file's SHA-256 and size) and {@code datapackage-digest.json} (the SHA-256 of
+ * {@code datapackage.json}). The WARC files of several directories (a crawl's generations) go into one package.
  *
  * <p>Streams: a WARC file is read twice (its CRC-32 and digest first, as a stored zip entry needs its CRC before
- * its bytes, and its records checked against its index on the way; then its bytes), so a 50 GB crawl needs no memory nor temporary space beyond the index and the pages
- * list. The package is written beside its final name and renamed into place.
+ * its bytes, and its records checked against its index on the way; then its bytes), and a page's record a third
+ * time for its title, so a 50 GB crawl needs no memory nor temporary space beyond the index and the pages list. The
+ * package is written beside its final name and renamed into place.
  */
 public final class WaczPackage {
   static final String VERSION = "1.1.1";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Set<String> PAGE_TYPES = Set.of("text/html", "application/xhtml+xml");
-  private static final DateTimeFormatter CDX_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
 
   private WaczPackage() {}
 
@@ -56,9 +51,6 @@ public final class WaczPackage {
     public static final Description DEFAULT = new Description(null, null);
   }
 
-  /** The page of {@code pages.jsonl} a package opens with, and when it was captured. */
-  private record MainPage(String url, String timestamp) {}
-
   /**
    * Writes the WACZ of the closed WARC files of {@code warcDir} to {@code out}, building the directory's index first.
    *
@@ -69,24 +61,48 @@ public final class WaczPackage {
    * @throws IOException if a file cannot be read or the package written; a partial package is removed
    */
   public static Summary write(Path warcDir, Path out, String software, Clock clock) throws IOException {
-    return write(warcDir, out, software, clock, Description.DEFAULT);
+    return write(List.of(warcDir), out, software, clock, Description.DEFAULT);
   }
 
   /** As {@link #write(Path, Path, String, Clock)}, saying of itself what {@code description} says. */
   public static Summary write(Path warcDir, Path out, String software, Clock clock, Description description)
       throws IOException {
-    Path index = WarcIndex.build(warcDir);
-    List<Path> warcs = WarcIndex.closedWarcs(warcDir);
+    return write(List.of(warcDir), out, software, clock, description);
+  }
+
+  /**
+   * Writes one WACZ of the closed WARC files of every directory of {@code warcDirs} (the generations of a crawl
+   * that wrote to several), building each directory's index first and merging them.
+   *
+   * @throws IOException if a file cannot be read, two directories hold WARC files of the same name, or the package
+   *     cannot be written; a partial package is removed
+   */
+  public static Summary write(List<Path> warcDirs, Path out, String software, Clock clock, Description description)
+      throws IOException {
+    Map<String, Path> warcs = new TreeMap<>();
+    List<Path> indexes = new ArrayList<>();
+    for (Path dir : warcDirs) {
+      indexes.add(WarcIndex.build(dir));
+      for (Path warc : WarcIndex.closedWarcs(dir)) {
+        Path other = warcs.put(warc.getFileName().toString(), warc);
+        if (other != null) {
+          throw new IOException("two WARC files are named " + warc.getFileName() + " (in " + other.getParent()
+              + " and " + dir + "): a package holds them by name");
+        }
+      }
+    }
     Path absoluteOut = out.toAbsolutePath();
     Path pages = Files.createTempFile(absoluteOut.getParent(), "pages", ".jsonl.tmp");
+    Path merged = indexes.size() == 1 ? null : Files.createTempFile(absoluteOut.getParent(), "index", ".cdxj.tmp");
     Path temp = absoluteOut.resolveSibling(absoluteOut.getFileName() + ".tmp");
     try {
-      MainPage[] main = {description.mainPageUrl() == null ? null : new MainPage(description.mainPageUrl(), null)};
-      long[] counts = writePages(index, pages, main);
+      Path index = indexes.size() == 1 ? indexes.get(0) : WarcIndex.merge(indexes, merged);
+      PageList.Main main = new PageList.Main(description.mainPageUrl());
+      long[] counts = PageList.write(index, warcs, pages, main);
       ArrayNode resources = JSON.createArrayNode();
       long warcBytes = 0;
       try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(temp))) {
-        for (Path warc : warcs) {
+        for (Path warc : warcs.values()) {
           warcBytes += Files.size(warc);
           resources.add(stored(zip, warc, "archive/" + warc.getFileName()));
         }
@@ -96,11 +112,11 @@ public final class WaczPackage {
         datapackage.put("profile", "data-package");
         datapackage.put("wacz_version", VERSION);
         datapackage.put("title", description.title() != null ? description.title()
-            : warcDir.toAbsolutePath().getFileName().toString());
-        if (main[0] != null) {
-          datapackage.put("mainPageURL", main[0].url());
-          if (main[0].timestamp() != null) {
-            datapackage.put("mainPageDate", main[0].timestamp());
+            : warcDirs.get(0).toAbsolutePath().getFileName().toString());
+        if (main.url() != null) {
+          datapackage.put("mainPageURL", main.url());
+          if (main.timestamp() != null) {
+            datapackage.put("mainPageDate", main.timestamp());
           }
         }
         datapackage.put("software", software);
@@ -122,51 +138,10 @@ public final class WaczPackage {
     } finally {
       Files.deleteIfExists(pages);
       Files.deleteIfExists(temp);
-    }
-  }
-
-  /**
-   * pages.jsonl from the index: a header line, then a line per response answered 200 with HTML. Returns the index
-   * lines read and the pages written; {@code main[0]} is given its capture time if it is among them, or, when
-   * null, becomes the page captured first.
-   */
-  private static long[] writePages(Path index, Path pages, MainPage[] main) throws IOException {
-    boolean pickFirst = main[0] == null;
-    long lines = 0;
-    long written = 0;
-    try (BufferedReader in = Files.newBufferedReader(index, StandardCharsets.UTF_8);
-        BufferedWriter out = Files.newBufferedWriter(pages, StandardCharsets.UTF_8)) {
-      out.write("{\"format\": \"json-pages-1.0\", \"id\": \"pages\", \"title\": \"All Pages\"}\n");
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        lines++;
-        int json = line.indexOf('{');
-        int space = line.indexOf(' ');
-        if (json < 0 || space < 0) {
-          continue;
-        }
-        JsonNode fields = JSON.readTree(line.substring(json));
-        String mime = fields.path("mime").asText("");
-        int semicolon = mime.indexOf(';');
-        mime = (semicolon < 0 ? mime : mime.substring(0, semicolon)).trim();
-        if (!"200".equals(fields.path("status").asText()) || !PAGE_TYPES.contains(mime)) {
-          continue;
-        }
-        String timestamp = line.substring(space + 1, line.indexOf(' ', space + 1));
-        ObjectNode page = JSON.createObjectNode();
-        String url = fields.path("url").asText();
-        String ts = LocalDateTime.parse(timestamp, CDX_TIME).toInstant(ZoneOffset.UTC).toString();
-        page.put("url", url);
-        page.put("ts", ts);
-        if (pickFirst ? main[0] == null || ts.compareTo(main[0].timestamp()) < 0
-            : url.equals(main[0].url()) && (main[0].timestamp() == null || ts.compareTo(main[0].timestamp()) < 0)) {
-          main[0] = new MainPage(url, ts); // the first capture of the main page, or the first of all
-        }
-        out.write(JSON.writeValueAsString(page));
-        out.write('\n');
-        written++;
+      if (merged != null) {
+        Files.deleteIfExists(merged);
       }
     }
-    return new long[] {lines, written};
   }
 
   /**

@@ -173,8 +173,8 @@ public final class WarcIndex {
     }
   }
 
-  /** A k-way merge of sorted files into {@code out}. */
-  private static void merge(List<Path> sorted, Path out) throws IOException {
+  /** A k-way merge of sorted files into {@code out}; returns {@code out}. */
+  static Path merge(List<Path> sorted, Path out) throws IOException {
     record Head(String line, BufferedReader from) {}
     List<BufferedReader> readers = new ArrayList<>();
     try (BufferedWriter writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
@@ -201,5 +201,6 @@ public final class WarcIndex {
         reader.close();
       }
     }
+    return out;
   }
 }

@@ -135,17 +135,18 @@ class WarcIndexTest {
       List<String> pages = new String(zip.getInputStream(zip.getEntry("pages/pages.jsonl")).readAllBytes(),
           StandardCharsets.UTF_8).lines().toList();
       assertEquals("json-pages-1.0", JSON.readTree(pages.get(0)).get("format").asText());
-      Set<String> listed = new HashSet<>();
+      Map<String, String> listed = new java.util.HashMap<>();
       for (String page : pages.subList(1, pages.size())) {
-        listed.add(JSON.readTree(page).get("url").asText());
+        JsonNode line = JSON.readTree(page);
+        assertEquals(null, listed.put(line.get("url").asText(), line.path("title").asText(null)), page);
       }
-      Set<String> fetched = new HashSet<>();
+      Map<String, String> fetched = new java.util.HashMap<>();
       for (CrawlResult r : results) {
         if (r.status() == 200 && "text/html".equals(r.contentType())) {
-          fetched.add(r.url());
+          fetched.put(r.url(), r.title());
         }
       }
-      assertEquals(fetched, listed, "every page answered 200 with HTML, once");
+      assertEquals(fetched, listed, "every page answered 200 with HTML, once, with the title its crawl recorded");
       JsonNode first = null;
       for (String page : pages.subList(1, pages.size())) {
         JsonNode node = JSON.readTree(page);
@@ -167,6 +168,40 @@ class WarcIndexTest {
       assertEquals(seed, datapackage.get("mainPageURL").asText());
       assertTrue(datapackage.get("mainPageDate").asText().startsWith("20"), datapackage.toString());
     }
+  }
+
+  @Test
+  void theWarcFilesOfSeveralDirectoriesGoIntoOnePackage() throws Exception {
+    Path first = dir.resolve("warc-1");
+    Path second = dir.resolve("warc-2");
+    List<CrawlResult> results = crawlTwice(first);
+    try (SyntheticSite other = SyntheticSite.start(5, 2)) {
+      CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO)
+          .set(Setting.ADAPTIVE, false).set(Setting.FILTER_N, 1_000L).build();
+      try (WarcArchive warc = WarcArchive.open(second, "other", 20_000, Map.of(), new FakeClock())) {
+        Crawler.builder(settings, results::add).recorder(warc).build().run(List.of(other.rootUrl()));
+      }
+    }
+    Path wacz = dir.resolve("both.wacz");
+    WaczPackage.Summary summary = WaczPackage.write(List.of(first, second), wacz, "sievecrawl test", new FakeClock(),
+        WaczPackage.Description.DEFAULT);
+    assertEquals(WarcIndex.closedWarcs(first).size() + WarcIndex.closedWarcs(second).size(), summary.warcFiles());
+    try (ZipFile zip = new ZipFile(wacz.toFile())) {
+      List<String> index = new String(zip.getInputStream(zip.getEntry("indexes/index.cdxj")).readAllBytes(),
+          StandardCharsets.UTF_8).lines().toList();
+      List<String> both = new ArrayList<>(Files.readAllLines(first.resolve(WarcIndex.NAME)));
+      both.addAll(Files.readAllLines(second.resolve(WarcIndex.NAME)));
+      assertEquals(both.stream().sorted().toList(), index, "both indexes, merged");
+      long pages = results.stream().filter(r -> r.status() == 200 && "text/html".equals(r.contentType()))
+          .map(CrawlResult::url).distinct().count();
+      assertEquals(pages, summary.pages(), "each page once");
+    }
+    Files.copy(WarcIndex.closedWarcs(first).get(0), second.resolve(WarcIndex.closedWarcs(first).get(0).getFileName()));
+    IOException twice = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> WaczPackage.write(List.of(first, second), dir.resolve("clash.wacz"), "sievecrawl test",
+            new FakeClock(), WaczPackage.Description.DEFAULT));
+    assertTrue(twice.getMessage().contains("two WARC files are named"), twice.getMessage());
+    assertFalse(Files.exists(dir.resolve("clash.wacz")));
   }
 
   private static String sha256(ZipFile zip, ZipEntry entry) throws Exception {
