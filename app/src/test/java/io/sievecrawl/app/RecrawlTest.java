@@ -104,6 +104,46 @@ class RecrawlTest {
       }
       assertEquals(PAGES - 2, revisits);
       assertEquals(0, validate(warcs), "jwarc validate accepts the revisit records");
+      assertEveryPageReplaysAtItsNewestCapture(site, 7);
+    }
+  }
+
+  @Test
+  void aRecrawlIntoAnotherWarcDirectorySaysHowToPackageBothAndTheirPackageReplays() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
+      assertEquals(ExitCodes.OK, crawl(site).exitCode());
+      Cmd recrawl = Cmd.run("recrawl", job().toString(), "--set", "recrawl.after=0s", "--warc",
+          dir.resolve("warc-2").toString(), "--log-file", log(), "--delay", "0ms");
+      assertEquals(ExitCodes.OK, recrawl.exitCode(), recrawl.toString());
+      assertTrue(recrawl.err().contains("this crawl's WARC files are in 2 directories"), recrawl.err());
+      assertTrue(recrawl.err().contains("wacz " + job() + " -o FILE' packages them all"), recrawl.err());
+      assertEveryPageReplaysAtItsNewestCapture(site, -1); // revisits in warc-2, the captures they repeat in warc
+    }
+  }
+
+  /**
+   * After a recrawl, the newest capture of every page (a revisit for the unchanged ones) replays as ReplayWeb.page
+   * and pywb resolve it: status 200, an HTML content type and the page as the site sends it now.
+   */
+  private void assertEveryPageReplaysAtItsNewestCapture(SyntheticSite site, int removed) throws Exception {
+    Path wacz = dir.resolve("crawl.wacz");
+    Cmd packaged = Cmd.run("wacz", job().toString(), "-o", wacz.toString());
+    assertEquals(ExitCodes.OK, packaged.exitCode(), packaged.toString());
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    try (ReplayResolver replay = new ReplayResolver(wacz)) {
+      for (int page = 0; page < PAGES; page++) {
+        if (page == removed) {
+          continue;
+        }
+        String url = site.url(page);
+        String sent = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        for (ReplayResolver.Replayed replayed : List.of(replay.wabac(url), replay.pywb(url))) {
+          assertEquals(200, replayed.status(), url);
+          assertTrue(replayed.contentType().startsWith("text/html"), url + ": " + replayed.headers());
+          assertEquals(sent, replayed.text(), url);
+        }
+      }
     }
   }
 

@@ -3,7 +3,6 @@ package io.sievecrawl.crawler.warc;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
-import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.sieve.Durable;
 import java.io.ByteArrayInputStream;
@@ -15,7 +14,6 @@ import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.io.SequenceInputStream;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -26,8 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -42,7 +38,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.netpreserve.jwarc.MediaType;
 import org.netpreserve.jwarc.MessageVersion;
-import org.netpreserve.jwarc.WarcDigest;
 import org.netpreserve.jwarc.WarcRecord;
 import org.netpreserve.jwarc.WarcRequest;
 import org.netpreserve.jwarc.WarcCaptureRecord;
@@ -272,9 +267,9 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     byte[] compressedResponse = null;
     byte[] compressedRequest;
     try {
-      Digests digests = Digests.of(exchange);
-      URI profile = revisitProfile(exchange, digests);
-      response = profile != null ? revisit(exchange, digests, profile) : response(exchange, digests);
+      RecordDigests digests = RecordDigests.of(exchange);
+      WarcRevisit revisit = Revisits.of(exchange, digests);
+      response = revisit != null ? revisit : response(exchange, digests);
       compressedRequest = compress(request(exchange, digests, response.id()));
       if (exchange.body().size() <= IN_MEMORY_RECORD) {
         compressedResponse = compress(response);
@@ -329,7 +324,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     };
   }
 
-  private static WarcResponse response(Exchange exchange, Digests digests) throws IOException {
+  private static WarcResponse response(Exchange exchange, RecordDigests digests) throws IOException {
     byte[] head = exchange.responseHead();
     CaptureBuffer body = exchange.body();
     ReadableByteChannel block = Channels.newChannel(new SequenceInputStream(new ByteArrayInputStream(head),
@@ -338,8 +333,8 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         .version(MessageVersion.WARC_1_1)
         .date(warcDate(exchange.date()))
         .body(MediaType.HTTP_RESPONSE, block, head.length + body.size())
-        .blockDigest(digests.block)
-        .payloadDigest(digests.payload);
+        .blockDigest(digests.block())
+        .payloadDigest(digests.payload());
     if (exchange.ip() != null) {
       response.ipAddress(exchange.ip());
     }
@@ -350,77 +345,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     return response.build();
   }
 
-  /**
-   * How an exchange that revisited its URL repeats the last full capture, if it does: the server answered 304 Not
-   * Modified ({@code server-not-modified}), or sent the same payload again with a 2xx
-   * ({@code identical-payload-digest}).
-   * {@code null}: a capture of its own, a response record.
-   */
-  private static URI revisitProfile(Exchange exchange, Digests digests) {
-    Revalidation last = exchange.revalidation();
-    if (last == null || last.capturedAt() == null || exchange.truncation() != null) {
-      return null;
-    }
-    int status = statusOf(exchange.responseHead());
-    if (status == 304) {
-      return WarcRevisit.SERVER_NOT_MODIFIED_1_1;
-    }
-    if (status / 100 != 2) {
-      return null; // an error page sent again (a second 404) is a response of its own
-    }
-    String lastDigest = last.payloadDigest();
-    boolean same = lastDigest != null && exchange.body().size() > 0
-        && lastDigest.substring(lastDigest.indexOf(':') + 1).equalsIgnoreCase(digests.payload.base32());
-    return same ? WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1 : null;
-  }
-
-  /** The status code of a response head, {@code HTTP/1.1 304 Not Modified}; -1 if there is none. */
-  private static int statusOf(byte[] head) {
-    int space = 0;
-    while (space < head.length && head[space] != ' ') {
-      space++;
-    }
-    if (space + 4 > head.length) {
-      return -1;
-    }
-    int code = 0;
-    for (int i = space + 1; i <= space + 3; i++) {
-      if (head[i] < '0' || head[i] > '9') {
-        return -1;
-      }
-      code = code * 10 + head[i] - '0';
-    }
-    return code;
-  }
-
-  /**
-   * A revisit record: the response's head as its block (the body is the one captured before), and where and when
-   * that capture was made (WARC-Refers-To-Target-URI and -Date; the record id of that capture is not kept).
-   */
-  private static WarcRevisit revisit(Exchange exchange, Digests digests, URI profile) {
-    byte[] head = exchange.responseHead();
-    WarcRevisit.Builder revisit = new WarcRevisit.Builder(exchange.url(), profile)
-        .version(MessageVersion.WARC_1_1)
-        .date(warcDate(exchange.date()))
-        .body(MediaType.HTTP_RESPONSE, head)
-        .blockDigest(digests.head)
-        .setHeader("WARC-Refers-To-Target-URI", exchange.url())
-        .setHeader("WARC-Refers-To-Date", warcDate(exchange.revalidation().capturedAt()).toString());
-    if (profile.equals(WarcRevisit.IDENTICAL_PAYLOAD_DIGEST_1_1)) {
-      revisit.payloadDigest(digests.payload);
-    }
-    if (exchange.ip() != null) {
-      revisit.ipAddress(exchange.ip());
-    }
-    return revisit.build();
-  }
-
-  private static WarcRequest request(Exchange exchange, Digests digests, URI responseId) {
+  private static WarcRequest request(Exchange exchange, RecordDigests digests, URI responseId) {
     WarcRequest.Builder request = new WarcRequest.Builder(exchange.url())
         .version(MessageVersion.WARC_1_1)
         .date(warcDate(exchange.date()))
         .body(MediaType.HTTP_REQUEST, exchange.requestHead())
-        .blockDigest(digests.request)
+        .blockDigest(digests.request())
         .concurrentTo(responseId);
     if (exchange.ip() != null) {
       request.ipAddress(exchange.ip());
@@ -432,7 +362,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
    * A WARC-Date to the millisecond: WARC/1.1 allows any fraction of a second, but the clock's nanoseconds carry
    * nothing, and not every reader expects nine digits.
    */
-  private static Instant warcDate(Instant instant) {
+  static Instant warcDate(Instant instant) {
     return instant.truncatedTo(ChronoUnit.MILLIS);
   }
 
@@ -551,49 +481,6 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
       lock.close();
       if (interrupted) {
         Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** SHA-1 digests, as WARC-Block-Digest and WARC-Payload-Digest. */
-  private record Digests(WarcDigest block, WarcDigest payload, WarcDigest request, WarcDigest head) {
-    private static final MessageDigest SHA1 = sha1();
-
-    static Digests of(Exchange exchange) throws IOException {
-      MessageDigest block = copy();
-      MessageDigest payload = copy();
-      block.update(exchange.responseHead());
-      try (ReadableByteChannel body = exchange.body().open()) {
-        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(16 * 1024, exchange.body().size() + 1));
-        while (body.read(buffer) != -1) {
-          buffer.flip();
-          block.update(buffer.duplicate());
-          payload.update(buffer);
-          buffer.clear();
-        }
-      }
-      MessageDigest request = copy();
-      request.update(exchange.requestHead());
-      MessageDigest head = copy();
-      head.update(exchange.responseHead()); // a revisit record's block: the head alone
-      return new Digests(new WarcDigest(block), new WarcDigest(payload), new WarcDigest(request),
-          new WarcDigest(head));
-    }
-
-    /** A fresh SHA-1 digest, cloned: cheaper than a provider lookup per record. */
-    private static MessageDigest copy() {
-      try {
-        return (MessageDigest) SHA1.clone();
-      } catch (CloneNotSupportedException e) {
-        return sha1();
-      }
-    }
-
-    private static MessageDigest sha1() {
-      try {
-        return MessageDigest.getInstance("SHA-1");
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("every Java runtime has SHA-1", e);
       }
     }
   }
