@@ -153,7 +153,6 @@ final class BenchCommand implements Callable<Integer> {
           out.println(medians);
         }
       }
-      ClassArchive.markUseful();
       return allOnce ? ExitCodes.OK : ExitCodes.BENCH_MISMATCH;
     } finally {
       Logging.shutdown();
@@ -198,7 +197,6 @@ final class BenchCommand implements Callable<Integer> {
           out.flush();
         }
       }
-      ClassArchive.markUseful();
       return ExitCodes.OK;
     } finally {
       Logging.shutdown();

@@ -91,7 +91,6 @@ final class Logging {
    * success into {@link ExitCodes#OUTPUT}, with why.
    */
   static int finish(int code) {
-    ClassArchive.markUseful(); // the command ran its course: its classes are the ones later runs need
     String problem = fileProblem();
     shutdown();
     if (problem != null && code == ExitCodes.OK) {

@@ -8,11 +8,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    int code = run(System.in, System.out, System.err, args);
-    if (code == ExitCodes.OK && (args.length == 0 || args[0].startsWith("-"))) {
-      ClassArchive.markUseful(); // sievecrawl --help, --version: the launcher keeps them one archive of their own
-    }
-    System.exit(code);
+    System.exit(run(System.in, System.out, System.err, args));
   }
 
   /** Runs one command line with the given standard streams and returns its exit code; never calls System.exit. */

@@ -79,7 +79,6 @@ final class PlanCommand implements Callable<Integer> {
     int columns = terminal.interactive() ? TerminalWidth.ofTty(Clocks.system().ticker()).columns() : Integer.MAX_VALUE;
     WordWrap.wrap(text.toString(java.nio.charset.StandardCharsets.UTF_8), columns).forEach(terminal.out()::println);
     terminal.out().flush();
-    ClassArchive.markUseful();
     return ExitCodes.OK;
   }
 }

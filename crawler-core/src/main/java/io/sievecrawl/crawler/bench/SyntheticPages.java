@@ -6,6 +6,10 @@ import java.util.SplittableRandom;
  * The pages of a generated site: {@code pages} HTML pages of realistic size (about 8 to 40 KB), each linking to its
  * successor (so every page is reachable from {@code /}) and to {@code fanOut} pages chosen at random, with links
  * written in the forms real pages use (absolute, relative, with fragments, repeated). Page 0 is {@code /}.
+ *
+ * <p>{@link #varied} pages add the markup of reference documentation ({@link VariedMarkup}) to each page: what a
+ * training run shows the JIT compiler, so that the code it compiles for the plain pages of a benchmark is not all it
+ * has seen of HTML.
  */
 final class SyntheticPages {
   private static final String FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod "
@@ -13,10 +17,20 @@ final class SyntheticPages {
 
   private final int pages;
   private final int fanOut;
+  private final boolean varied;
 
   SyntheticPages(int pages, int fanOut) {
+    this(pages, fanOut, false);
+  }
+
+  SyntheticPages(int pages, int fanOut, boolean varied) {
     this.pages = pages;
     this.fanOut = fanOut;
+    this.varied = varied;
+  }
+
+  boolean varied() {
+    return varied;
   }
 
   int pages() {
@@ -67,6 +81,10 @@ final class SyntheticPages {
       };
       html.append("<li><a href=\"").append(href).append("\">link ").append(i).append("</a></li>");
     }
-    return html.append("</ul></main></body></html>\n").toString();
+    html.append("</ul>");
+    if (varied) {
+      VariedMarkup.append(html, page, pages, random);
+    }
+    return html.append("</main></body></html>\n").toString();
   }
 }

@@ -2,15 +2,18 @@ package io.sievecrawl.crawler.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * A generated web site ({@link SyntheticPages}) served on the loopback interface, for benchmarks and tests. Counts
@@ -30,9 +33,9 @@ public final class SyntheticSite implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-  private SyntheticSite(int pages, int fanOut, long responseDelayMillis) throws IOException {
+  private SyntheticSite(int pages, int fanOut, long responseDelayMillis, boolean varied) throws IOException {
     this.pages = pages;
-    this.site = new SyntheticPages(pages, fanOut);
+    this.site = new SyntheticPages(pages, fanOut, varied);
     this.responseDelayMillis = responseDelayMillis;
     this.requests = new AtomicIntegerArray(pages);
     this.versions = new AtomicIntegerArray(pages);
@@ -60,7 +63,20 @@ public final class SyntheticSite implements AutoCloseable {
       throw new IllegalArgumentException("pages must be at least 1, fan-out and delay at least 0, were " + pages + ", "
           + fanOut + ", " + responseDelayMillis);
     }
-    return new SyntheticSite(pages, fanOut, responseDelayMillis);
+    return new SyntheticSite(pages, fanOut, responseDelayMillis, false);
+  }
+
+  /**
+   * As {@link #start(int, int)}, with pages of varied markup (see {@link SyntheticPages}), a third of them sent
+   * gzip-coded to a client that accepts it and a fifth in windows-1252, named only by a meta tag: for a training run,
+   * which should see what real sites send.
+   */
+  public static SyntheticSite startVaried(int pages, int fanOut) throws IOException {
+    if (pages < 1 || fanOut < 0) {
+      throw new IllegalArgumentException("pages must be at least 1, fan-out at least 0, were " + pages + ", "
+          + fanOut);
+    }
+    return new SyntheticSite(pages, fanOut, 0, true);
   }
 
   /** From now on, answers every page after {@code millis}. */
@@ -168,7 +184,12 @@ public final class SyntheticSite implements AutoCloseable {
         return;
       }
       String html = site.render(page, origin);
-      byte[] body = (version == 0 ? html : html + "<!-- version " + version + " -->").getBytes(StandardCharsets.UTF_8);
+      if (version != 0) {
+        html += "<!-- version " + version + " -->";
+      }
+      boolean latin = site.varied() && page % 5 == 2;
+      byte[] body = latin ? html.replace("<meta charset=\"utf-8\">", "<meta charset=\"windows-1252\">")
+          .getBytes(Charset.forName("windows-1252")) : html.getBytes(StandardCharsets.UTF_8);
       // As nginx does: an ETag of the content, and 304 without a body when the request names it.
       String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "-" + body.length + "\"";
       exchange.getResponseHeaders().set("ETag", etag);
@@ -177,13 +198,26 @@ public final class SyntheticSite implements AutoCloseable {
         exchange.sendResponseHeaders(304, -1);
         return;
       }
-      exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+      exchange.getResponseHeaders().set("Content-Type", latin ? "text/html" : "text/html; charset=utf-8");
+      String accepted = exchange.getRequestHeaders().getFirst("Accept-Encoding");
+      if (site.varied() && page % 3 == 1 && accepted != null && accepted.contains("gzip")) {
+        body = gzip(body);
+        exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+      }
       exchange.sendResponseHeaders(200, body.length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(body);
       }
       bytesServed.addAndGet(body.length);
     }
+  }
+
+  private static byte[] gzip(byte[] body) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 3);
+    try (GZIPOutputStream gzip = new GZIPOutputStream(out)) {
+      gzip.write(body);
+    }
+    return out.toByteArray();
   }
 
   @Override
