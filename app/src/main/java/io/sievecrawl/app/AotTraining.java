@@ -29,7 +29,7 @@ final class AotTraining {
    * archives (--warc, --text), so that the WARC writer's classes are in the cache too, then a crawl of the whole site
    * as 'crawl' runs by default, long enough for its hot methods to be compiled, whose profiles outweigh the first's.
    */
-  static final int PAGES = 3_000;
+  static final int PAGES = 2_000;
   private static final int FAN_OUT = 20;
   private static final int FIRST_JAVA_WITH_AOT_CACHE = 25;
 
