@@ -179,8 +179,8 @@ final class BenchCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "broad crawl: %,d sites of %,d pages on one loopback server, delay %s, %d s; Java %s,"
               + " %d cores%n", sites, pagesPerSite, Values.formatDuration(settings.politeness().delay()), seconds,
           Runtime.version(), Runtime.getRuntime().availableProcessors());
-      out.printf("%-12s %9s %9s %9s %7s %16s %14s %5s %7s%n", "concurrency", "pages", "pages/s", "ideal", "share",
-          "past seed", "median/site", "p10", "CPU s");
+      out.printf("%-12s %9s %9s %9s %7s %16s %14s %5s %7s %9s%n", "concurrency", "pages", "pages/s", "ideal",
+          "share", "past seed", "median/site", "p10", "CPU s", "conn/page");
       // a broad crawl at the crawl's own concurrency unless told otherwise
       List<Integer> broadLevels = spec.commandLine().getParseResult().hasMatchedOption("--levels") ? levels
           : List.of(settings.crawl().concurrency());
@@ -188,12 +188,13 @@ final class BenchCommand implements Callable<Integer> {
         for (int round = 0; round < repeat; round++) {
           boolean last = level == broadLevels.get(broadLevels.size() - 1) && round == repeat - 1;
           BroadBenchmark.Run r = broadOnce(level, settings, last);
-          out.printf(Locale.ROOT, "%-,12d %,9d %,9.1f %,9.1f %6.0f%% %16s %14s %,5d %,7.1f%n", level, r.fetched(),
+          out.printf(Locale.ROOT, "%-,12d %,9d %,9.1f %,9.1f %6.0f%% %16s %14s %,5d %,7.1f %9.3f%n", level,
+              r.fetched(),
               r.pagesPerSecond(), r.idealPagesPerSecond(), r.idealPagesPerSecond() == 0 ? 0
                   : 100 * r.pagesPerSecond() / r.idealPagesPerSecond(),
               String.format(Locale.ROOT, "%,d of %,d", r.sitesPastSeed(), r.sites()),
               String.format(Locale.ROOT, "%,d (%,d)", r.medianPerSite(), r.idealPerSite()),
-              r.p10PerSite(), r.cpuSeconds());
+              r.p10PerSite(), r.cpuSeconds(), r.summary().connectionsPerPage());
           out.flush();
         }
       }

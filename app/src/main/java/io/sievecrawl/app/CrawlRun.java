@@ -273,6 +273,7 @@ final class CrawlRun {
       print(line, status, verbosity);
     }
     log.info(SummaryReport.filterDetail(summary)); // in the log, and on the console with -v
+    log.info(SummaryReport.connectionDetail(summary));
     List<String> top = ReportOptions.originLines(summary, Math.max(10, reports.hosts));
     for (int i = 0; i < top.size(); i++) {
       if (i <= 10) {

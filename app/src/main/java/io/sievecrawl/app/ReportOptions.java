@@ -152,6 +152,8 @@ final class ReportOptions {
     doc.put("byStatusClass", s.byStatusClass());
     doc.put("errors", s.errors());
     doc.put("retries", s.retries());
+    doc.put("connections", s.connections());
+    doc.put("tlsHandshakes", s.tlsHandshakes());
     doc.put("skipped", s.skipped());
     doc.put("notFollowed", s.notAdmitted());
     doc.put("carriedOver", s.carriedOver());

@@ -158,6 +158,12 @@ final class SummaryReport {
         f.filterBits(), 100 * f.fillRatio(), f.currentFpp(), f.targetFpp(), f.estimatedFalsePositiveDrops());
   }
 
+  /** The connections the run opened, for the log and {@code -v}: what keeping them per site saved. */
+  static String connectionDetail(CrawlSummary s) {
+    return String.format(Locale.ROOT, "  connections:     %,d opened (%.3f per page), %,d TLS handshakes",
+        s.connections(), s.connectionsPerPage(), s.tlsHandshakes());
+  }
+
   /** {@code 12.3 s} under a minute, to the tenth; {@code 12m05s}, {@code 3h02m} beyond. */
   static String took(Duration d) {
     return d.toSeconds() < 60 ? String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0)

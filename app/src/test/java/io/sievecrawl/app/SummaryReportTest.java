@@ -63,7 +63,7 @@ class SummaryReportTest {
   @Test
   void aRunNoServerAnsweredIsSummedUpInAFewLines() {
     CrawlSummary refused = new CrawlSummary(CrawlSummary.End.COMPLETED, 1, 0, Map.of("none", 1L),
-        Map.of(ErrorKind.CONNECT, 1L), Map.of(), Map.of(), Map.of("new", 1L), 0, 0, 0, 0, 1, 0,
+        Map.of(ErrorKind.CONNECT, 1L), Map.of(), Map.of(), Map.of("new", 1L), 0, 0, 0, 1, 0, 0, 1, 0,
         Map.of("http://localhost:18081", "connection refused"), List.of(), SIEVE, TOTALS, Duration.ofMillis(240), null);
     assertEquals(List.of("crawl completed: 1 pages in 0.2 s (4.2 pages/s), 0B read",
         "  errors by kind:  connect 1",
@@ -75,7 +75,7 @@ class SummaryReportTest {
   void aRecrawlSaysWhatChangedAndWhatWasKeptFresh() {
     CrawlSummary recrawl = new CrawlSummary(CrawlSummary.End.COMPLETED, 1_229, 1_229, Map.of("2xx", 2L, "3xx", 1_227L),
         Map.of(), Map.of("fresh", 3L), Map.of(), Map.of("unchanged", 1_225L, "changed", 2L, "new", 1L, "gone", 1L), 0,
-        0, 0, 1_232, 0, 0, Map.of(), List.of(), SIEVE, TOTALS, Duration.ofSeconds(80), null);
+        0, 0, 1, 0, 1_232, 0, 0, Map.of(), List.of(), SIEVE, TOTALS, Duration.ofSeconds(80), null);
     List<String> lines = SummaryReport.lines(recrawl, SummaryReport.NextRun.RECRAWL, 10_000_000);
     assertTrue(lines.contains("  against the last visit: unchanged 1,225, changed 2, new 1, gone 1"), lines.toString());
     assertTrue(lines.contains("  kept as they were: 3 URLs fetched less than recrawl.after ago (not visited again;"
@@ -126,7 +126,8 @@ class SummaryReportTest {
     CrawlSummary base = summary(Duration.ofSeconds(1), 0);
     return new CrawlSummary(CrawlSummary.End.COMPLETED, base.fetched(), base.responses(), base.byStatusClass(),
         base.errors(), base.skipped(), base.notAdmitted(), base.visits(), base.retries(), base.bytes(), base.truncated(),
-        base.carriedOver(), base.admitted(), 0, base.givenUp(), base.origins(), sieve,
+        base.connections(), base.tlsHandshakes(), base.carriedOver(), base.admitted(), 0, base.givenUp(), base.origins(),
+        sieve,
         base.totals(), base.elapsed(), null);
   }
 
@@ -145,7 +146,8 @@ class SummaryReportTest {
     CrawlTotals totals = new CrawlTotals(3, 1_234_567, 12_345_678_901L, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
         Duration.ofSeconds(3_700));
     return new CrawlSummary(CrawlSummary.End.STOPPED, 123_456, 123_000,
-        Map.of("2xx", 120_000L), errors, Map.of("robots", 1_500L), Map.of(), Map.of("new", 123_456L), 4_321, 1_234_567_890L, 0, 0, 130_000,
+        Map.of("2xx", 120_000L), errors, Map.of("robots", 1_500L), Map.of(), Map.of("new", 123_456L), 4_321,
+        1_234_567_890L, 0, 2_470, 35, 0, 130_000,
         6_544, givenUp, List.of(), sieve, totals, elapsed, null);
   }
 }

@@ -25,6 +25,8 @@ import java.util.Map;
  * @param retries fetches repeated after a 5xx, 429 or network error
  * @param bytes body bytes received, as sent
  * @param truncated pages whose body was cut off at fetch.max-body-size (parsed as far as they were read)
+ * @param connections connections the run opened (attempts, failed ones included), robots.txt fetches' too
+ * @param tlsHandshakes TLS handshakes those connections completed
  * @param carriedOver tasks waiting in the frontier when the run began (left by an earlier run)
  * @param admitted tasks admitted during this run
  * @param notFetched tasks still waiting or unfinished in the frontier when the run ended (a stop, the page limit, a
@@ -48,6 +50,8 @@ public record CrawlSummary(
     long retries,
     long bytes,
     long truncated,
+    long connections,
+    long tlsHandshakes,
     long carriedOver,
     long admitted,
     long notFetched,
@@ -73,6 +77,11 @@ public record CrawlSummary(
     STOPPED,
     /** A failure ended the run: see {@link CrawlSummary#failure()}. */
     FAILED
+  }
+
+  /** Connections opened per URL fetched; 0 before the first fetch. */
+  public double connectionsPerPage() {
+    return fetched == 0 ? 0 : connections / (double) fetched;
   }
 
   /** Fetched URLs per second of wall-clock time. */

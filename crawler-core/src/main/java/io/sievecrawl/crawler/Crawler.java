@@ -272,7 +272,7 @@ public final class Crawler {
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsSettings robotsSettings = settings.robots();
     RobotsPolicy robots = robotsSettings.obey()
-        ? new RobotsPolicy(fetcher.client(), fetcher.calls(), settings.fetch().userAgentHeader(),
+        ? new RobotsPolicy(fetcher.clients(), fetcher.calls(), settings.fetch().userAgentHeader(),
             robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
             robotsSettings.cacheMemory(), clock)
         : null;
@@ -341,8 +341,9 @@ public final class Crawler {
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
     return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.visits(), stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(),
-        carriedOver, admitted, notFetched, givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals,
+        stats.skipped(), stats.notAdmitted(), stats.visits(), stats.retries.sum(), stats.bytes.sum(),
+        stats.truncated.sum(), fetcher.connectionsOpened(), fetcher.tlsHandshakes(), carriedOver, admitted, notFetched,
+        givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals,
         elapsed, failure);
   }
 

@@ -27,4 +27,18 @@ class BroadCrawlTest {
       assertEquals(40 * 15, summary.fetched());
     }
   }
+
+  /** As a browser keeps a connection per site it shows: more sites than the concurrency, and no reconnecting. */
+  @Test
+  void aBroadCrawlOpensOneConnectionPerSiteNotOnePerPage() throws Exception {
+    try (SyntheticSites sites = SyntheticSites.start(300, 8, 3)) {
+      CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+          .set(Setting.FILTER_N, 10_000L).set(Setting.CONCURRENCY, 8)
+          .parse(Setting.RESOLVE, sites.pins(), "test").build();
+      CrawlSummary summary = Crawler.create(settings, new CollectingSink()).run(sites.rootUrls());
+      assertEquals(300 * 8, summary.fetched());
+      assertEquals(300, summary.connections(), "robots.txt and every page of a site over one connection");
+      assertEquals(0, summary.tlsHandshakes());
+    }
+  }
 }

@@ -21,7 +21,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Predicate;
 import okhttp3.Call;
-import okhttp3.ConnectionPool;
 import okhttp3.Cookie;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -49,7 +48,9 @@ public final class PageFetcher implements AutoCloseable {
   /** The estimated heap the crawl's cookies may take (fetch.cookies). */
   private static final long COOKIE_MEMORY = 16_000_000;
 
-  private final OkHttpClient client;
+  private final OkHttpClient client; // the shards' dispatcher and settings; its own pool is not used
+  private final ConnectionPools pools;
+  private final ConnectionEvents connections = new ConnectionEvents();
   private final CallTracker calls = new CallTracker();
   private final String userAgent;
   private final long maxBodySize;
@@ -135,7 +136,7 @@ public final class PageFetcher implements AutoCloseable {
         .readTimeout(fetch.readTimeout())
         .writeTimeout(fetch.readTimeout())
         .callTimeout(fetch.callTimeout())
-        .connectionPool(new ConnectionPool(Math.max(8, settings.crawl().concurrency() * 2), 2, TimeUnit.MINUTES));
+        .eventListener(connections);
     TlsTrust.applyTo(builder, fetch);
     if (fetch.insecureTls()) {
       log.warn("{} is on: TLS certificates are not checked, so anyone between the crawler and a site can pose as"
@@ -152,14 +153,26 @@ public final class PageFetcher implements AutoCloseable {
       builder.addNetworkInterceptor(capture).protocols(List.of(Protocol.HTTP_1_1));
     }
     this.client = builder.build();
+    this.pools = ConnectionPools.of(client, ConnectionPools.idleBudget(settings.crawl().concurrency()),
+        ConnectionPools.keepAlive(settings.politeness().delay()));
     this.capturing = capture != null;
     this.userAgent = fetch.userAgentHeader();
     this.maxBodySize = fetch.maxBodySize();
   }
 
-  /** The shared client, for other fetches of the crawl (robots.txt). */
-  public OkHttpClient client() {
-    return client;
+  /** The crawl's clients, for its other fetches (robots.txt), so that they share its connections. */
+  public ConnectionPools clients() {
+    return pools;
+  }
+
+  /** Connections opened so far, robots.txt fetches' included (attempts, failed ones too). */
+  public long connectionsOpened() {
+    return connections.opened();
+  }
+
+  /** TLS handshakes completed so far. */
+  public long tlsHandshakes() {
+    return connections.handshakes();
   }
 
   /** The cookies the crawl keeps that have not expired; none when fetch.cookies is off. */
@@ -231,7 +244,7 @@ public final class PageFetcher implements AutoCloseable {
     }
     builder.tag(Instant.class, startedAt); // an archive dates the capture as the record is dated
     Request request = builder.build();
-    Call call = client.newCall(request);
+    Call call = pools.clientFor(target).newCall(request);
     Integer status = null;
     CallTracker.Tracked tracked = calls.track(call);
     try (Response response = call.execute()) {
@@ -304,7 +317,7 @@ public final class PageFetcher implements AutoCloseable {
   @Override
   public void close() {
     client.dispatcher().executorService().shutdown();
-    client.connectionPool().evictAll();
+    pools.evictAll();
   }
 
   static ErrorKind classify(IOException e) {

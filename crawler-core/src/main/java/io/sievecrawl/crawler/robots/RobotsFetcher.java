@@ -5,12 +5,12 @@ import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import io.sievecrawl.crawler.fetch.Bodies;
 import io.sievecrawl.crawler.fetch.CallTracker;
+import io.sievecrawl.crawler.fetch.ConnectionPools;
 import io.sievecrawl.crawler.fetch.FailureCause;
 import java.io.IOException;
 import java.util.List;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
-import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 
@@ -39,13 +39,14 @@ final class RobotsFetcher {
     }
   }
 
-  private final OkHttpClient client;
+  private final ConnectionPools clients;
   private final CallTracker calls;
   private final String userAgent;
   private final List<String> robotNames;
 
-  RobotsFetcher(OkHttpClient client, CallTracker calls, String userAgent, String robotName) {
-    this.client = client.newBuilder().followRedirects(false).followSslRedirects(false).build();
+  /** @param clients the crawl's clients, which follow no redirect themselves */
+  RobotsFetcher(ConnectionPools clients, CallTracker calls, String userAgent, String robotName) {
+    this.clients = clients;
     this.calls = calls;
     this.userAgent = userAgent;
     this.robotNames = List.of(robotName);
@@ -68,7 +69,7 @@ final class RobotsFetcher {
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       Request request = new Request.Builder().url(current).header("User-Agent", userAgent)
           .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
-      Call call = client.newCall(request);
+      Call call = clients.clientFor(current).newCall(request);
       CallTracker.Tracked tracked = calls.track(call);
       try (Response response = call.execute()) {
         int code = response.code();

@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.robots;
 
 import crawlercommons.robots.BaseRobotRules;
 import io.sievecrawl.crawler.fetch.CallTracker;
+import io.sievecrawl.crawler.fetch.ConnectionPools;
 import io.sievecrawl.crawler.url.Url;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,9 +83,9 @@ public final class RobotsPolicy implements AutoCloseable {
    * @param robotName the product token matched against robots.txt groups
    * @param cacheBytes memory for cached rules, estimated as described above
    */
-  public RobotsPolicy(OkHttpClient client, CallTracker calls, String userAgent, String robotName,
+  public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
       Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
-    this.fetcher = new RobotsFetcher(client, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
+    this.fetcher = new RobotsFetcher(clients, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
     this.maxCrawlDelay = maxCrawlDelay;
     this.retryAfter = retryAfter;
     this.cacheBytes = cacheBytes;

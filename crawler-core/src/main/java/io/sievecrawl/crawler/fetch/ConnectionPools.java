@@ -1,0 +1,121 @@
+package io.sievecrawl.crawler.fetch;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+
+/**
+ * The crawl's HTTP clients: one client in all but its connection pool, split into shards of origins, so that a
+ * connection is kept for every origin that has work due soon, as a browser keeps one per site it is showing.
+ *
+ * <p>An origin (scheme, host, port) always goes to the same shard. A connection left idle is kept until
+ * {@link #keepAlive(Duration)} has passed without a request on it (the origin went idle: nothing due on it for longer
+ * than the politeness delay allows), or until its shard holds more idle connections than its share of the budget
+ * ({@link #idleBudget(int, long, long)}), when the one idle longest goes.
+ */
+public final class ConnectionPools {
+  /*
+   * Why shards. OkHttp's pool is a list: acquiring a connection walks it for one to the call's address, and every
+   * connection released schedules a walk of all of it for one to evict. With the connections of a broad crawl in one
+   * pool (thousands of them) every page would pay for thousands of steps; a shard holds at most PER_SHARD, so a page
+   * pays for that many at most. The shards share everything else (dispatcher, interceptors, cookie jar, TLS set-up,
+   * event listener), so a robots.txt fetch and the pages after it use the same connection.
+   *
+   * The budget. An idle connection holds a file descriptor, and on the heap its socket, buffers and, over TLS, its
+   * session and record buffers: 64 KB at most is assumed. The pools keep idle connections for at most half the file
+   * descriptors the process may still open (the rest is for the crawl's files and the connections in use) and a
+   * sixteenth of the heap; never fewer than twice the concurrency (what a single pool used to keep), nor more than
+   * MAX_IDLE. With a default heap of a quarter of 8 GB, 2,048 connections.
+   */
+  static final int PER_SHARD = 64;
+  static final long BYTES_PER_IDLE_CONNECTION = 64 * 1024;
+  static final int MAX_IDLE = 20_000;
+
+  private final OkHttpClient[] shards;
+  private final int idleBudget;
+
+  private ConnectionPools(OkHttpClient base, int idleBudget, Duration keepAlive) {
+    this.idleBudget = idleBudget;
+    int count = Math.max(1, (idleBudget + PER_SHARD - 1) / PER_SHARD);
+    int perShard = (idleBudget + count - 1) / count;
+    this.shards = new OkHttpClient[count];
+    for (int i = 0; i < count; i++) {
+      shards[i] = base.newBuilder()
+          .connectionPool(new ConnectionPool(perShard, keepAlive.toMillis(), TimeUnit.MILLISECONDS)).build();
+    }
+  }
+
+  /**
+   * Clients made from {@code base} (whose own pool is not used) keeping up to {@code idleBudget} idle connections,
+   * each closed after {@code keepAlive} unused.
+   */
+  static ConnectionPools of(OkHttpClient base, int idleBudget, Duration keepAlive) {
+    if (idleBudget < 1 || keepAlive.isNegative() || keepAlive.isZero()) {
+      throw new IllegalArgumentException("idle budget must be at least 1 and keep-alive positive, were " + idleBudget
+          + " and " + keepAlive);
+    }
+    return new ConnectionPools(base, idleBudget, keepAlive);
+  }
+
+  /**
+   * How long a connection is kept without a request: longer than an origin with work due waits between two requests
+   * (the politeness delay, twice over, plus 30 s for adaptive slow-downs and the origin's turn among many).
+   */
+  public static Duration keepAlive(Duration politenessDelay) {
+    return Duration.ofSeconds(30).plus(politenessDelay.multipliedBy(2));
+  }
+
+  /**
+   * The idle connections a crawl of {@code concurrency} may keep with {@code maxHeap} bytes of heap and
+   * {@code freeFileDescriptors} more files it may open (negative when unknown), as described above.
+   */
+  static int idleBudget(int concurrency, long maxHeap, long freeFileDescriptors) {
+    long byHeap = maxHeap / 16 / BYTES_PER_IDLE_CONNECTION;
+    long byFiles = freeFileDescriptors < 0 ? Long.MAX_VALUE : freeFileDescriptors / 2;
+    long budget = Math.min(MAX_IDLE, Math.min(byHeap, byFiles));
+    return (int) Math.max(budget, Math.max(8, 2L * concurrency));
+  }
+
+  /** {@link #idleBudget(int, long, long)} for this process: its heap limit and its file descriptors left. */
+  static int idleBudget(int concurrency) {
+    long free = -1;
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.UnixOperatingSystemMXBean os) {
+      free = os.getMaxFileDescriptorCount() - os.getOpenFileDescriptorCount();
+    }
+    return idleBudget(concurrency, Runtime.getRuntime().maxMemory(), free);
+  }
+
+  /** The client for requests to {@code url}'s origin. */
+  public OkHttpClient clientFor(HttpUrl url) {
+    int hash = (url.host().hashCode() * 31 + url.port()) * 31 + (url.isHttps() ? 1 : 0);
+    return shards[Math.floorMod(hash * 0x9E3779B9, shards.length)];
+  }
+
+  /** The idle connections the shards keep at most, together. */
+  public int idleBudget() {
+    return idleBudget;
+  }
+
+  /** Connections open now, in use or idle. */
+  public int connectionCount() {
+    int n = 0;
+    for (OkHttpClient shard : shards) {
+      n += shard.connectionPool().connectionCount();
+    }
+    return n;
+  }
+
+  /** Closes every idle connection. */
+  public void evictAll() {
+    for (OkHttpClient shard : shards) {
+      shard.connectionPool().evictAll();
+    }
+  }
+
+  int shardCount() {
+    return shards.length;
+  }
+}
