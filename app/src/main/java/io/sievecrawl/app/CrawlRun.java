@@ -60,7 +60,8 @@ final class CrawlRun {
       frontier = job.openFrontier(settings, CAPACITY_HINT, clocks.ticker());
       Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
           .state(job.loadState()).skipLog(skipLog).visitLog(job.openVisitLog()).ticker(clocks.ticker())
-          .clock(clocks.wall());
+          .clock(clocks.wall())
+          .payloadDigests(warc != null || !temporary); // a directory removed at the end takes its visits with it
       if (warc != null) {
         builder.recorder(warc);
       }

@@ -60,6 +60,38 @@ class CrawlCommandTest {
     }
   }
 
+  /** A SHA-1 of every page is only worth its cost to a crawl that archives, or that keeps its visits to compare. */
+  @Test
+  void pagesHaveAPayloadDigestWhenTheCrawlArchivesOrKeepsItsDirectoryOnly() throws IOException {
+    try (SyntheticSite site = SyntheticSite.start(5, 2)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
+      List<String> plain = digests(seeds, "plain");
+      List<String> kept = digests(seeds, "kept", "--job", dir.resolve("job").toString());
+      List<String> archived = digests(seeds, "archived", "--warc", dir.resolve("warc").toString());
+      assertEquals(List.of("null", "null", "null", "null", "null"), plain, "its directory goes when it completes");
+      assertTrue(kept.size() == 5 && kept.stream().allMatch(d -> d.startsWith("sha1:")), kept.toString());
+      assertTrue(archived.size() == 5 && archived.stream().allMatch(d -> d.startsWith("sha1:")), archived.toString());
+      assertEquals(new HashSet<>(kept), new HashSet<>(archived));
+    }
+  }
+
+  /** The payloadDigest of each record of a crawl of {@code seeds} with {@code options}, sorted. */
+  private List<String> digests(Path seeds, String name, String... options) throws IOException {
+    Path out = dir.resolve(name + ".jsonl");
+    List<String> args = new ArrayList<>(List.of("crawl", seeds.toString(), "-o", out.toString(), "--log-file",
+        dir.resolve(name + ".log").toString(), "--delay", "0ms", "-q"));
+    args.addAll(List.of(options));
+    Cmd cmd = Cmd.run(args.toArray(String[]::new));
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    List<String> digests = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : Files.readAllLines(out)) {
+      digests.add(json.readTree(line).get("payloadDigest").asText());
+    }
+    digests.sort(null);
+    return digests;
+  }
+
   @Test
   void resultsCanGoToStandardOutput() throws IOException {
     try (SyntheticSite site = SyntheticSite.start(5, 2)) {

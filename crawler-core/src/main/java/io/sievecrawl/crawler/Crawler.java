@@ -108,7 +108,9 @@ public final class Crawler {
         scheduler::stop);
     boolean guardLocal = settings.crawl().scope() == Scope.ANY && !settings.crawl().allowPrivateAddresses();
     PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
-        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials);
+        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials)
+        .payloadDigests(b.payloadDigests != null ? b.payloadDigests
+            : b.recorder != null || b.visitLog != VisitLog.NONE);
     if (b.recorder != null) {
       fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock,
           settings.warc().keepCredentials()));
@@ -153,6 +155,7 @@ public final class Crawler {
     private SkipLog skipLog = SkipLog.NONE;
     private VisitLog visitLog = VisitLog.NONE;
     private ExchangeRecorder recorder;
+    private Boolean payloadDigests; // null: when a recorder or a visit log is given
 
     private Builder(CrawlSettings settings, ResultSink sink) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -225,6 +228,17 @@ public final class Crawler {
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Whether each page's payload digest (a SHA-1 of its body as sent) is computed: what a WARC revisit refers to
+     * and what a recrawl compares to tell an unchanged page, shown in each record's {@code payloadDigest}. Default:
+     * when exchanges are recorded ({@link #recorder}) or visits kept ({@link #visitLog}); a crawl whose visits will
+     * be thrown away says false.
+     */
+    public Builder payloadDigests(boolean payloadDigests) {
+      this.payloadDigests = payloadDigests;
       return this;
     }
 

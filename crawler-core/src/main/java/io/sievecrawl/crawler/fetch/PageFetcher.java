@@ -55,6 +55,7 @@ public final class PageFetcher implements AutoCloseable {
   private final String userAgent;
   private final long maxBodySize;
   private final boolean capturing;
+  private final boolean payloadDigests;
   private final BoundedCookieJar cookies; // null when fetch.cookies is off
   private final Clock clock;
   private final Ticker ticker;
@@ -78,6 +79,7 @@ public final class PageFetcher implements AutoCloseable {
     private Predicate<String> mayBeLocal = host -> true;
     private Predicate<String> takesCredentials = origin -> true;
     private Interceptor capture;
+    private boolean payloadDigests = true;
 
     private Builder(CrawlSettings settings, Clock clock, Ticker ticker) {
       this.settings = Objects.requireNonNull(settings, "settings");
@@ -112,16 +114,28 @@ public final class PageFetcher implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether each body's payload digest is computed as it is read ({@link FetchResponse#payloadDigest()}): for a
+     * crawl that archives or keeps its visits for a recrawl to compare. Default: true.
+     */
+    public Builder payloadDigests(boolean payloadDigests) {
+      this.payloadDigests = payloadDigests;
+      return this;
+    }
+
     /** @throws IllegalArgumentException if a proxy environment variable holds no usable proxy URL, naming it */
     public PageFetcher build() {
-      return new PageFetcher(settings, mayBeLocal, takesCredentials, capture, clock, ticker);
+      return new PageFetcher(this);
     }
   }
 
-  private PageFetcher(CrawlSettings settings, Predicate<String> mayBeLocal, Predicate<String> takesCredentials,
-      Interceptor capture, Clock clock, Ticker ticker) {
-    this.clock = clock;
-    this.ticker = ticker;
+  private PageFetcher(Builder b) {
+    CrawlSettings settings = b.settings;
+    Predicate<String> takesCredentials = b.takesCredentials;
+    Interceptor capture = b.capture;
+    this.clock = b.clock;
+    this.ticker = b.ticker;
+    this.payloadDigests = b.payloadDigests;
     FetchSettings fetch = settings.fetch();
     ProxyRoutes proxies = ProxyRoutes.of(fetch.proxy(), System.getenv());
     if (!proxies.describe().equals("none")) {
@@ -129,7 +143,7 @@ public final class PageFetcher implements AutoCloseable {
     }
     OkHttpClient.Builder builder = proxies.applyTo(new OkHttpClient.Builder())
         .dns(new PinnedDns(fetch.pins(), // a proxy may well be on the local network
-            PrivateAddresses.asDns(mayBeLocal.or(proxies::isProxyHost))))
+            PrivateAddresses.asDns(b.mayBeLocal.or(proxies::isProxyHost))))
         .followRedirects(false)
         .followSslRedirects(false)
         .connectTimeout(fetch.connectTimeout())
@@ -265,7 +279,8 @@ public final class PageFetcher implements AutoCloseable {
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
       boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;
-      Bodies.Raw raw = worthReading ? Bodies.readUntilCut(body.source(), maxBodySize, parse) : Bodies.Raw.notRead(true);
+      Bodies.Raw raw = worthReading ? Bodies.readUntilCut(body.source(), maxBodySize, parse,
+          payloadDigests) : Bodies.Raw.notRead(true);
       byte[] bytes = new byte[0];
       boolean truncated = raw.truncated();
       ErrorKind errorKind = null;

@@ -42,13 +42,25 @@ class BodiesTest {
   @Test
   void aBodyThatBreaksOffKeepsWhatCameBeforeTheBreakOrThrowsForStrictReaders() {
     IOException reset = new IOException("connection reset");
-    Bodies.Raw part = Bodies.readUntilCut(okio.Okio.buffer(breakingAfter(200, reset)), 1_000, true);
+    Bodies.Raw part = Bodies.readUntilCut(okio.Okio.buffer(breakingAfter(200, reset)), 1_000, true, true);
     assertEquals(200, part.length());
     assertEquals(200, part.bytes().size());
     assertFalse(part.truncated(), "cut by the network, not by the cap");
     assertEquals(reset, part.cutOff());
-    assertEquals(null, Bodies.readUntilCut(new Buffer().write(new byte[10]), 1_000, true).cutOff());
+    assertEquals(null, Bodies.readUntilCut(new Buffer().write(new byte[10]), 1_000, true, true).cutOff());
     assertThrows(IOException.class, () -> Bodies.read(okio.Okio.buffer(breakingAfter(200, reset)), 1_000, true));
+  }
+
+  @Test
+  void thePayloadDigestIsTheSha1OfTheWholeBodyAndOnlyWhenAskedFor() throws IOException {
+    byte[] body = "<html>hello</html>".getBytes(StandardCharsets.UTF_8);
+    String sha1 = "sha1:O57NSEYVH37NN5YSIJIQGZF2VAMOK4GK"; // python3: base64.b32encode(hashlib.sha1(body).digest())
+    assertEquals(sha1, Bodies.readUntilCut(new Buffer().write(body), 1_000, true, true).payloadDigest());
+    assertEquals(null, Bodies.readUntilCut(new Buffer().write(body), 1_000, true, false).payloadDigest(),
+        "not computed for a page no record needs it for");
+    assertEquals(null, Bodies.read(new Buffer().write(body), 1_000, true).payloadDigest(), "robots.txt: none");
+    assertEquals(null, Bodies.readUntilCut(new Buffer().write(body), 10, true, true).payloadDigest(),
+        "a body cut at the cap has no digest of the whole");
   }
 
   /** A source that gives {@code bytes} zeros, 100 at a time, then fails. */
