@@ -39,14 +39,24 @@ public final class SyntheticSite implements AutoCloseable {
     this.responseDelayMillis = responseDelayMillis;
     this.requests = new AtomicIntegerArray(pages);
     this.versions = new AtomicIntegerArray(pages);
-    // The JDK server leaves Nagle's algorithm on by default, which holds small responses back for tens of
-    // milliseconds; a web server would not. Read once, when the server classes load.
-    System.setProperty("sun.net.httpserver.nodelay", "true");
+    configureJdkServer();
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
     this.origin = "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+  }
+
+  /**
+   * Sets the JDK server up as a web server would be, before its classes load and read the settings once: Nagle's
+   * algorithm off (by default on, it holds small responses back for tens of milliseconds), and room for as many idle
+   * connections as a broad crawl keeps, one per site (by default it keeps 200 and closes the others).
+   */
+  static void configureJdkServer() {
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+    if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+      System.setProperty("sun.net.httpserver.maxIdleConnections", "100000");
+    }
   }
 
   /** Starts a site of {@code pages} pages with {@code fanOut} random links each, on an ephemeral loopback port. */

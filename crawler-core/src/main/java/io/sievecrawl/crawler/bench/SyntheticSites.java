@@ -37,12 +37,7 @@ public final class SyntheticSites implements AutoCloseable {
     this.sites = sites;
     this.pages = new SyntheticPages(pagesPerSite, fanOut);
     this.requests = new AtomicIntegerArray(Math.multiplyExact(sites, pagesPerSite));
-    System.setProperty("sun.net.httpserver.nodelay", "true"); // see SyntheticSite
-    // The JDK server keeps at most 200 idle connections by default and closes the others: a crawler keeping one
-    // per site, as a browser would, would find them closed. Read once, when the server classes load.
-    if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
-      System.setProperty("sun.net.httpserver.maxIdleConnections", String.valueOf(Math.max(200, 2 * sites)));
-    }
+    SyntheticSite.configureJdkServer();
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
     server.setExecutor(executor);
     server.createContext("/", this::handle);

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
+import okhttp3.internal.concurrent.TaskRunner;
+import okhttp3.internal.connection.ConnectionListener;
 
 /**
  * The crawl's HTTP clients: one client in all but its connection pool, split into shards of origins, so that a
@@ -14,7 +16,8 @@ import okhttp3.OkHttpClient;
  * <p>An origin (scheme, host, port) always goes to the same shard. A connection left idle is kept until
  * {@link #keepAlive(Duration)} has passed without a request on it (the origin went idle: nothing due on it for longer
  * than the politeness delay allows), or until its shard holds more idle connections than its share of the budget
- * ({@link #idleBudget(int, long, long)}), when the one idle longest goes.
+ * ({@link #idleBudget(int, long, long)}), when the one idle longest goes; the pools look at most a second late
+ * ({@link PoolUpkeep}).
  */
 public final class ConnectionPools {
   /*
@@ -36,15 +39,17 @@ public final class ConnectionPools {
 
   private final OkHttpClient[] shards;
   private final int idleBudget;
+  private final PoolUpkeep upkeep = new PoolUpkeep();
 
   private ConnectionPools(OkHttpClient base, int idleBudget, Duration keepAlive) {
     this.idleBudget = idleBudget;
     int count = Math.max(1, (idleBudget + PER_SHARD - 1) / PER_SHARD);
     int perShard = (idleBudget + count - 1) / count;
     this.shards = new OkHttpClient[count];
+    TaskRunner runner = upkeep.taskRunner();
     for (int i = 0; i < count; i++) {
-      shards[i] = base.newBuilder()
-          .connectionPool(new ConnectionPool(perShard, keepAlive.toMillis(), TimeUnit.MILLISECONDS)).build();
+      shards[i] = base.newBuilder().connectionPool(new ConnectionPool(perShard, keepAlive.toMillis(),
+          TimeUnit.MILLISECONDS, runner, ConnectionListener.Companion.getNONE())).build();
     }
   }
 
@@ -113,6 +118,12 @@ public final class ConnectionPools {
     for (OkHttpClient shard : shards) {
       shard.connectionPool().evictAll();
     }
+  }
+
+  /** Closes every idle connection and ends the pools' upkeep: at the end of the crawl. */
+  public void close() {
+    evictAll();
+    upkeep.shutdown();
   }
 
   int shardCount() {

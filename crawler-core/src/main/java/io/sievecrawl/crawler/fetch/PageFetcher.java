@@ -332,7 +332,7 @@ public final class PageFetcher implements AutoCloseable {
   @Override
   public void close() {
     client.dispatcher().executorService().shutdown();
-    pools.evictAll();
+    pools.close();
   }
 
   static ErrorKind classify(IOException e) {

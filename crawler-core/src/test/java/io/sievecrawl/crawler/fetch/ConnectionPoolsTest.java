@@ -57,6 +57,35 @@ class ConnectionPoolsTest {
     assertNotSame(pools.clientFor(HttpUrl.get("http://a.example/")).connectionPool(), base.connectionPool());
   }
 
+  /**
+   * The upkeep is never woken by a call handing its connection back: it looks on its own, at most a second late, and
+   * then closes what was idle past the keep-alive.
+   */
+  @Test
+  void connectionsIdlePastTheKeepAliveAreClosedBySelfTimedUpkeep() throws Exception {
+    try (io.sievecrawl.crawler.bench.SyntheticSite site = io.sievecrawl.crawler.bench.SyntheticSite.start(3, 1)) {
+      OkHttpClient base = new OkHttpClient.Builder().build();
+      ConnectionPools pools = ConnectionPools.of(base, 100, Duration.ofMillis(300));
+      try {
+        for (int page = 0; page < 3; page++) {
+          HttpUrl url = HttpUrl.get(site.url(page));
+          try (okhttp3.Response response = pools.clientFor(url).newCall(new okhttp3.Request.Builder().url(url)
+              .build()).execute()) {
+            response.body().bytes();
+          }
+        }
+        assertEquals(1, pools.connectionCount(), "one origin, one connection kept for its three pages");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (pools.connectionCount() > 0 && System.nanoTime() < deadline) {
+          Thread.sleep(50); // polling for an effect that has no event to wait on; the bound is generous
+        }
+        assertEquals(0, pools.connectionCount(), "closed after its keep-alive");
+      } finally {
+        pools.close();
+      }
+    }
+  }
+
   @Test
   void refusesAnEmptyBudgetOrNoKeepAlive() {
     OkHttpClient base = new OkHttpClient();
