@@ -1,18 +1,19 @@
 #!/bin/bash
 # A broad crawl bound by the CPU: SITES generated sites of 200 pages, served by nginx (in its own process, on
-# 127.0.0.1, every site name pinned to it with --resolve-file), crawled with no politeness delay for SECONDS, over
-# http or, with -S, over https with a test certificate authority made here (openssl). Prints per run and as medians
+# 127.0.0.1, every site name pinned to it with --resolve-file), crawled with no politeness delay until PAGES pages
+# (the same work for every run, however loaded the machine), over http or, with -S, over https with a test
+# certificate authority made here (openssl). Prints per run and as medians
 # the crawler's CPU per page with its JIT compiler threads and garbage collector shown apart (from
 # /proc/PID/task/*/stat, thread-cpu.py), pages/s, and the connections and TLS handshakes it opened per page, in all
 # and beyond the first per site (connections as nginx counts them, handshakes as the crawl does, --stats-json).
 # Builds given with -s run in alternating order. Not part of the build or CI; needs nginx, openssl, python3 and GNU
 # time.
 #
-#   crawler-core/src/bench/broad-cpu.sh [-n SITES] [-t SECONDS] [-p PAIRS] [-c CONCURRENCY] [-S]
+#   crawler-core/src/bench/broad-cpu.sh [-n SITES] [-P PAGES] [-p PAIRS] [-c CONCURRENCY] [-S]
 #                                       [-s LABEL=LAUNCHER]...
 #
 #   -n SITES        sites (default 1000), site-00000.bench.test ... on one nginx
-#   -t SECONDS      how long each crawl runs (--max-time; default 60)
+#   -P PAGES        pages each crawl fetches (--max-pages; default 50000, at most 200 a site)
 #   -p PAIRS        runs of each build (default 3); the order alternates from round to round
 #   -c CONCURRENCY  --concurrency (default 32, the crawl's default); one request at a time per site
 #   -S              https, with a certificate for *.bench.test from a CA the crawler is told to trust
@@ -20,15 +21,15 @@
 set -euo pipefail
 
 sites=1000
-seconds=60
+pages=50000
 pairs=3
 concurrency=32
 tls=
 crawlers=()
-while getopts "n:t:p:c:Ss:h" opt; do
+while getopts "n:P:p:c:Ss:h" opt; do
   case $opt in
     n) sites=$OPTARG ;;
-    t) seconds=$OPTARG ;;
+    P) pages=$OPTARG ;;
     p) pairs=$OPTARG ;;
     c) concurrency=$OPTARG ;;
     S) tls=1 ;;
@@ -106,7 +107,7 @@ open(f"{work}/resolve.txt", "w").write("".join(f"{n}:{port}:127.0.0.1\n" for n i
 PY
 ca=()
 [ -n "$tls" ] && ca=(--set "fetch.ca-file=$work/ca.pem")
-echo "broad: $sites sites of 200 pages over $scheme, nginx on 127.0.0.1:$site_port, $seconds s per crawl," \
+echo "broad: $sites sites of 200 pages over $scheme, nginx on 127.0.0.1:$site_port, $pages pages per crawl," \
   "concurrency $concurrency, no delay; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # run LABEL LAUNCHER: one crawl; appends "label pages wall cpu jit gc rss connections handshakes" to $work/results
@@ -114,10 +115,11 @@ run() {
   local label=$1 launcher=$2 out=$work/out
   rm -rf "$out" && mkdir -p "$out"
   : > "$work/nginx/connections.log"
-  /usr/bin/time -f "%e %U %S %M" -o "$out/time" "$launcher" crawl "$work/seeds.txt" -q --delay 0ms \
-    --concurrency "$concurrency" --max-time "${seconds}s" --resolve-file "$work/resolve.txt" "${ca[@]}" \
-    -n $((sites * 400)) -o "$out/pages.jsonl" --job "$out/job" --log-file "$out/crawl.log" \
-    --stats-json "$out/stats.json" >/dev/null &
+  # as 'crawl' runs by default: its crawl directory made in the current folder (kept, as --max-pages ends the run)
+  (cd "$out" && exec /usr/bin/time -f "%e %U %S %M" -o "$out/time" "$launcher" crawl "$work/seeds.txt" -q \
+    --delay 0ms --concurrency "$concurrency" --max-pages "$pages" --resolve-file "$work/resolve.txt" \
+    "${ca[@]}" -n $((sites * 400)) -o "$out/pages.jsonl" --log-file "$out/crawl.log" \
+    --stats-json "$out/stats.json" >/dev/null) &
   local timed=$!
   python3 "$here/thread-cpu.py" $timed "$out/threads" &
   local watcher=$!

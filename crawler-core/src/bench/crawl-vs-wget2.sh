@@ -1,8 +1,9 @@
 #!/bin/bash
 # Crawls the OpenJDK 17 javadoc (Debian's openjdk-17-doc, about 10,000 pages) served by nginx on 127.0.0.1 with
 # sievecrawl and, where installed, wget2, in alternating pairs, and prints per run and as medians: pages/s, CPU
-# seconds per page, peak RSS and bytes written to disk, with the ratios to wget2. Whole commands are timed by GNU
-# time, JVM start included. Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get
+# seconds per page (for sievecrawl also its JIT compiler threads' and garbage collector's CPU seconds apart, and the
+# rest per page, from /proc by thread name: thread-cpu.py), peak RSS and bytes written to disk, with the ratios to
+# wget2. Whole commands are timed by GNU time, JVM start included. Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get
 # if missing, as root).
 #
 #   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-d DELAY -l LEVELS]
@@ -105,10 +106,10 @@ trap 'stop_nginx "$work"; rm -rf "$work"' EXIT
 printf '%s\n' "${seeds[@]}" > "$work/seeds.txt"
 echo "corpus: $corpus ($(find "$corpus" -name '*.html' | wc -l) HTML pages) served $copies time(s)," \
   "nginx on 127.0.0.1:$port;" \
-  "$(nproc) cores; $(wget2 --version 2>/dev/null | head -n 1 || true)"
+  "$(nproc) cores, load $(cut -d" " -f1-3 /proc/loadavg); $(wget2 --version 2>/dev/null | head -n 1 || true)"
 
-# run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb written_blocks" to
-# $work/results (GNU time's file system outputs: 512-byte blocks)
+# run LABEL CONCURRENCY: one crawl; appends "label concurrency pages seconds cpu rss_kb written_blocks jit gc" to
+# $work/results (GNU time's file system outputs: 512-byte blocks; jit and gc 0 for wget2)
 run() {
   local label=$1 c=$2
   : > "$work/nginx/access.log"
@@ -123,9 +124,14 @@ run() {
     for entry in "${crawlers[@]}"; do [ "${entry%%=*}" = "$label" ] && launcher=${entry#*=}; done
     local pace=(--host-concurrency "$c" --delay 0ms)
     [ -n "$delay" ] && pace=("${sievecrawl_polite[@]}")
-    (cd "$work/out" && /usr/bin/time -f "%e %U %S %M %O" -o "$work/time" "$launcher" crawl "$work/seeds.txt" -q \
-      --concurrency "$c" "${pace[@]}" "${depth_sievecrawl[@]}" -n $((copies * 100000)) \
-      --set crawl.max-pages-per-host=0 -o pages.jsonl --log-file crawl.log >/dev/null)
+    (cd "$work/out" && exec /usr/bin/time -f "%e %U %S %M %O" -o "$work/time" "$launcher" crawl "$work/seeds.txt" \
+      -q --concurrency "$c" "${pace[@]}" "${depth_sievecrawl[@]}" -n $((copies * 100000)) \
+      --set crawl.max-pages-per-host=0 -o pages.jsonl --log-file crawl.log >/dev/null) &
+    local timed=$!
+    python3 "$here/thread-cpu.py" $timed "$work/threads" &
+    local watcher=$!
+    wait $timed
+    wait $watcher
   fi
   local pages requests
   pages=$(awk '$9 == 200' "$work/nginx/access.log" | wc -l)
@@ -137,13 +143,15 @@ run() {
     exit 1
   fi
   read -r wall user sys rss written < <(tail -n 1 "$work/time")
-  local cpu
+  local cpu jit=0 gc=0
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+  [ "$label" = wget2 ] || read -r jit gc < "$work/threads"
   awk -v l="$label" -v c="$c" -v p="$pages" -v r="$requests" -v w="$wall" -v cpu="$cpu" -v rss="$rss" \
-    -v out="$written" 'BEGIN {
+    -v out="$written" -v jit="$jit" -v gc="$gc" 'BEGIN {
     printf "%-12s c=%-3s %6d pages (%6d requests) %7.2f s wall %7.2f s CPU %7.0f pages/s %7.3f ms CPU/page" \
-      " %6.0f MB RSS %8.1f MB written\n", l, c, p, r, w, cpu, p / w, 1000 * cpu / p, rss / 1024, out * 512 / 1048576 }'
-  echo "$label $c $pages $wall $cpu $rss $written" >> "$work/results"
+      " (JIT %5.2f s, GC %5.2f s, rest %6.3f ms/page) %6.0f MB RSS %8.1f MB written\n", l, c, p, r, w, cpu, p / w,
+      1000 * cpu / p, jit, gc, 1000 * (cpu - jit - gc) / p, rss / 1024, out * 512 / 1048576 }'
+  echo "$label $c $pages $wall $cpu $rss $written $jit $gc" >> "$work/results"
 }
 
 labels=()
@@ -161,16 +169,17 @@ for c in $levels; do
 done
 
 echo
-echo "medians of $pairs runs (ratio = sievecrawl / wget2; pages/s wants >= 0.3, CPU per page <= 4)"
+echo "medians of $pairs runs (ratio = sievecrawl / wget2); load now $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work/results" "$has_wget2" <<'EOF'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 has_wget2 = sys.argv[2] == "1"
 table = {}
-for label, c, pages, wall, cpu, rss, written in rows:
-    table.setdefault((label, int(c)), []).append((int(pages), float(wall), float(cpu), int(rss), int(written)))
-print(f"{'crawler':<12} {'conc.':>5} {'pages':>7} {'pages/s':>9} {'CPU ms/page':>12} {'peak RSS MB':>12}"
-      f" {'KB written/page':>16}"
+for label, c, pages, wall, cpu, rss, written, jit, gc in rows:
+    table.setdefault((label, int(c)), []).append((int(pages), float(wall), float(cpu), int(rss), int(written),
+                                                  float(jit), float(gc)))
+print(f"{'crawler':<12} {'conc.':>5} {'pages':>7} {'pages/s':>9} {'CPU ms/page':>12} {'JIT s':>6} {'GC s':>5}"
+      f" {'rest ms/page':>12} {'peak RSS MB':>12} {'KB written/page':>16}"
       + ("   pages/s ratio   CPU/page ratio   RSS ratio" if has_wget2 else ""))
 for (label, c), runs in sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0] == "wget2", kv[0][0])):
     pages = statistics.median(r[0] for r in runs)
@@ -178,7 +187,11 @@ for (label, c), runs in sorted(table.items(), key=lambda kv: (kv[0][1], kv[0][0]
     cpu = statistics.median(1000 * r[2] / r[0] for r in runs)
     rss = statistics.median(r[3] / 1024 for r in runs)
     written = statistics.median(r[4] / 2 / r[0] for r in runs)
-    line = f"{label:<12} {c:>5} {pages:>7.0f} {rate:>9.0f} {cpu:>12.3f} {rss:>12.0f} {written:>16.1f}"
+    jit = statistics.median(r[5] for r in runs)
+    gc = statistics.median(r[6] for r in runs)
+    rest = statistics.median(1000 * (r[2] - r[5] - r[6]) / r[0] for r in runs)
+    line = (f"{label:<12} {c:>5} {pages:>7.0f} {rate:>9.0f} {cpu:>12.3f} {jit:>6.2f} {gc:>5.2f} {rest:>12.3f}"
+            f" {rss:>12.0f} {written:>16.1f}")
     if has_wget2 and label != "wget2" and ("wget2", c) in table:
         w = table[("wget2", c)]
         line += (f"   {rate / statistics.median(r[0] / r[1] for r in w):>13.2f}"
