@@ -4,6 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Values;
 import io.sievecrawl.crawler.bench.BroadBenchmark;
 import io.sievecrawl.crawler.bench.CrawlBenchmark;
+import io.sievecrawl.crawler.bench.JvmThreadCpu;
 import io.sievecrawl.crawler.bench.SyntheticSites;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -195,6 +196,7 @@ final class BenchCommand implements Callable<Integer> {
               String.format(Locale.ROOT, "%,d of %,d", r.sitesPastSeed(), r.sites()),
               String.format(Locale.ROOT, "%,d (%,d)", r.medianPerSite(), r.idealPerSite()),
               r.p10PerSite(), r.cpuSeconds(), r.summary().connectionsPerPage());
+          out.println(cpuPerPage(r));
           out.flush();
         }
       }
@@ -202,6 +204,21 @@ final class BenchCommand implements Callable<Integer> {
     } finally {
       Logging.shutdown();
     }
+  }
+
+  /**
+   * The run's CPU per page, server included, and the JIT compiler's and collector's seconds apart: a short run is
+   * mostly the JIT's warm-up, a long one mostly the pages' own work.
+   */
+  static String cpuPerPage(BroadBenchmark.Run r) {
+    long pages = Math.max(1, r.fetched());
+    String line = String.format(Locale.ROOT, "  CPU %.3f ms/page (crawler and server)", 1000 * r.cpuSeconds() / pages);
+    if (r.threads() == null) {
+      return line;
+    }
+    JvmThreadCpu.Split t = r.threads();
+    return line + String.format(Locale.ROOT, ": JIT %.2f s, GC %.2f s, rest %.3f ms/page", t.jitSeconds(),
+        t.gcSeconds(), 1000 * (r.cpuSeconds() - t.jitSeconds() - t.gcSeconds()) / pages);
   }
 
   /**

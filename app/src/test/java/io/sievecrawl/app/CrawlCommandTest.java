@@ -385,6 +385,18 @@ class CrawlCommandTest {
     assertFalse(cmd.err().contains("synthetic site"), "once on the console: " + cmd.err());
   }
 
+  /** A broad bench run shows its CPU per page with the JIT compiler's and the collector's seconds apart. */
+  @Test
+  @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX) // /proc/self/task
+  void broadBenchShowsCpuPerPageWithJitAndGcApart() {
+    Cmd cmd = Cmd.run("bench", "--sites", "20", "--pages-per-site", "5", "--fan-out", "3", "--seconds", "10",
+        "--delay", "0ms", "--log-file", dir.resolve("log").toString());
+    assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
+    assertTrue(cmd.out().lines().anyMatch(l -> l.matches(
+        " {2}CPU \\d+\\.\\d{3} ms/page \\(crawler and server\\): JIT \\d+\\.\\d{2} s, GC \\d+\\.\\d{2} s, rest -?\\d+\\.\\d{3}"
+            + " ms/page")), cmd.out());
+  }
+
   @Test
   void aCrawlWhoseSeedsCannotBeReachedExitsWithItsOwnCodeAndSaysWhy() throws IOException {
     int closed;

@@ -28,10 +28,14 @@ import java.util.stream.Stream;
 public final class BroadBenchmark {
   private BroadBenchmark() {}
 
-  /** One run's figures; CPU is the whole process's, the server's share included. */
+  /**
+   * One run's figures; CPU is the whole process's, the server's share included, and {@code threads} its JIT
+   * compiler's and garbage collector's share (null where the threads cannot be read).
+   */
   public record Run(int sites, int pagesPerSite, Duration delay, Duration duration, double seconds, long fetched,
       int sitesPastSeed,
-      int medianPerSite, int p10PerSite, int repeated, double cpuSeconds, CrawlSummary summary) {
+      int medianPerSite, int p10PerSite, int repeated, double cpuSeconds, JvmThreadCpu.Split threads,
+      CrawlSummary summary) {
 
     public double pagesPerSecond() {
       return fetched / seconds;
@@ -63,6 +67,7 @@ public final class BroadBenchmark {
           .parse(Setting.RESOLVE, served.pins(), "bench")
           .build();
       long cpuBefore = processCpuNanos();
+      JvmThreadCpu threadsBefore = JvmThreadCpu.read();
       long start = System.nanoTime(); // real time, as every benchmark here measures (see the package notes)
       CrawlSummary summary;
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(),
@@ -73,6 +78,9 @@ public final class BroadBenchmark {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = (processCpuNanos() - cpuBefore) / 1e9;
+      JvmThreadCpu threadsAfter = JvmThreadCpu.read();
+      JvmThreadCpu.Split threads = threadsBefore == null || threadsAfter == null ? null
+          : threadsAfter.since(threadsBefore);
       int[] perSite = served.pagesServedPerSite();
       int pastSeed = 0;
       for (int pages : perSite) {
@@ -80,7 +88,7 @@ public final class BroadBenchmark {
       }
       int[] spread = SyntheticSites.medianAndP10(perSite);
       return new Run(sites, pagesPerSite, tuned.politeness().delay(), duration, seconds, summary.fetched(), pastSeed,
-          spread[0], spread[1], served.repeatedRequests(), cpu, summary);
+          spread[0], spread[1], served.repeatedRequests(), cpu, threads, summary);
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
