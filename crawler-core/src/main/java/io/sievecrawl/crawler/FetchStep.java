@@ -5,35 +5,45 @@ import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import java.io.IOException;
-import java.util.function.Predicate;
 
 /**
- * The request: sent unless the crawl is stopping or the lease is no longer this agent's. The origin's pace learns
+ * The request: sent unless the crawl is stopping or the lease is no longer this agent's, checked again as the
+ * request goes on the wire ({@link LeaseGate}), where its origin's delay is counted from. The origin's pace learns
  * from the response at once; the steps after this one decide what becomes of it.
  */
 final class FetchStep implements LeaseStep {
   private final PageFetcher fetcher;
   private final CrawlControl control;
-  private final Predicate<HostScheduler.Lease<CrawlTask>> stillOwned;
+  private final HostScheduler<CrawlTask> scheduler;
   private final OriginWarnings tlsFailures = new OriginWarnings();
 
-  /** @param stillOwned whether a lease is still this agent's: a shared crawl may move an origin to another agent */
-  FetchStep(PageFetcher fetcher, CrawlControl control, Predicate<HostScheduler.Lease<CrawlTask>> stillOwned) {
+  /**
+   * @param scheduler whether a lease is still this agent's (a shared crawl may move an origin to another agent), and
+   *     when its request may go
+   */
+  FetchStep(PageFetcher fetcher, CrawlControl control, HostScheduler<CrawlTask> scheduler) {
     this.fetcher = fetcher;
     this.control = control;
-    this.stillOwned = stillOwned;
+    this.scheduler = scheduler;
   }
 
   @Override
   public Outcome handle(Chain chain) throws IOException {
-    if (control.isStopping() || !stillOwned.test(chain.lease())) {
+    if (control.isStopping() || !scheduler.owns(chain.lease())) {
       return Outcome.abandon(); // another agent does it, or a resumed crawl
     }
     CrawlTask task = chain.task();
+    LeaseGate gate = new LeaseGate(scheduler, chain.lease());
     // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
     // a revisit is a conditional GET, with the validators its last visit received
     FetchResponse response = fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"),
-        task.last() == null ? null : task.last().revalidation());
+        task.last() == null ? null : task.last().revalidation(), gate);
+    if (gate.lapsed()) {
+      return Outcome.abandon(); // the lease ran out before the request went: another agent does it
+    }
+    if (gate.tooSoonBy().isPositive()) {
+      return Outcome.postpone(gate.tooSoonBy(), null); // a request leased after this one went first
+    }
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }

@@ -20,7 +20,7 @@ final class LeaseSteps {
    * response asks for (nothing more when a revisit is not modified), a retry or a follow-up before its body is read.
    *
    * @param robots {@code null} when robots.txt is not obeyed
-   * @param scheduler read only: whether a lease is still this agent's
+   * @param scheduler whether a lease is still this agent's, and when its request may go
    * @param closer where robots.txt's arrival wakes the origin that waited for it
    */
   static List<LeaseStep> of(CrawlSettings settings, RobotsPolicy robots, PageFetcher fetcher,
@@ -32,7 +32,7 @@ final class LeaseSteps {
       steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, closer::wake));
     }
     steps.add(new BudgetGate(pagesPerOrigin, settings.crawl(), control));
-    steps.add(new FetchStep(fetcher, control, scheduler::owns));
+    steps.add(new FetchStep(fetcher, control, scheduler));
     steps.add(new NotModifiedStep());
     steps.add(new RetryPolicy(settings.fetch(), control, stats, origins));
     if (settings.fetch().cookies()) {

@@ -52,6 +52,7 @@ class CrawlerEndToEndTest {
   private String b; // http://127.0.0.1:port, a different host for politeness
   private final CollectingSink sink = new CollectingSink();
   private final List<Long> leasesOfA = new CopyOnWriteArrayList<>();
+  private final List<Long> requestsOfA = new CopyOnWriteArrayList<>();
   private CrawlSummary summary;
   private List<Throwable> workerFailures;
   private Map<String, Long> requests;
@@ -81,6 +82,13 @@ class CrawlerEndToEndTest {
           public void startTakenBack(String origin, long nanos) { // a lease that sent no request (/private/secret)
             if (origin.equals(a)) {
               leasesOfA.remove(Long.valueOf(nanos));
+            }
+          }
+
+          @Override
+          public void sent(String origin, long nanos) {
+            if (origin.equals(a)) {
+              requestsOfA.add(nanos);
             }
           }
         })
@@ -223,6 +231,14 @@ class CrawlerEndToEndTest {
     for (int i = 1; i < leasesOfA.size(); i++) {
       long gap = leasesOfA.get(i) - leasesOfA.get(i - 1);
       assertTrue(gap >= Duration.ofMillis(150).toNanos(), "starts " + (i - 1) + " and " + i + " only " + gap + " ns apart");
+    }
+    long pages = requests.entrySet().stream().filter(e -> !e.getKey().equals("/robots.txt"))
+        .mapToLong(Map.Entry::getValue).sum();
+    assertEquals(pages, requestsOfA.size(), "every request to the site went through the scheduler as it was sent");
+    for (int i = 1; i < requestsOfA.size(); i++) {
+      long gap = requestsOfA.get(i) - requestsOfA.get(i - 1);
+      assertTrue(gap >= Duration.ofMillis(150).toNanos(), "requests " + (i - 1) + " and " + i + " sent only " + gap
+          + " ns apart");
     }
   }
 

@@ -160,6 +160,7 @@ public final class PageFetcher implements AutoCloseable {
     if (cookies != null) {
       builder.cookieJar(cookies);
     }
+    builder.addNetworkInterceptor(SendGate.INTERCEPTOR); // first: a request it refuses is neither changed nor recorded
     if (!fetch.headers().isEmpty()) {
       builder.addNetworkInterceptor(new RequestHeaders(fetch.headers(), takesCredentials)); // before the capture
     }
@@ -241,6 +242,14 @@ public final class PageFetcher implements AutoCloseable {
    * carries {@code last} as its tag, for an archive to record an unchanged response as a revisit.
    */
   public FetchResponse fetch(Url url, boolean keepBody, boolean anyType, Revalidation last) {
+    return fetch(url, keepBody, anyType, last, null);
+  }
+
+  /**
+   * As {@link #fetch(Url, boolean, boolean, Revalidation)}, asking {@code gate} (when not {@code null}) as the request
+   * is about to go on the wire: a refusal ends the fetch with a network error and nothing sent, the gate knowing why.
+   */
+  public FetchResponse fetch(Url url, boolean keepBody, boolean anyType, Revalidation last, SendGate gate) {
     Instant startedAt = clock.instant();
     long start = ticker.nanos();
     HttpUrl target = HttpUrl.get(url.toString()); // the one place a crawl's URL becomes OkHttp's
@@ -257,6 +266,9 @@ public final class PageFetcher implements AutoCloseable {
       builder.tag(Revalidation.class, last);
     }
     builder.tag(Instant.class, startedAt); // an archive dates the capture as the record is dated
+    if (gate != null) {
+      builder.tag(SendGate.class, gate);
+    }
     Request request = builder.build();
     Call call = pools.clientFor(target).newCall(request);
     Integer status = null;

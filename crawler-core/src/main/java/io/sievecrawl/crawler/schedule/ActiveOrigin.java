@@ -15,6 +15,7 @@ final class ActiveOrigin<T> {
   int leases; // since it was checked out: an origin that had its turns yields to one waiting in line
   long nextStart; // pace.nextStart, cached: the due-heap orders by it
   boolean inHeap;
+  boolean busy; // its next task is being read from the frontier, with the scheduler's lock let go: kept out of the heap
   Claim<T> lastLeased; // the latest lease's claim, and the pace's start before it: see completeUnfetched
   long startBefore;
   boolean startedBefore;

@@ -29,14 +29,30 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A frontier shared with other processes brings origins into line unannounced, so waiting workers look at its
  * line every {@value #SHARED_RECHECK_MILLIS} ms; with a frontier of this process alone they wait for an offer, a
  * completion or the next due time.
+ *
+ * <p>The politeness delay runs from when a request is sent ({@link #sending}), not from when its lease was handed
+ * out: a worker held up between the two (a starved machine) cannot bring two requests to one origin closer together
+ * than the delay.
  */
 public final class HostScheduler<T> {
   /*
-   * Concurrency: one ReentrantLock guards the active origins, the due-heap and the timekeeper. Network I/O to sites
-   * never happens under it; the frontier's own lock is taken inside it (never the other way round), for page-cache
-   * reads of the disk frontier or a round trip to Redis for a shared one (checking an origin out, claiming its next
-   * tasks). Completions reach the frontier before this lock is taken. Times come from the injected ticker (the
-   * crawl's), so tests drive the schedule.
+   * Concurrency: one ReentrantLock guards the active origins, the due-heap and the timekeeper, and is held for that
+   * memory only. It is let go around every call into the frontier (checking an origin out, reading an origin's next
+   * task, giving an origin back, asking whether the crawl is finished), which may read the disk or go to Redis across
+   * the network: workers do those side by side, none waits for another's round trip (three agents on 5,000 sites
+   * spent most of their time queued behind one). So that nothing changes under a worker that let the lock go:
+   *
+   * 1. An origin whose next task is being read is out of the due-heap (ActiveOrigin.busy): no other worker reads or
+   *    leases it meanwhile, and nothing puts it back before the read returns. A task read for an origin that a pause
+   *    or a delay holds back meanwhile is kept as its next task (a retry) until the origin is due.
+   * 2. An origin given back leaves the active set before the frontier hears of it; the frontier keeps it checked out
+   *    until then, so no other worker can check it out in between.
+   * 3. Origins being checked out count toward maxActive.
+   * 4. Every wake-up is counted (Timekeeper.signals): a worker that let the lock go looks again rather than waits when
+   *    one came meanwhile, so an offer or a completion it could not see is not lost.
+   *
+   * Completions reach the frontier before this lock is taken. Times come from the injected ticker (the crawl's), so
+   * tests drive the schedule.
    */
   static final int TURN_LEASES = 16;
   private static final long SHARED_RECHECK_MILLIS = 200;
@@ -53,6 +69,7 @@ public final class HostScheduler<T> {
   private final DueOrigins<T> due = new DueOrigins<>();
   private boolean stopped;
   private int producers; // offering tasks outside the workers: while any is, an empty frontier is not the end
+  private int checkingOut; // workers asking the frontier for an origin to check out (note 3)
 
   /** A task handed to a worker: its frontier claim and its origin. */
   public record Lease<T>(Claim<T> claim, String origin) {
@@ -70,6 +87,9 @@ public final class HostScheduler<T> {
 
     /** The start of the lease made at {@code nanos} was taken back: it sent no request ({@link #completeUnfetched}). */
     default void startTakenBack(String origin, long nanos) { }
+
+    /** A request to {@code origin} goes on the wire at {@code nanos} ({@link #sending}). */
+    default void sent(String origin, long nanos) { }
   }
 
   /**
@@ -166,26 +186,39 @@ public final class HostScheduler<T> {
     lock.lockInterruptibly();
     try {
       while (true) {
+        long signals = timekeeper.signals();
         if (stopped) {
           return null;
         }
-        long now = ticker.nanos();
-        Lease<T> lease = leaseIfDue(now);
+        Lease<T> lease = leaseIfDue();
         if (lease != null) {
           return lease;
         }
-        if (producers == 0 && frontier.isFinished()) {
+        if (producers == 0 && frontierFinished()) {
           timekeeper.wakeAll(); // a shared frontier finishes without a signal here: every worker should see it
           return null;
         }
+        long now = ticker.nanos();
         if (deadline - now <= 0) {
           return null;
         }
-        timekeeper.await(now, nextWake(now, deadline), deadline);
+        if (timekeeper.signals() == signals) { // else something changed while the lock was let go: look again
+          timekeeper.await(now, nextWake(now, deadline), deadline);
+        }
       }
     } finally {
       timekeeper.leaving();
       lock.unlock();
+    }
+  }
+
+  /** Whether the frontier is finished, asked with the lock let go (caller holds it). */
+  private boolean frontierFinished() {
+    lock.unlock();
+    try {
+      return frontier.isFinished();
+    } finally {
+      lock.lock();
     }
   }
 
@@ -203,25 +236,32 @@ public final class HostScheduler<T> {
   public Lease<T> poll() {
     lock.lock();
     try {
-      return stopped ? null : leaseIfDue(ticker.nanos());
+      return stopped ? null : leaseIfDue();
     } finally {
       lock.unlock();
     }
   }
 
-  private Lease<T> leaseIfDue(long now) {
+  /** Caller holds the lock, which is let go and taken again around the frontier's calls. */
+  private Lease<T> leaseIfDue() {
     boolean filled = false;
     while (true) {
+      if (stopped) {
+        return null;
+      }
+      long now = ticker.nanos();
       ActiveOrigin<T> head = due.peek();
       boolean headDue = head != null && head.nextStart - now <= 0;
       if (!headDue || !filled) {
         // Origins in the frontier's line are due too: one joins the set at hand per lease while there is room, and
         // takes its turn after those due before it; with none due here, as many join as it takes to find a task.
         filled = true;
-        if (checkOut(now)) {
+        if (checkOut()) {
           continue;
         }
-        if (!headDue) {
+        now = ticker.nanos();
+        head = due.peek();
+        if (head == null || head.nextStart - now > 0) {
           return null;
         }
       }
@@ -230,35 +270,74 @@ public final class HostScheduler<T> {
       }
       Claim<T> claim = head.takeRetry();
       if (claim == null) {
-        claim = frontier.poll(head.origin);
-      }
-      if (claim == null) { // nothing waits for it now
-        due.remove(head);
-        if (head.isReleasable()) {
-          giveBack(head);
+        claim = readNext(head);
+        if (claim == null) {
+          nothingWaits(head);
+          continue;
         }
-        continue;
+        now = ticker.nanos();
+        if (stopped || head.pace.nextStart(now) - now > 0) {
+          head.retryFirst(claim); // held back while it was read (note 1), or the crawl stopped: kept for later
+          reposition(head, now);
+          continue;
+        }
       }
       return lease(head, claim, now);
     }
   }
 
-  /** Checks the origin first in the frontier's line out into the active set, due now; false if there is none or no room. */
-  private boolean checkOut(long now) {
-    if (active.size() >= politeness.maxActive()) {
+  /**
+   * Checks the origin first in the frontier's line out into the active set, due now; false if there is none or no
+   * room. Lets the lock go while the frontier answers.
+   */
+  private boolean checkOut() {
+    if (active.size() + checkingOut >= politeness.maxActive()) {
       return false;
     }
-    String origin = frontier.nextQueue();
+    String origin = nextQueueUnlocked();
     if (origin == null) {
       return false;
     }
-    admit(origin, now);
+    admit(origin, ticker.nanos());
     return true;
+  }
+
+  private String nextQueueUnlocked() {
+    checkingOut++;
+    lock.unlock();
+    try {
+      return frontier.nextQueue();
+    } finally {
+      lock.lock();
+      checkingOut--;
+    }
+  }
+
+  /** The origin's next task from the frontier, read with the lock let go and the origin out of the heap (note 1). */
+  private Claim<T> readNext(ActiveOrigin<T> o) {
+    due.remove(o);
+    o.busy = true;
+    lock.unlock();
+    try {
+      return frontier.poll(o.origin);
+    } finally {
+      lock.lock();
+      o.busy = false;
+    }
+  }
+
+  /** The frontier had no task for the origin: it goes back unless it has requests in flight or a retry came in. */
+  private void nothingWaits(ActiveOrigin<T> o) {
+    if (o.retryCount() > 0) {
+      reposition(o, ticker.nanos());
+    } else if (o.isReleasable()) {
+      giveBack(o);
+    } // else requests are in flight: the first to end puts it back in the heap
   }
 
   private void admit(String origin, long now) {
     ActiveOrigin<T> o = active.computeIfAbsent(origin, key -> new ActiveOrigin<>(key, politeness, now));
-    if (o.hasRoom(hostConcurrency)) {
+    if (o.hasRoom(hostConcurrency) && !o.busy) {
       due.add(o);
     }
   }
@@ -266,28 +345,49 @@ public final class HostScheduler<T> {
   /**
    * With the active set full, a due origin that has had its turns goes to the back of the frontier's line if an
    * origin waits there, which takes its place: origins beyond {@code maxActive} take turns too. Only an origin with
-   * nothing pending goes (no request out, no retry, no delay or back-off to keep).
+   * nothing pending goes (no request out, no retry, no delay or back-off to keep). True when the set at hand changed
+   * (or the lock was let go): the caller looks again.
    */
   private boolean yieldsTurn(ActiveOrigin<T> head, long now) {
     if (active.size() < politeness.maxActive() || head.leases < TURN_LEASES || !head.isReleasable()
         || !head.pace.isIdle(now)) {
       return false;
     }
-    String waiting = frontier.nextQueue();
+    due.remove(head);
+    head.busy = true; // kept as it is while the frontier is asked (note 1)
+    String waiting;
+    try {
+      waiting = nextQueueUnlocked();
+    } finally {
+      head.busy = false;
+    }
     if (waiting == null) {
       head.leases = 0; // nobody waits: it keeps its place for another round of turns
-      return false;
+      reposition(head, ticker.nanos());
+      return true;
     }
-    giveBack(head);
-    admit(waiting, now);
+    admit(waiting, ticker.nanos());
+    if (head.isReleasable()) {
+      giveBack(head);
+    } else {
+      reposition(head, ticker.nanos());
+    }
     return true;
   }
 
-  /** Releases the origin to the frontier: back in line if its queue holds tasks, forgotten here. */
+  /**
+   * Releases the origin to the frontier: back in line if its queue holds tasks, forgotten here (note 2). Lets the lock
+   * go while the frontier hears of it.
+   */
   private void giveBack(ActiveOrigin<T> o) {
     due.remove(o);
     active.remove(o.origin);
-    frontier.releaseQueue(o.origin);
+    lock.unlock();
+    try {
+      frontier.releaseQueue(o.origin);
+    } finally {
+      lock.lock();
+    }
   }
 
   private Lease<T> lease(ActiveOrigin<T> o, Claim<T> claim, long now) {
@@ -302,13 +402,37 @@ public final class HostScheduler<T> {
     return new Lease<>(claim, o.origin);
   }
 
-  /** Puts the origin at its next start in the due-heap, or out of it while its requests in flight are at the limit. */
+  /**
+   * Puts the origin at its next start in the due-heap, or out of it while its requests in flight are at the limit or
+   * its next task is being read.
+   */
   private void reposition(ActiveOrigin<T> o, long now) {
     due.reschedule(o, o.pace.nextStart(now));
-    if (o.hasRoom(hostConcurrency)) {
+    if (o.hasRoom(hostConcurrency) && !o.busy) {
       due.add(o);
     } else {
       due.remove(o);
+    }
+  }
+
+  /**
+   * The lease's request is about to go on the wire: returns 0 and counts the origin's delay from now, or, when a
+   * request of the origin went less than its delay ago (one leased after this one and sent first), the nanoseconds
+   * to wait, and counts nothing: the caller postpones the lease that long ({@link #postpone}).
+   */
+  public long sending(Lease<T> lease) {
+    lock.lock();
+    try {
+      ActiveOrigin<T> o = active.get(lease.origin());
+      long now = ticker.nanos();
+      long wait = o.pace.sending(now);
+      if (wait == 0) {
+        reposition(o, now);
+        observer.sent(o.origin, now);
+      }
+      return wait;
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -462,11 +586,11 @@ public final class HostScheduler<T> {
     lock.lock();
     try {
       stopped = true;
-      frontier.stop();
       timekeeper.wakeAll();
     } finally {
       lock.unlock();
     }
+    frontier.stop();
   }
 
   /** Where the origins at hand stand now, for a progress line. */

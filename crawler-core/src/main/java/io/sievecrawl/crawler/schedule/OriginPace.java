@@ -8,6 +8,10 @@ package io.sievecrawl.crawler.schedule;
  * down gets more room). A 429 or 503 doubles it (up to the ceiling), each later success halves that back-off again.
  * A robots.txt Crawl-delay wins when it is longer. Times are nanoseconds of the scheduler's ticker. Not thread-safe:
  * the scheduler's lock guards it.
+ *
+ * <p>A start is noted when a task is leased ({@link #started}), so that the origin waits its delay before the next
+ * lease, and again when its request is sent ({@link #sending}), which may be later: the delay runs from the later of
+ * the two, and two requests are never sent closer together than the delay.
  */
 final class OriginPace {
   private static final int MAX_BACKOFF = 64;
@@ -15,6 +19,8 @@ final class OriginPace {
   private final Politeness politeness;
   private long lastStart;
   private boolean started;
+  private long lastSent;
+  private boolean sent;
   private long delay; // before back-off and Crawl-delay
   private long crawlDelay;
   private int backoff = 1;
@@ -52,10 +58,34 @@ final class OriginPace {
     return started;
   }
 
-  /** Puts back the last start {@link #started} replaced: the request it stood for was not sent after all. */
+  /**
+   * A request is about to be sent at {@code now}: returns 0 and runs the delay from now, or, when the last request
+   * sent went less than the delay ago, the nanoseconds until the delay is over (and notes nothing).
+   */
+  long sending(long now) {
+    if (sent && lastSent + effectiveDelay() - now > 0) {
+      return lastSent + effectiveDelay() - now;
+    }
+    lastSent = now;
+    sent = true;
+    if (!started || now - lastStart > 0) {
+      lastStart = now;
+      started = true;
+    }
+    return 0;
+  }
+
+  /**
+   * Puts back the last start {@link #started} replaced: the request it stood for was not sent after all. A request
+   * sent since still counts.
+   */
   void restoreStart(long previousStart, boolean previouslyStarted) {
     lastStart = previousStart;
     started = previouslyStarted;
+    if (sent && (!started || lastSent - lastStart > 0)) {
+      lastStart = lastSent;
+      started = true;
+    }
   }
 
   /** A response came after {@code responseNanos}: adapt the delay, and back off on 429 and 503. */

@@ -16,6 +16,7 @@ final class Timekeeper {
   private int timekeepers; // workers waiting with a timeout
   private boolean watchKnown; // whether watchedUntil holds: a timekeeper wakes by then
   private long watchedUntil;
+  private long signals; // wake-ups so far: a worker that let the lock go compares it to see whether it missed one
 
   Timekeeper(ReentrantLock lock) {
     this.lock = lock;
@@ -53,11 +54,18 @@ final class Timekeeper {
 
   /** Something changed that one waiting worker can act on. */
   void wakeOne() {
+    signals++;
     changed.signal();
   }
 
   /** Something changed that every waiting worker should see. */
   void wakeAll() {
+    signals++;
     changed.signalAll();
+  }
+
+  /** How many wake-ups there have been: a change tells a worker that let the lock go to look again, not wait. */
+  long signals() {
+    return signals;
   }
 }

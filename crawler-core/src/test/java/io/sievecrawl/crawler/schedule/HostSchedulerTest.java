@@ -69,6 +69,64 @@ class HostSchedulerTest {
     assertEquals("https://a.example/2", s.poll().task());
   }
 
+  /** A worker held up between its lease and its request (a starved machine): the delay runs from the request. */
+  @Test
+  void theDelayRunsFromWhenTheRequestIsSentNotFromWhenItWasLeased() {
+    List<Long> sent = new ArrayList<>();
+    HostScheduler<String> s = new HostScheduler<>(frontier, Politeness.fixed(1, Duration.ofSeconds(1), 100), clock,
+        new HostScheduler.LeaseObserver() {
+          @Override
+          public void leased(String origin, long nanos) { }
+
+          @Override
+          public void sent(String origin, long nanos) {
+            sent.add(nanos);
+          }
+        });
+    s.offer("https://a.example/1");
+    s.offer("https://a.example/2");
+    long start = clock.nanos();
+    HostScheduler.Lease<String> first = s.poll();
+    advance(Duration.ofMillis(990));
+    assertEquals(0, s.sending(first), "the first request may go");
+    s.complete(first);
+    advance(Duration.ofMillis(10));
+    assertNull(s.poll(), "a second after the lease, 10 ms after the request: too soon");
+    advance(Duration.ofMillis(989));
+    assertNull(s.poll(), "999 ms after the request");
+    advance(Duration.ofMillis(1));
+    HostScheduler.Lease<String> second = s.poll();
+    assertEquals("https://a.example/2", second.task());
+    assertEquals(0, s.sending(second));
+    assertEquals(List.of(start + 990_000_000L, start + 1_990_000_000L), sent);
+  }
+
+  /**
+   * Two requests in flight at once on one origin: the one leased first and sent last waits for the delay after the
+   * other, and goes then.
+   */
+  @Test
+  void aRequestSentAfterOneLeasedLaterWaitsTheDelayAfterIt() {
+    HostScheduler<String> s = scheduler(2, Duration.ofSeconds(1));
+    for (int i = 1; i <= 3; i++) {
+      s.offer("https://a.example/" + i);
+    }
+    HostScheduler.Lease<String> first = s.poll();
+    advance(Duration.ofSeconds(1));
+    HostScheduler.Lease<String> second = s.poll();
+    advance(Duration.ofMillis(5));
+    assertEquals(0, s.sending(second));
+    advance(Duration.ofMillis(5));
+    assertEquals(Duration.ofMillis(995).toNanos(), s.sending(first), "5 ms after the other: it waits 995 ms more");
+    s.postpone(first, Duration.ofNanos(s.sending(first)));
+    advance(Duration.ofMillis(994));
+    assertNull(s.poll(), "1,999 ms after the other was sent");
+    advance(Duration.ofMillis(1));
+    HostScheduler.Lease<String> again = s.poll();
+    assertEquals("https://a.example/1", again.task(), "the postponed request goes first");
+    assertEquals(0, s.sending(again));
+  }
+
   @Test
   void aTaskEndedWithoutARequestDoesNotSpendTheDelay() {
     HostScheduler<String> s = scheduler(1, Duration.ofSeconds(1));
