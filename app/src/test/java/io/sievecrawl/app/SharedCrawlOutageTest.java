@@ -59,6 +59,44 @@ class SharedCrawlOutageTest {
     }
   }
 
+  /**
+   * Redis killed and started again from a snapshot older than the crawl's last writes (an RDB saved mid-crawl): the
+   * snapshot holds tasks in its flight hashes under the id of the agent, alive, that has done them since. The agent
+   * puts back what it does not hold, and the crawl ends by itself with every page fetched; URLs admitted after the
+   * snapshot come back through the pages fetched again.
+   */
+  @Test
+  void aCrawlOnARedisRestoredFromAnOlderSnapshotEndsWithEveryPageFetched() throws Exception {
+    Path data = Files.createDirectories(dir.resolve("redis"));
+    try (RedisServer redis = RedisServer.startSnapshotting(data);
+        SyntheticSite first = SyntheticSite.start(1_000, 5, 5); SyntheticSite second = SyntheticSite.start(1_000, 5, 5)) {
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), first.rootUrl() + "\n" + second.rootUrl() + "\n");
+      Path results = dir.resolve("out.jsonl");
+      Path log = dir.resolve("agent.log");
+      Process agent = ChildProcess.start(List.of(), dir.resolve("stderr.txt"), "crawl", seeds.toString(), "--redis",
+          redis.uri(), "--crawl-name", "restored", "-o", results.toString(), "--log-file", log.toString(), "--delay",
+          "0ms", "--host-concurrency", "1", "--set", "frontier.lease-ttl=3s");
+      waitFor(agent, () -> lines(results) >= 150, log);
+      redis.save();
+      Path snapshot = Files.copy(data.resolve("dump.rdb"), dir.resolve("older.rdb"));
+      java.util.Map<String, String> savedBeats = heartbeats(redis, "restored");
+      long saved = lines(results);
+      // the agent goes on, and writes a heartbeat the snapshot does not hold, as in any crawl that goes on a while
+      waitFor(agent, () -> lines(results) >= saved + 150 && !heartbeats(redis, "restored").equals(savedBeats), log);
+      redis.kill();
+      Files.copy(snapshot, data.resolve("dump.rdb"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      redis.startAgain();
+
+      assertTrue(agent.waitFor(2, TimeUnit.MINUTES), "the agent ends: " + Files.readString(log));
+      assertEquals(0, agent.exitValue(), Files.readString(dir.resolve("stderr.txt")) + Files.readString(log));
+      assertEquals(0, first.pagesNeverServed(), "every page of the first site fetched");
+      assertEquals(0, second.pagesNeverServed(), "every page of the second site fetched");
+      assertEquals(2_000, urls(results).size(), "every page has a record");
+      assertEquals(1, count(log, "lost the shared crawl's writes"), Files.readString(log));
+      assertTrue(count(log, "tasks left in flight that this agent no longer holds") > 0, Files.readString(log));
+    }
+  }
+
   @Test
   void anAgentGivesUpWhenRedisStaysAwayPastTheGraceAndSaysHowToContinue() throws Exception {
     try (RedisServer redis = RedisServer.start(null); SyntheticSite site = SyntheticSite.start(PAGES, 5, 10)) {
@@ -99,6 +137,13 @@ class SharedCrawlOutageTest {
         throw new AssertionError("the agent ended early, exit " + agent.exitValue() + "\n"
             + (Files.exists(log) ? Files.readString(log) : ""));
       }
+    }
+  }
+
+  /** The agents' heartbeats in the shared crawl {@code name}, as Redis holds them now. */
+  private static java.util.Map<String, String> heartbeats(RedisServer redis, String name) {
+    try (var client = io.lettuce.core.RedisClient.create(redis.uri()); var connection = client.connect()) {
+      return connection.sync().hgetall("sievecrawl:{" + name + "}:agents");
     }
   }
 

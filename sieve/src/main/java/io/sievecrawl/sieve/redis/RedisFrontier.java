@@ -13,16 +13,14 @@ import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -53,16 +51,18 @@ public final class RedisFrontier<T> implements Frontier<T> {
    *    it, and its release lines it up again if its list holds tasks. Duplicates in a line are harmless for that
    *    reason; a missing entry is not, so the owner of a new shard lines up every origin of the shard that holds
    *    tasks.
-   * 3. One lock guards the local state (checked-out origins, claimed tasks, claims in flight); Redis calls for
-   *    offers and acknowledgements do not take it (the connection is thread-safe), claiming and releasing do.
+   * 3. What this agent holds (checked-out origins, claimed tasks, claims on their way) is in LocalClaims, whose lock
+   *    is held for memory only: no call to Redis is made under a lock here, so workers claim, check out and
+   *    acknowledge side by side.
    * 4. Asking the lines for an origin when none was found is rate-limited (EMPTY_READ_PAUSE_NANOS) until this agent
    *    admits a task or releases an origin, and so is the global "finished" check, so idle workers do not hammer
    *    Redis.
    * 5. While Redis is unreachable, every call here waits in RedisCrawl.call (workers with it) for up to the outage
    *    grace; a call whose reply was lost is sent again, which Scripts shows to be safe for each script.
+   * 6. A shard is used only while its lease holds by this agent's own clock (ShardLeases), and what its flight hash
+   *    holds that nobody holds is put back whenever that may have happened (FlightRecovery).
    */
   private static final int CLAIM_AHEAD = 8;
-  private static final int TAKE_OVER_BATCH = 500; // origins a take-over script handles at most
   private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -74,26 +74,19 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final BloomSizing sizing;
   private final long seed;
   private final boolean confirmed;
+  private final ShardKeys keys;
+  private final LocalClaims claims;
+  private final FlightRecovery recovery;
   private final ShardLeases leases;
   private final CapacityMonitor capacity;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Map<String, ArrayDeque<Claimed>> checkedOut = new HashMap<>(); // guarded by lock
-  private final Map<Long, InFlight> inFlight = new HashMap<>(); // guarded by lock
-  private final Map<Integer, Integer> inFlightPerShard = new HashMap<>(); // guarded by lock
-  private long counter; // guarded by lock
+  private final AtomicInteger nextLine = new AtomicInteger();
   private volatile long lastEmptyRead; // when the lines were last found empty
   private volatile boolean linesEmpty; // found empty at lastEmptyRead, and this agent has lined up none since
-  private int nextLine; // guarded by lock
   private volatile boolean stopped;
   private volatile long bits;
   private volatile long finishedCheckedAt;
   private volatile boolean finished;
   private volatile List<KeyValue<String, byte[]>> lastCounters = List.of(); // as last read, while Redis is away
-
-  /** A task claimed in Redis (in the flight hash under {@code field}), not handed out yet. */
-  private record Claimed(String field, byte[] task) {}
-
-  private record InFlight(int shard, String field) {}
 
   private RedisFrontier(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
@@ -106,10 +99,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
     this.sizing = crawl.sizing();
     this.seed = crawl.seed();
     this.confirmed = crawl.confirmed();
+    this.keys = new ShardKeys(crawl);
+    this.claims = new LocalClaims(crawl.agentId(), this::shardOf);
+    this.recovery = new FlightRecovery(crawl, keys, claims,
+        task -> queueKey.apply(codec.decode(task, 0, task.length)));
     this.leases = new ShardLeases(crawl, leaseTtl, new ShardLeases.Listener() {
       @Override
-      public void acquired(int shard) {
-        takeOver(shard);
+      public long recover(int shard) {
+        long back = recovery.recover(shard);
+        linesEmpty = false; // its origins are lined up
+        return back;
       }
 
       @Override
@@ -118,8 +117,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
       }
 
       @Override
-      public void afterOutage(int shard) {
-        lineUp(shard, Map.of());
+      public void lost(int shard) {
+        claims.lost(shard);
       }
     });
     this.capacity = new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed);
@@ -167,22 +166,6 @@ public final class RedisFrontier<T> implements Frontier<T> {
     return Math.floorMod(origin.hashCode() * 0x9E3779B9, crawl.shards());
   }
 
-  private String listKey(String origin) {
-    return crawl.key("o:" + origin);
-  }
-
-  private String lineKey(int shard) {
-    return crawl.key("line:" + shard);
-  }
-
-  private String originsKey(int shard) {
-    return crawl.key("origins:" + shard);
-  }
-
-  private String flightKey(int shard) {
-    return crawl.key("flight:" + shard);
-  }
-
   /** The field of the counters hash that counts the shard's open tasks (waiting or claimed). */
   static String openField(int shard) {
     return "open:" + shard;
@@ -223,9 +206,9 @@ public final class RedisFrontier<T> implements Frontier<T> {
       String origin = queueKey.apply(task);
       int shard = shardOf(origin);
       args.add(index(keys, crawl.key("f:" + chunk)));
-      args.add(index(keys, listKey(origin)));
-      args.add(index(keys, lineKey(shard)));
-      args.add(index(keys, originsKey(shard)));
+      args.add(index(keys, this.keys.list(origin)));
+      args.add(index(keys, this.keys.line(shard)));
+      args.add(index(keys, this.keys.origins(shard)));
       args.add(RedisCrawl.bytes(Integer.toString(blockOffset)));
       args.add(RedisCrawl.bytes(Integer.toString(probe.bits().length)));
       for (int bit : probe.bits()) {
@@ -274,36 +257,29 @@ public final class RedisFrontier<T> implements Frontier<T> {
   @Override
   public String nextQueue() {
     checkUsable();
-    lock.lock();
-    try {
-      long now = ticker.nanos();
-      if (stopped || linesEmpty && now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
+    long now = ticker.nanos();
+    if (stopped || linesEmpty && now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
+      return null;
+    }
+    while (true) {
+      List<Integer> shards = leases.readable();
+      if (shards.isEmpty()) {
+        emptyRead(now);
         return null;
       }
-      while (true) {
-        List<Integer> shards = leases.readable();
-        if (shards.isEmpty()) {
-          emptyRead(now);
-          return null;
-        }
-        String[] keys = java.util.stream.Stream.concat(shards.stream().map(this::lineKey),
-            shards.stream().map(leases::leaseKey)).toArray(String[]::new);
-        List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, keys,
-            RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine++, shards.size()))),
-            RedisCrawl.bytes(crawl.agentId()));
-        if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
-          emptyRead(now);
-          return null;
-        }
-        String origin = new String((byte[]) found.get(1), StandardCharsets.UTF_8);
-        if (checkedOut.containsKey(origin)) {
-          continue; // came into line while checked out here (note 2)
-        }
-        checkedOut.put(origin, new ArrayDeque<>());
-        return origin;
+      String[] lineKeys = java.util.stream.Stream.concat(shards.stream().map(keys::line),
+          shards.stream().map(keys::lease)).toArray(String[]::new);
+      List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, lineKeys,
+          RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine.getAndIncrement(), shards.size()))),
+          RedisCrawl.bytes(crawl.agentId()));
+      if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
+        emptyRead(now);
+        return null;
       }
-    } finally {
-      lock.unlock();
+      String origin = new String((byte[]) found.get(1), StandardCharsets.UTF_8);
+      if (claims.checkOut(origin)) {
+        return origin;
+      } // else it came into line while checked out here (note 2)
     }
   }
 
@@ -316,159 +292,85 @@ public final class RedisFrontier<T> implements Frontier<T> {
   public Claim<T> poll(String origin) {
     checkUsable();
     int shard = shardOf(origin);
-    lock.lock();
-    try {
-      ArrayDeque<Claimed> claimed = checkedOut.get(origin);
-      if (stopped || claimed == null || !leases.owns(shard)) {
-        return null;
-      }
-      if (claimed.isEmpty()) {
-        claimAhead(origin, shard, claimed);
-      }
-      Claimed next = claimed.pollFirst();
-      if (next == null) {
-        return null;
-      }
-      long id = ++counter;
-      inFlight.put(id, new InFlight(shard, next.field()));
-      inFlightPerShard.merge(shard, 1, Integer::sum);
-      return new Claim<>(codec.decode(next.task(), 0, next.task().length), id);
-    } finally {
-      lock.unlock();
+    if (stopped || !leases.owns(shard)) {
+      return null;
     }
+    LocalClaims.HandedOut next = claims.handOut(origin, shard, leases::owns);
+    if (next == null && claims.needsClaim(origin)) {
+      claimAhead(origin, shard);
+      next = claims.handOut(origin, shard, leases::owns);
+    }
+    return next == null ? null : new Claim<>(codec.decode(next.task(), 0, next.task().length), next.id());
   }
 
-  private void claimAhead(String origin, int shard, ArrayDeque<Claimed> into) { // caller holds lock
+  /** Claims the origin's next tasks in Redis, to be handed out from here; no lock is held meanwhile (note 3). */
+  private void claimAhead(String origin, int shard) {
+    LocalClaims.Reservation reserved = claims.reserve(shard, CLAIM_AHEAD);
     List<byte[]> args = new ArrayList<>();
     args.add(RedisCrawl.bytes(Integer.toString(CLAIM_AHEAD)));
     args.add(RedisCrawl.bytes(origin));
     args.add(RedisCrawl.bytes(crawl.agentId()));
-    String[] fields = new String[CLAIM_AHEAD];
-    for (int i = 0; i < CLAIM_AHEAD; i++) {
-      fields[i] = crawl.agentId() + ":" + (++counter);
-      args.add(RedisCrawl.bytes(fields[i]));
+    for (String field : reserved.fields()) {
+      args.add(RedisCrawl.bytes(field));
     }
-    List<byte[]> tasks = crawl.eval(Scripts.CLAIM, ScriptOutputType.MULTI,
-        new String[] {listKey(origin), flightKey(shard), originsKey(shard), leases.leaseKey(shard)},
-        args.toArray(byte[][]::new));
-    for (int i = 0; i < tasks.size(); i++) {
-      into.addLast(new Claimed(fields[i], tasks.get(i)));
+    List<byte[]> tasks = List.of();
+    try {
+      tasks = crawl.eval(Scripts.CLAIM, ScriptOutputType.MULTI,
+          new String[] {keys.list(origin), keys.flight(shard), keys.origins(shard), keys.lease(shard)},
+          args.toArray(byte[][]::new));
+    } finally {
+      List<LocalClaims.Claimed> unwanted = claims.claimed(origin, reserved, tasks);
+      if (!unwanted.isEmpty()) {
+        unclaim(origin, shard, unwanted); // the origin was given back meanwhile
+      }
     }
   }
 
   @Override
   public void releaseQueue(String origin) {
-    lock.lock();
-    try {
-      ArrayDeque<Claimed> claimed = checkedOut.remove(origin);
-      if (claimed == null) {
-        throw new IllegalStateException("queue '" + origin + "' is not checked out");
-      }
-      int shard = shardOf(origin);
-      if (leases.owns(shard)) {
-        unclaim(origin, shard, claimed);
-        linesEmpty = false; // it may be in line again
-      }
-    } finally {
-      lock.unlock();
-    }
+    List<LocalClaims.Claimed> ahead = claims.release(origin);
+    int shard = shardOf(origin);
+    if (leases.owns(shard)) {
+      unclaim(origin, shard, ahead);
+      linesEmpty = false; // it may be in line again
+    } // else the claims stay in flight: the shard's next owner, or this agent once its lease holds again, puts them back
   }
 
   /** Puts the claimed tasks back at the head of the origin's list, and the origin in line if it holds tasks. */
-  private void unclaim(String origin, int shard, ArrayDeque<Claimed> claimed) {
+  private void unclaim(String origin, int shard, List<LocalClaims.Claimed> claimed) {
     List<byte[]> args = new ArrayList<>();
     args.add(RedisCrawl.bytes(origin));
-    for (Claimed c : claimed) {
+    for (LocalClaims.Claimed c : claimed) {
       args.add(RedisCrawl.bytes(c.field()));
       args.add(c.task());
     }
     crawl.eval(Scripts.UNCLAIM, ScriptOutputType.INTEGER,
-        new String[] {listKey(origin), flightKey(shard), lineKey(shard), originsKey(shard)},
+        new String[] {keys.list(origin), keys.flight(shard), keys.line(shard), keys.origins(shard)},
         args.toArray(byte[][]::new));
   }
 
   /**
-   * The shard is ours now: the tasks its previous owner claimed and did not finish go back to the head of their
-   * origins' lists, and every origin of the shard that holds tasks is lined up (it may have been checked out by
-   * the previous owner, and so out of line).
-   */
-  private void takeOver(int shard) {
-    Map<String, byte[]> left = crawl.call(redis -> redis.hgetall(flightKey(shard)));
-    Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>();
-    left.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey(RedisFrontier::compareFields))
-        .forEach(e -> {
-          T task = codec.decode(e.getValue(), 0, e.getValue().length);
-          byOrigin.computeIfAbsent(queueKey.apply(task), o -> new ArrayList<>())
-              .add(new Claimed(e.getKey(), e.getValue()));
-        });
-    lineUp(shard, byOrigin);
-  }
-
-  /**
-   * Puts {@code claims} back at the head of their origins' lists, and lines up every origin of the shard that holds
-   * tasks. Without claims, after an outage: an origin checked out by a call whose reply was lost is back in line.
-   */
-  private void lineUp(int shard, Map<String, List<Claimed>> claims) {
-    Map<String, List<Claimed>> byOrigin = new LinkedHashMap<>(claims);
-    for (byte[] origin : crawl.call(redis -> redis.smembers(originsKey(shard)))) {
-      byOrigin.putIfAbsent(new String(origin, StandardCharsets.UTF_8), List.of());
-    }
-    List<String> origins = new ArrayList<>(byOrigin.keySet());
-    for (int from = 0; from < origins.size(); from += TAKE_OVER_BATCH) { // a script blocks Redis: keep each short
-      List<String> keys = new ArrayList<>(List.of(flightKey(shard), lineKey(shard), originsKey(shard)));
-      List<byte[]> args = new ArrayList<>();
-      for (String origin : origins.subList(from, Math.min(origins.size(), from + TAKE_OVER_BATCH))) {
-        List<Claimed> its = byOrigin.get(origin);
-        keys.add(listKey(origin));
-        args.add(RedisCrawl.bytes(origin));
-        args.add(RedisCrawl.bytes(Integer.toString(its.size())));
-        for (Claimed c : its) {
-          args.add(RedisCrawl.bytes(c.field()));
-          args.add(c.task());
-        }
-      }
-      crawl.eval(Scripts.TAKE_OVER, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
-          args.toArray(byte[][]::new));
-    }
-  }
-
-  /** Orders flight fields ({@code agent:counter}) by agent, then by counter: the order the tasks were claimed in. */
-  private static int compareFields(String a, String b) {
-    int ca = a.lastIndexOf(':');
-    int cb = b.lastIndexOf(':');
-    int byAgent = a.substring(0, ca).compareTo(b.substring(0, cb));
-    return byAgent != 0 ? byAgent
-        : Long.compare(Long.parseLong(a.substring(ca + 1)), Long.parseLong(b.substring(cb + 1)));
-  }
-
-  /**
-   * Whether the shard can be handed back: nothing of it is in flight here. Tasks claimed ahead for its origins go
-   * back to their lists first; the origins stay checked out here until released, but yield nothing more.
+   * Whether the shard can be handed back: nothing of it is handed out or on its way here. Tasks claimed ahead for its
+   * origins go back to their lists first; the origins stay checked out here until released, but yield nothing more.
    */
   private boolean idleShard(int shard) {
-    lock.lock();
-    try {
-      if (inFlightPerShard.getOrDefault(shard, 0) != 0) {
-        return false;
-      }
-      for (Map.Entry<String, ArrayDeque<Claimed>> e : checkedOut.entrySet()) {
-        if (shardOf(e.getKey()) == shard && !e.getValue().isEmpty()) {
-          unclaim(e.getKey(), shard, e.getValue());
-          e.getValue().clear();
-        }
-      }
-      return true;
-    } finally {
-      lock.unlock();
+    Map<String, List<LocalClaims.Claimed>> ahead = claims.drainIfIdle(shard);
+    if (ahead == null) {
+      return false;
     }
+    ahead.forEach((origin, claimed) -> unclaim(origin, shard, claimed));
+    return true;
   }
 
   @Override
   public void complete(Claim<T> claim) {
-    InFlight done = release(claim);
-    crawl.eval(Scripts.ACK, ScriptOutputType.INTEGER, new String[] {flightKey(done.shard()), crawl.key("counters")},
-        RedisCrawl.bytes(done.field()), RedisCrawl.bytes(openField(done.shard())));
+    LocalClaims.HandedOut done = claims.done(claim.id(), true);
+    try {
+      crawl.eval(Scripts.ACK, ScriptOutputType.INTEGER, new String[] {keys.flight(done.shard()),
+          crawl.key("counters")}, RedisCrawl.bytes(done.field()), RedisCrawl.bytes(openField(done.shard())));
+    } finally {
+      claims.arrived(done);
+    }
   }
 
   @Override
@@ -478,32 +380,13 @@ public final class RedisFrontier<T> implements Frontier<T> {
 
   @Override
   public void abandon(Claim<T> claim) {
-    release(claim); // stays in the flight hash: whoever owns the shard next hands it out again
-  }
-
-  private InFlight release(Claim<T> claim) {
-    lock.lock();
-    try {
-      InFlight f = inFlight.remove(claim.id());
-      if (f == null) {
-        throw new IllegalStateException("claim " + claim.id() + " is not in flight");
-      }
-      inFlightPerShard.merge(f.shard(), -1, Integer::sum);
-      return f;
-    } finally {
-      lock.unlock();
-    }
+    claims.done(claim.id(), false); // stays in the flight hash: whoever owns the shard next hands it out again
   }
 
   @Override
   public boolean owns(Claim<T> claim) {
-    lock.lock();
-    try {
-      InFlight f = inFlight.get(claim.id());
-      return f != null && leases.owns(f.shard());
-    } finally {
-      lock.unlock();
-    }
+    LocalClaims.HandedOut out = claims.get(claim.id());
+    return out != null && leases.owns(out.shard());
   }
 
   /** Whether nothing is open anywhere: every task admitted by any agent was acknowledged. */
@@ -538,15 +421,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
     lastCounters = values;
     long setBits = number(values, 0);
     long open = number(values, 3);
-    int local;
-    int origins;
-    lock.lock();
-    try {
-      local = inFlight.size();
-      origins = checkedOut.size();
-    } finally {
-      lock.unlock();
-    }
+    int local = claims.handedOutCount();
+    int origins = claims.checkedOutCount();
     return SieveStats.of(number(values, 1), number(values, 2), Math.max(0, open - local), local, origins,
         sizing, setBits, capacity.warnings(), confirmed, number(values, 4));
   }
@@ -586,19 +462,15 @@ public final class RedisFrontier<T> implements Frontier<T> {
    */
   @Override
   public void close() {
-    lock.lock();
     try {
-      for (Map.Entry<String, ArrayDeque<Claimed>> e : checkedOut.entrySet()) {
+      for (Map.Entry<String, List<LocalClaims.Claimed>> e : claims.releaseAll().entrySet()) {
         int shard = shardOf(e.getKey());
-        if (!e.getValue().isEmpty() && leases.owns(shard)) {
+        if (leases.owns(shard)) {
           unclaim(e.getKey(), shard, e.getValue());
         }
       }
-      checkedOut.clear();
     } catch (FrontierFailure e) {
       // Redis is gone: the claims stay in the flight hashes, and the next owner of their shards does them
-    } finally {
-      lock.unlock();
     }
     leases.close();
   }

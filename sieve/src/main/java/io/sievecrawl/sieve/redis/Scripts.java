@@ -187,18 +187,20 @@ final class Scripts {
       """;
 
   /**
-   * Puts back what a shard's previous owner claimed and lines up its origins, for several origins at once: KEYS
-   * flight hash, line, origin set, then one list key per origin; ARGV per origin: the origin, the number of its
-   * claims to put back, then field and task pairs, oldest first. A claim whose field is no longer in the flight hash
-   * is skipped; an origin whose list then holds tasks goes into line (duplicates in a line are harmless). Returns the
-   * claims put back.
+   * Puts back claims of a shard nobody holds (its previous owner's, or this agent's own it no longer holds) and lines
+   * up its origins, for several origins at once: KEYS flight hash, line, origin set, the shard's lease, then one list
+   * key per origin; ARGV the agent, then per origin: the origin, the number of its claims to put back, then field and
+   * task pairs, oldest first. Nothing is done unless the lease is the agent's (answers -1): a shard lost meanwhile
+   * keeps its new owner's claims. A claim whose field is no longer in the flight hash is skipped; an origin whose list
+   * then holds tasks goes into line (duplicates in a line are harmless). Returns the claims put back.
    *
    * <p>Run twice: as {@link #UNCLAIM}.
    */
   static final String TAKE_OVER = """
+      if redis.call('GET', KEYS[4]) ~= ARGV[1] then return -1 end
       local back = 0
-      local pos = 1
-      for i = 4, #KEYS do
+      local pos = 2
+      for i = 5, #KEYS do
         local origin = ARGV[pos]
         local claims = tonumber(ARGV[pos + 1])
         local first = pos + 2

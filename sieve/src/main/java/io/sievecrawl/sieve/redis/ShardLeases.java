@@ -28,27 +28,50 @@ import org.slf4j.LoggerFactory;
  * <p>Leases expire during a Redis outage longer than they last. An agent then holds its shards again if nobody took
  * them since it did ({@link Scripts#RENEW}), so its claims in flight stay its own and no page is fetched twice; for
  * a while after an outage it neither takes free shards nor counts silent agents dead, as the others come back too.
+ *
+ * <p>Leases are fenced by their holder: an agent uses a shard only until its lease may have expired by the agent's
+ * own monotonic clock, counted from before the renewal was sent ({@link #owns}), so an agent starved or paused past
+ * its lease (a loaded machine, a long GC pause, SIGSTOP) stops before another can take the shard over.
  */
 final class ShardLeases implements AutoCloseable {
   /** What the frontier does when ownership changes. */
   interface Listener {
-    /** The shard is ours now: claim what its previous owner left unacknowledged. */
-    void acquired(int shard);
+    /**
+     * The shard is ours, and what its flight hash holds may be held by nobody (just taken, held again after a lapse,
+     * Redis back after an outage or with older data): put that back and line up the shard's origins. Returns the
+     * tasks put back.
+     */
+    long recover(int shard);
 
     /** Whether nothing of the shard is in flight here, so its lease can be handed back. */
     boolean idle(int shard);
 
-    /** Redis is back after an outage: line up the shard's origins that a lost reply may have left out of line. */
-    void afterOutage(int shard);
+    /** The shard is another agent's now: forget what was claimed ahead for it here. */
+    void lost(int shard);
   }
 
   private static final Logger log = LoggerFactory.getLogger(ShardLeases.class);
 
+  /*
+   * Design notes.
+   *
+   * 1. A lease renewed (or taken) by a command sent at t, by the agent's ticker, holds in Redis until at least t + ttl
+   *    on Redis's clock, which Redis starts counting when the command arrives, after t. The agent uses the shard
+   *    until t + ttl - margin only (validUntil), the margin a quarter of the lease time: it covers the two clocks'
+   *    rates and a request sent just before the end, which the server has long answered when the next owner, which
+   *    takes the shard only after it expires in Redis and its heartbeat sees it, sends its first. Renewals come every
+   *    third of the lease time, so a heartbeat may be late by about five twelfths of it before the shard pauses here.
+   * 2. A lease that lapsed here may still be this agent's in Redis: the next renewal holds it again (and the shard is
+   *    recovered, for the claims dropped meanwhile), or finds it another's (and the shard is lost).
+   */
   private final RedisCrawl crawl;
+  private final ShardKeys keys;
   private final int shards;
   private final long ttlMillis;
+  private final long useNanos; // how long after a renewal is sent the shard is used (note 1)
   private final Listener listener;
   private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+  private final Map<Integer, Long> validUntil = new ConcurrentHashMap<>(); // per owned shard, on the agent's ticker
   private final Set<Integer> releasing = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "shard-leases");
@@ -62,8 +85,10 @@ final class ShardLeases implements AutoCloseable {
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
     this.crawl = crawl;
+    this.keys = new ShardKeys(crawl);
     this.shards = crawl.shards();
     this.ttlMillis = ttl.toMillis();
+    this.useNanos = ttl.toNanos() - ttl.toNanos() / 4;
     this.listener = listener;
   }
 
@@ -74,16 +99,24 @@ final class ShardLeases implements AutoCloseable {
     heartbeat.scheduleWithFixedDelay(this::beatQuietly, every, every, TimeUnit.MILLISECONDS);
   }
 
-  /** Whether tasks of {@code shard} may be worked on here now. */
+  /**
+   * Whether tasks of {@code shard} may be worked on here now: it is this agent's, not being handed back, and its lease
+   * cannot have expired yet by this agent's clock (note 1).
+   */
   boolean owns(int shard) {
-    return owned.contains(shard) && !releasing.contains(shard);
+    return !releasing.contains(shard) && holds(shard);
+  }
+
+  private boolean holds(int shard) {
+    Long until = validUntil.get(shard);
+    return until != null && crawl.ticker().nanos() - until < 0;
   }
 
   /** The shards to read new tasks from. */
   List<Integer> readable() {
     List<Integer> readable = new ArrayList<>();
     for (int s : owned) {
-      if (!releasing.contains(s)) {
+      if (owns(s)) {
         readable.add(s);
       }
     }
@@ -113,14 +146,14 @@ final class ShardLeases implements AutoCloseable {
   }
 
   /**
-   * Warns when Redis holds an older heartbeat of this agent than the last it wrote: Redis went back in time, restarted
-   * from a snapshot or an append-only file older than the crawl's latest writes, and lost what the agents did since.
-   * (An entry gone proves nothing: other agents remove one they think dead.)
+   * Warns when Redis holds an older heartbeat of this agent than the last it wrote, and says so: Redis went back in
+   * time, restarted from a snapshot or an append-only file older than the crawl's latest writes, and lost what the
+   * agents did since. (An entry gone proves nothing: other agents remove one they think dead.)
    */
-  private void checkNothingLost() {
+  private boolean lostWrites() {
     byte[] kept = crawl.call(redis -> redis.hget(crawl.key("agents"), crawl.agentId()));
     if (kept == null || lastBeat == 0) {
-      return;
+      return false;
     }
     long keptBeat = Long.parseLong(new String(kept, StandardCharsets.US_ASCII));
     if (keptBeat < lastBeat) {
@@ -128,7 +161,9 @@ final class ShardLeases implements AutoCloseable {
           + " this agent than the last one written, so it was restored from an older snapshot or append-only file;"
           + " pages done in that time may be fetched again",
           crawl.uri(), lastBeat - keptBeat);
+      return true;
     }
+    return false;
   }
 
   /**
@@ -141,7 +176,7 @@ final class ShardLeases implements AutoCloseable {
           new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
     }
     long now = crawl.call(RedisCrawl::redisMillis);
-    checkNothingLost();
+    boolean lostWrites = lostWrites();
     crawl.call(redis -> redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now))));
     lastBeat = now;
     // leases are renewed every third of their time: an outage shorter than that let none expire
@@ -160,7 +195,7 @@ final class ShardLeases implements AutoCloseable {
     }
     liveAgents = Math.max(1, live);
     renew();
-    lineUpAfterOutage();
+    recoverAfterOutage(lostWrites);
     if (settling) {
       return; // the other agents are coming back too: their shards are theirs to hold again
     }
@@ -171,27 +206,58 @@ final class ShardLeases implements AutoCloseable {
     takeFree(target, busy, busyShare);
   }
 
-  private void lineUpAfterOutage() {
+  /**
+   * After an outage, or when Redis lost writes, recovers every shard this agent owns: origins a lost reply left out of
+   * line, and claims in flight under this agent's id that it no longer holds (done, and acknowledged in writes Redis
+   * lost), which no other agent takes back from a live one.
+   */
+  private void recoverAfterOutage(boolean lostWrites) {
     long outages = crawl.outages().recoveries();
-    if (outages != linedUpAfter) {
+    if (outages != linedUpAfter || lostWrites) {
+      long back = 0;
       for (int shard : readable()) {
-        listener.afterOutage(shard);
+        back += listener.recover(shard);
       }
       linedUpAfter = outages;
+      if (back > 0) {
+        log.info("put back {} tasks left in flight that this agent no longer holds (Redis was away{})", back,
+            lostWrites ? " and lost writes" : "");
+      }
     }
   }
 
   private void renew() {
     for (int shard : List.copyOf(owned)) {
-      Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER,
-          new String[] {leaseKey(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
-          RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
-      if (renewed == 0) {
+      boolean lapsed = !holds(shard);
+      boolean renewed = renew(shard);
+      if (renewed && !holds(shard)) {
+        renewed = renew(shard); // the answer came too late to use: renewed again at once (an outage, a pause)
+      }
+      if (!renewed) {
         owned.remove(shard);
         releasing.remove(shard);
+        validUntil.remove(shard);
+        listener.lost(shard);
         log.warn("lost the lease of shard {} (this agent was too slow to renew it); another agent does its work", shard);
+      } else if (lapsed && holds(shard)) {
+        long back = listener.recover(shard); // what was dropped while the lease had lapsed here (note 2)
+        log.info("holds shard {} again after its lease lapsed here{}", shard,
+            back > 0 ? "; put back " + back + " tasks dropped meanwhile" : "");
       }
     }
+  }
+
+  /** Renews the lease of {@code shard}, and counts its use here from before the command was sent (note 1). */
+  private boolean renew(int shard) {
+    long sent = crawl.ticker().nanos();
+    Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER,
+        new String[] {keys.lease(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
+        RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
+    if (renewed == 0) {
+      return false;
+    }
+    validUntil.put(shard, sent + useNanos);
+    return true;
   }
 
   /** The shards that hold tasks (waiting or claimed), from their counters in one read. */
@@ -251,12 +317,14 @@ final class ShardLeases implements AutoCloseable {
       if (hasWork ? ownedBusy >= busyShare : owned.size() - releasing.size() >= target) {
         continue;
       }
+      long sent = crawl.ticker().nanos();
       Long taken = crawl.eval(Scripts.TAKE, ScriptOutputType.INTEGER,
-          new String[] {leaseKey(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
+          new String[] {keys.lease(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
           RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
       if (taken == 1) {
+        validUntil.put(shard, sent + useNanos);
         owned.add(shard);
-        listener.acquired(shard);
+        listener.recover(shard); // what its previous owner left unacknowledged
         if (hasWork) {
           ownedBusy++;
           log.info("took shard {}, which holds work ({} live agents, a share of {} busy shards each)", shard,
@@ -267,14 +335,11 @@ final class ShardLeases implements AutoCloseable {
   }
 
   private void release(int shard) {
-    crawl.eval(Scripts.RELEASE, ScriptOutputType.INTEGER, new String[] {leaseKey(shard)},
+    validUntil.remove(shard); // before the lease goes: nothing of it is used from here on
+    crawl.eval(Scripts.RELEASE, ScriptOutputType.INTEGER, new String[] {keys.lease(shard)},
         RedisCrawl.bytes(crawl.agentId()));
     owned.remove(shard);
     releasing.remove(shard);
-  }
-
-  String leaseKey(int shard) {
-    return crawl.key("lease:" + shard);
   }
 
   /** Hands every lease back and leaves the live agents, so that others take over at once. */

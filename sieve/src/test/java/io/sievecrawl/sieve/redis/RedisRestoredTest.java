@@ -11,20 +11,33 @@ import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.testing.FakeClock;
 import io.lettuce.core.RedisClient;
+import io.sievecrawl.sieve.Claim;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
-/** An agent tells when Redis went back in time: restored from a snapshot older than the crawl's latest writes. */
+/**
+ * An agent tells when Redis went back in time (restored from a snapshot older than the crawl's latest writes), and
+ * puts back what Redis shows in its flight that it no longer holds, so that the crawl still ends.
+ */
 class RedisRestoredTest {
   private static final TaskCodec<String> UTF8 = Frontiers.STRINGS;
 
   private final FakeClock clock = new FakeClock();
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final Logger redisLog = (Logger) LoggerFactory.getLogger("io.sievecrawl.sieve.redis");
+  @TempDir
+  Path data;
   private RedisServer redis;
   private RedisCrawl crawl;
   private RedisFrontier<String> frontier;
@@ -33,8 +46,9 @@ class RedisRestoredTest {
   void start() throws Exception {
     logged.start();
     redisLog.addAppender(logged);
-    redis = RedisServer.start(null);
+    redis = RedisServer.startSnapshotting(data);
     crawl = RedisCrawl.startOrJoin(redis.uri(), "restored", 1_000, 0.001, 4, "", clock, clock);
+    crawl.setOutageGrace(Duration.ofMinutes(1)); // on the test's clock, which stands still: the restart is waited out
     frontier = RedisFrontier.openWithoutHeartbeat(crawl, UTF8, url -> url, url -> "o", Duration.ofMinutes(10), "n");
   }
 
@@ -77,6 +91,48 @@ class RedisRestoredTest {
     String warning = warnings().get(0);
     assertTrue(warning.contains("lost the shared crawl's writes of at least the last 60"), warning);
     assertTrue(warning.contains("older snapshot"), warning);
+  }
+
+  /**
+   * The snapshot holds claims under this agent's id that it has acknowledged since: no other agent would take them
+   * back from a live one, so it puts them back itself, and every task is done and the crawl finished.
+   */
+  @Test
+  void claimsARestoredRedisHoldsInFlightThatTheAgentDoesNotAreDoneAgainAndTheCrawlEnds() throws Exception {
+    List<String> tasks = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      tasks.add("https://o/" + i);
+    }
+    frontier.offerAll(tasks);
+    frontier.seedsQueued();
+    assertEquals("o", frontier.nextQueue());
+    List<Claim<String>> done = List.of(frontier.poll("o"), frontier.poll("o"), frontier.poll("o"));
+    frontier.heartbeat();
+    redis.save(); // three tasks in flight, five more claimed ahead
+    Path older = Files.copy(data.resolve("dump.rdb"), data.resolve("older.rdb"));
+    done.forEach(frontier::complete);
+    frontier.releaseQueue("o");
+    clock.advance(Duration.ofSeconds(1));
+    frontier.heartbeat(); // a heartbeat the snapshot does not hold
+    redis.kill();
+    Files.copy(older, data.resolve("dump.rdb"), StandardCopyOption.REPLACE_EXISTING);
+    redis.startAgain();
+
+    frontier.heartbeat();
+    assertEquals(1, warnings().size(), warnings().toString());
+    Set<String> handedOut = new HashSet<>();
+    for (int turn = 0; !frontier.isFinished(); turn++) {
+      assertTrue(turn < 50, "still open after " + turn + " turns: " + frontier.stats());
+      for (String origin = frontier.nextQueue(); origin != null; origin = frontier.nextQueue()) {
+        for (Claim<String> claim = frontier.poll(origin); claim != null; claim = frontier.poll(origin)) {
+          handedOut.add(claim.task());
+          frontier.complete(claim);
+        }
+        frontier.releaseQueue(origin);
+      }
+      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
+    }
+    assertEquals(Set.copyOf(tasks), handedOut, "every task, the three done after the snapshot among them");
   }
 
   @Test

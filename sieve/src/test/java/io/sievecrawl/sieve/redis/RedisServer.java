@@ -38,6 +38,15 @@ public final class RedisServer implements AutoCloseable {
     return start(null, List.of("--appendonly", "yes", "--dir", dir.toString()));
   }
 
+  /**
+   * A server that writes its data to {@code dir}/dump.rdb only when told ({@link #save}), and loads that file when it
+   * starts again: a test restores an older snapshot by copying one over it between {@link #kill} and
+   * {@link #startAgain}.
+   */
+  public static RedisServer startSnapshotting(Path dir) throws IOException, InterruptedException {
+    return start(null, List.of("--dir", dir.toString(), "--dbfilename", "dump.rdb"));
+  }
+
   /** As {@link #start(String)}, with more of redis-server's options ({@code --maxmemory 2mb}, say). */
   public static RedisServer start(String password, List<String> options) throws IOException, InterruptedException {
     Path binary = List.of(Path.of("/usr/bin/redis-server"), Path.of("/usr/local/bin/redis-server")).stream()
@@ -95,6 +104,18 @@ public final class RedisServer implements AutoCloseable {
         Thread.sleep(20); // polling the rewrite's end
       }
     }
+  }
+
+  /** Writes the data to the RDB file now (SAVE), and returns once it is written. */
+  public void save() {
+    try (var client = io.lettuce.core.RedisClient.create(uri()); var connection = client.connect()) {
+      connection.sync().save();
+    }
+  }
+
+  /** Kills the server with SIGKILL, as a crash does: nothing is written; waits for it to end. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor();
   }
 
   /** Whether the server is loading its data (and answers LOADING to commands). */
