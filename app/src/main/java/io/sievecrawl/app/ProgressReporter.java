@@ -3,6 +3,7 @@ package io.sievecrawl.app;
 import io.sievecrawl.crawler.CrawlProgress;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.sieve.Ticker;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,25 +39,33 @@ final class ProgressReporter implements AutoCloseable {
     this.ticker = ticker;
     this.start = ticker.nanos();
     this.lastNanos = start;
+    CrawlProgress atStart = crawler.progress(); // a resumed crawl's count starts at the earlier runs' pages
+    this.lastFetched = atStart.fetched();
+    this.lastBytes = atStart.bytes();
     long period = live ? 1 : 10;
     timer.scheduleAtFixedRate(() -> report(live), period, period, TimeUnit.SECONDS);
   }
 
   private void report(boolean live) {
-    CrawlProgress p = crawler.progress();
-    long now = ticker.nanos();
-    double seconds = (now - lastNanos) / 1e9;
-    double rate = (p.fetched() - lastFetched) / seconds;
-    double megabytes = (p.bytes() - lastBytes) / 1e6 / seconds;
-    lastFetched = p.fetched();
-    lastBytes = p.bytes();
-    lastNanos = now;
-    var fields = ProgressLine.fields(p, rate, megabytes, (now - start) / 1_000_000_000L);
+    List<String> fields = fieldsNow();
     if (live) {
       status.show(ProgressLine.fit(fields, status.columns())); // asked each time: the terminal may have been resized
     } else {
       log.info(ProgressLine.line(fields));
     }
+  }
+
+  /** The line's fields now, with the rates since the last line (or the start). */
+  synchronized List<String> fieldsNow() {
+    CrawlProgress p = crawler.progress();
+    long now = ticker.nanos();
+    double seconds = Math.max(1e-9, (now - lastNanos) / 1e9);
+    double rate = (p.fetched() - lastFetched) / seconds;
+    double megabytes = (p.bytes() - lastBytes) / 1e6 / seconds;
+    lastFetched = p.fetched();
+    lastBytes = p.bytes();
+    lastNanos = now;
+    return ProgressLine.fields(p, rate, megabytes, (now - start) / 1_000_000_000L);
   }
 
   @Override
