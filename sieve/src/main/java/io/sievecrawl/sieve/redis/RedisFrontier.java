@@ -326,14 +326,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
   }
 
+  /**
+   * Puts what was claimed ahead for the origin back at the head of its list, and the origin in line if it holds
+   * tasks. Done even when the shard's lease has lapsed here, or the shard is another agent's now: a claim its new
+   * owner has taken over is no longer in the flight hash, and is skipped.
+   */
   @Override
   public void releaseQueue(String origin) {
     List<LocalClaims.Claimed> ahead = claims.release(origin);
-    int shard = shardOf(origin);
-    if (leases.owns(shard)) {
-      unclaim(origin, shard, ahead);
-      linesEmpty = false; // it may be in line again
-    } // else the claims stay in flight: the shard's next owner, or this agent once its lease holds again, puts them back
+    unclaim(origin, shardOf(origin), ahead);
+    linesEmpty = false; // it may be in line again
   }
 
   /** Puts the claimed tasks back at the head of the origin's list, and the origin in line if it holds tasks. */
@@ -378,9 +380,21 @@ public final class RedisFrontier<T> implements Frontier<T> {
     return true;
   }
 
+  /**
+   * Puts the task back at the head of its origin's list, for whoever owns its shard to hand out again; if Redis
+   * cannot be reached, it stays in the flight hash, for the next owner of the shard.
+   */
   @Override
   public void abandon(Claim<T> claim) {
-    claims.done(claim.id(), false); // stays in the flight hash: whoever owns the shard next hands it out again
+    LocalClaims.HandedOut out = claims.done(claim.id(), true);
+    try {
+      String origin = queueKey.apply(codec.decode(out.task(), 0, out.task().length));
+      unclaim(origin, out.shard(), List.of(new LocalClaims.Claimed(out.field(), out.task())));
+    } catch (FrontierFailure e) {
+      // Redis is away: the claim stays in flight, and whoever owns the shard next hands it out again
+    } finally {
+      claims.arrived(out);
+    }
   }
 
   @Override

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -61,8 +64,10 @@ final class ShardLeases implements AutoCloseable {
    *    rates and a request sent just before the end, which the server has long answered when the next owner, which
    *    takes the shard only after it expires in Redis and its heartbeat sees it, sends its first. Renewals come every
    *    third of the lease time, so a heartbeat may be late by about five twelfths of it before the shard pauses here.
-   * 2. A lease that lapsed here may still be this agent's in Redis: the next renewal holds it again (and the shard is
-   *    recovered, for the claims dropped meanwhile), or finds it another's (and the shard is lost).
+   * 2. A lease that lapsed here may still be this agent's in Redis: the next renewal holds it again, or finds it
+   *    another's (and the shard is lost). Meanwhile nothing of it is handed out or sent, and what was claimed for it
+   *    goes back to its lists (RedisFrontier: released origins and abandoned claims are put back), so nothing is
+   *    stranded in flight under this agent's id whichever way it goes.
    */
   private final RedisCrawl crawl;
   private final ShardKeys keys;
@@ -175,6 +180,7 @@ final class ShardLeases implements AutoCloseable {
       throw new FrontierFailure(crawl.lostMessage(),
           new SharedCrawlException(SharedCrawlException.Kind.LOST, crawl.lostMessage()));
     }
+    renew(); // first, so that no other command holds a renewal up
     long now = crawl.call(RedisCrawl::redisMillis);
     boolean lostWrites = lostWrites();
     crawl.call(redis -> redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now))));
@@ -194,7 +200,6 @@ final class ShardLeases implements AutoCloseable {
       }
     }
     liveAgents = Math.max(1, live);
-    renew();
     recoverAfterOutage(lostWrites);
     if (settling) {
       return; // the other agents are coming back too: their shards are theirs to hold again
@@ -226,24 +231,42 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
+  /**
+   * Renews every lease this agent holds, all at once (one script per shard, sent together on the shared
+   * connection): a heartbeat as short as a round trip leaves its leases least room to lapse.
+   */
   private void renew() {
-    for (int shard : List.copyOf(owned)) {
-      boolean lapsed = !holds(shard);
-      boolean renewed = renew(shard);
-      if (renewed && !holds(shard)) {
-        renewed = renew(shard); // the answer came too late to use: renewed again at once (an outage, a pause)
+    List<Integer> mine = List.copyOf(owned);
+    List<Future<Boolean>> answers = new ArrayList<>(mine.size());
+    try (ExecutorService renewing = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (int shard : mine) {
+        answers.add(renewing.submit(() -> renew(shard) && (holds(shard) || renew(shard)))); // too late: once more
       }
-      if (!renewed) {
+    }
+    for (int i = 0; i < mine.size(); i++) {
+      if (!answer(answers.get(i))) {
+        int shard = mine.get(i);
         owned.remove(shard);
         releasing.remove(shard);
         validUntil.remove(shard);
         listener.lost(shard);
         log.warn("lost the lease of shard {} (this agent was too slow to renew it); another agent does its work", shard);
-      } else if (lapsed && holds(shard)) {
-        long back = listener.recover(shard); // what was dropped while the lease had lapsed here (note 2)
-        log.info("holds shard {} again after its lease lapsed here{}", shard,
-            back > 0 ? "; put back " + back + " tasks dropped meanwhile" : "");
       }
+    }
+  }
+
+  private static boolean answer(Future<Boolean> renewal) {
+    try {
+      return renewal.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure; // a FrontierFailure, say: as if the renewal had run here
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FrontierFailure("interrupted while renewing the shard leases", new SharedCrawlException(
+          SharedCrawlException.Kind.UNREACHABLE, "interrupted while renewing the shard leases"));
     }
   }
 

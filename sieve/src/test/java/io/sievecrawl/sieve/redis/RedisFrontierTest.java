@@ -123,6 +123,43 @@ class RedisFrontierTest {
     return url.substring(0, url.indexOf('/', 8));
   }
 
+  /**
+   * A lease that has lapsed by the agent's own clock (it may still hold in Redis): nothing more of the shard is handed
+   * out or counted as this agent's, what it claimed goes back to the origin's list, and once the lease is renewed the
+   * work goes on, nothing stranded in flight.
+   */
+  @Test
+  void aLeaseLapsedByTheAgentsClockStopsItsWorkAndStrandsNothing() throws Exception {
+    RedisCrawl crawl = crawl("lapse");
+    RedisFrontier<String> agent = agent(crawl);
+    List<String> urls = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      urls.add("https://o.example/" + i);
+    }
+    agent.offerAll(urls);
+    assertEquals("https://o.example", agent.nextQueue());
+    Claim<String> first = agent.poll("https://o.example");
+    assertTrue(agent.owns(first));
+
+    clock.advance(LEASE.minus(LEASE.dividedBy(4))); // three quarters of a lease time since it was renewed
+    assertFalse(agent.owns(first), "not to be sent: the lease may have expired by the agent's clock");
+    assertNull(agent.poll("https://o.example"), "nothing more handed out");
+    agent.abandon(first);
+    agent.releaseQueue("https://o.example");
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      int shard = agent.shardOf("https://o.example");
+      assertEquals(0, c.sync().hlen(crawl.key("flight:" + shard)), "what it claimed is back in the list");
+      assertEquals(20, c.sync().llen(crawl.key("o:https://o.example")));
+    }
+
+    agent.heartbeat(); // renewed: still this agent's in Redis
+    Map<String, Integer> taken = new HashMap<>();
+    assertEquals(20, work(agent, 100, taken));
+    assertEquals(Set.copyOf(urls), taken.keySet());
+    clock.advance(Duration.ofSeconds(1));
+    assertTrue(agent.isFinished());
+  }
+
   @Test
   void aLargeBatchIsOfferedInPartsWhoseAnswersLineUp() throws Exception {
     RedisFrontier<String> frontier = agent();
