@@ -36,11 +36,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class HostScheduler<T> {
   /*
-   * Concurrency: one ReentrantLock guards the active origins, the due-heap and the timekeeper, and is held for that
-   * memory only. It is let go around every call into the frontier (checking an origin out, reading an origin's next
-   * task, giving an origin back, asking whether the crawl is finished), which may read the disk or go to Redis across
-   * the network: workers do those side by side, none waits for another's round trip (three agents on 5,000 sites
-   * spent most of their time queued behind one). So that nothing changes under a worker that let the lock go:
+   * Concurrency: one ReentrantLock guards the active origins, the due-heap and the timekeeper. Network I/O never
+   * happens under it. Calls into a frontier of this process (memory, or page-cache reads of the disk frontier) are
+   * made under it; calls into a shared frontier (checking an origin out, reading an origin's next task, giving an
+   * origin back, asking whether the crawl is finished) are Redis round trips, and the lock is let go around them:
+   * workers make them side by side, none waits for another's (three agents on 5,000 sites spent most of their time
+   * queued behind one). So that nothing changes under a worker that let the lock go:
    *
    * 1. An origin whose next task is being read is out of the due-heap (ActiveOrigin.busy): no other worker reads or
    *    leases it meanwhile, and nothing puts it back before the read returns. A task read for an origin that a pause
@@ -49,7 +50,10 @@ public final class HostScheduler<T> {
    *    until then, so no other worker can check it out in between.
    * 3. Origins being checked out count toward maxActive.
    * 4. Every wake-up is counted (Timekeeper.signals): a worker that let the lock go looks again rather than waits when
-   *    one came meanwhile, so an offer or a completion it could not see is not lost.
+   *    one came meanwhile, once per wait (in a busy crawl one always comes: looking again each time would spin); a
+   *    wake-up missed after that costs it the shared frontier's recheck period at most.
+   * 5. Whether the frontier is finished is asked only when no lease is out here: a crawl cannot be finished before
+   *    its leases end.
    *
    * Completions reach the frontier before this lock is taken. Times come from the injected ticker (the crawl's), so
    * tests drive the schedule.
@@ -70,6 +74,8 @@ public final class HostScheduler<T> {
   private boolean stopped;
   private int producers; // offering tasks outside the workers: while any is, an empty frontier is not the end
   private int checkingOut; // workers asking the frontier for an origin to check out (note 3)
+  private int leasesOut; // leases handed out and not ended, over all origins (note 5)
+  private final boolean remote; // whether the frontier's calls go across the network: the lock is let go for them
 
   /** A task handed to a worker: its frontier claim and its origin. */
   public record Lease<T>(Claim<T> claim, String origin) {
@@ -103,7 +109,8 @@ public final class HostScheduler<T> {
     this.hostConcurrency = politeness.hostConcurrency();
     this.ticker = ticker;
     this.observer = observer;
-    this.recheckNanos = frontier.isShared() ? TimeUnit.MILLISECONDS.toNanos(SHARED_RECHECK_MILLIS) : Long.MAX_VALUE;
+    this.remote = frontier.isShared();
+    this.recheckNanos = remote ? TimeUnit.MILLISECONDS.toNanos(SHARED_RECHECK_MILLIS) : Long.MAX_VALUE;
   }
 
   /** Offers {@code task} to the frontier; returns whether it was admitted. Wakes a waiting worker if so. */
@@ -185,6 +192,7 @@ public final class HostScheduler<T> {
     long deadline = ticker.nanos() + unit.toNanos(timeout);
     lock.lockInterruptibly();
     try {
+      boolean lookedAgain = false;
       while (true) {
         long signals = timekeeper.signals();
         if (stopped) {
@@ -194,7 +202,7 @@ public final class HostScheduler<T> {
         if (lease != null) {
           return lease;
         }
-        if (producers == 0 && frontierFinished()) {
+        if (producers == 0 && leasesOut == 0 && frontierFinished()) {
           timekeeper.wakeAll(); // a shared frontier finishes without a signal here: every worker should see it
           return null;
         }
@@ -202,9 +210,12 @@ public final class HostScheduler<T> {
         if (deadline - now <= 0) {
           return null;
         }
-        if (timekeeper.signals() == signals) { // else something changed while the lock was let go: look again
-          timekeeper.await(now, nextWake(now, deadline), deadline);
+        if (timekeeper.signals() != signals && !lookedAgain) {
+          lookedAgain = true; // something changed while the lock was let go: look again before waiting (note 4)
+          continue;
         }
+        lookedAgain = false;
+        timekeeper.await(now, nextWake(now, deadline), deadline);
       }
     } finally {
       timekeeper.leaving();
@@ -212,11 +223,22 @@ public final class HostScheduler<T> {
     }
   }
 
-  /** Whether the frontier is finished, asked with the lock let go (caller holds it). */
+  /** Whether the frontier is finished (caller holds the lock). */
   private boolean frontierFinished() {
+    return outside(frontier::isFinished);
+  }
+
+  /**
+   * Runs a call into the frontier: with the lock let go when the frontier is shared (a round trip to Redis), under it
+   * otherwise. The caller holds the lock, and holds it again when this returns.
+   */
+  private <R> R outside(java.util.function.Supplier<R> call) {
+    if (!remote) {
+      return call.get();
+    }
     lock.unlock();
     try {
-      return frontier.isFinished();
+      return call.get();
     } finally {
       lock.lock();
     }
@@ -304,11 +326,9 @@ public final class HostScheduler<T> {
 
   private String nextQueueUnlocked() {
     checkingOut++;
-    lock.unlock();
     try {
-      return frontier.nextQueue();
+      return outside(frontier::nextQueue);
     } finally {
-      lock.lock();
       checkingOut--;
     }
   }
@@ -317,11 +337,9 @@ public final class HostScheduler<T> {
   private Claim<T> readNext(ActiveOrigin<T> o) {
     due.remove(o);
     o.busy = true;
-    lock.unlock();
     try {
-      return frontier.poll(o.origin);
+      return outside(() -> frontier.poll(o.origin));
     } finally {
-      lock.lock();
       o.busy = false;
     }
   }
@@ -382,16 +400,15 @@ public final class HostScheduler<T> {
   private void giveBack(ActiveOrigin<T> o) {
     due.remove(o);
     active.remove(o.origin);
-    lock.unlock();
-    try {
+    outside(() -> {
       frontier.releaseQueue(o.origin);
-    } finally {
-      lock.lock();
-    }
+      return null;
+    });
   }
 
   private Lease<T> lease(ActiveOrigin<T> o, Claim<T> claim, long now) {
     o.inFlight++;
+    leasesOut++;
     o.leases++;
     o.lastLeased = claim;
     o.startBefore = o.pace.lastStart();
@@ -489,6 +506,7 @@ public final class HostScheduler<T> {
   private void ended(Lease<T> lease) {
     ActiveOrigin<T> o = active.get(lease.origin());
     o.inFlight--;
+    leasesOut--;
     reposition(o, ticker.nanos());
     timekeeper.wakeAll();
   }
@@ -518,6 +536,7 @@ public final class HostScheduler<T> {
         takeBackStart(o, lease);
       }
       o.inFlight--;
+      leasesOut--;
       long now = ticker.nanos();
       o.pace.pauseUntil(now + after.toNanos());
       o.retryFirst(new Claim<>(retry, lease.claim().id()));
