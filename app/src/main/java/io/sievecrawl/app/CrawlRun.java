@@ -62,6 +62,9 @@ final class CrawlRun {
           .state(job.loadState()).skipLog(skipLog).visitLog(job.openVisitLog()).ticker(clocks.ticker())
           .clock(clocks.wall())
           .payloadDigests(warc != null || !temporary); // a directory removed at the end takes its visits with it
+      if (settings.robots().obey()) {
+        builder.robotsStore(job.openRobots(settings.robots().cacheMemory() / 4)); // rules weigh 4x their size there
+      }
       if (warc != null) {
         builder.recorder(warc);
       }

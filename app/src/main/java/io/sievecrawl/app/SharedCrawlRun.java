@@ -10,6 +10,7 @@ import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.redis.KeptPerOrigin;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
 import io.sievecrawl.sieve.redis.SharedCrawlException;
@@ -112,6 +113,7 @@ final class SharedCrawlRun {
     if (warc != null) {
       builder.recorder(warc);
     }
+    builder.robotsStore(new RedisRobotsStore(new KeptPerOrigin(crawl, "robots"), clocks.wall()));
     Crawler crawler = builder.build();
     log.info("agent {} works the shared crawl '{}' in {}", crawl.agentId(), crawl.name(), crawl.uri());
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Leases fenced by their holder: an agent (a child JVM) stopped with SIGSTOP past its lease, while another takes its
  * origin over, sends nothing more to that origin once it runs again (SIGCONT), unless the other lets the origin go
- * first. Each agent names itself in a request header, and the server records who asked, in order. Runs once;
+ * first; and it does not fetch robots.txt again, which the first kept in Redis. Each agent names itself in a request
+ * header, and the server records who asked, in order. Runs once;
  * {@code -Dsievecrawl.fencing.runs=30} runs it 30 times.
  */
 class LeaseFencingTest {
@@ -89,6 +90,8 @@ class LeaseFencingTest {
               + " from the pause: " + afterStop + "\n" + leaseLines(runDir));
         }
         assertEquals(Set.of(), site.neverServed(), "every page fetched");
+        assertEquals(1, site.robotsFetches(), "robots.txt fetched once: the agent that took the origin over used the"
+            + " rules the other kept in Redis");
       } finally {
         if (holder != null) {
           signal("CONT", holder);
@@ -149,6 +152,7 @@ class LeaseFencingTest {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final List<String> requesters = new CopyOnWriteArrayList<>();
     private final Set<Integer> served = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger robots = new java.util.concurrent.atomic.AtomicInteger();
 
     Site(int pages) throws IOException {
       this.pages = pages;
@@ -188,6 +192,10 @@ class LeaseFencingTest {
       return List.copyOf(requesters);
     }
 
+    int robotsFetches() {
+      return robots.get();
+    }
+
     Set<Integer> neverServed() {
       Set<Integer> missing = new java.util.TreeSet<>();
       for (int i = 0; i < pages; i++) {
@@ -208,6 +216,9 @@ class LeaseFencingTest {
         String agent = exchange.getRequestHeaders().getFirst("X-Agent");
         String path = exchange.getRequestURI().getPath();
         int page = path.startsWith("/p") ? parse(path.substring(2)) : -1;
+        if (path.equals("/robots.txt")) {
+          robots.incrementAndGet();
+        }
         if (page < 0 || page >= pages) {
           exchange.sendResponseHeaders(404, -1);
           record(String.valueOf(agent));

@@ -12,6 +12,7 @@ import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
+import io.sievecrawl.crawler.robots.RobotsStore;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.crawler.url.UrlNormalizer;
@@ -75,6 +76,7 @@ public final class Crawler {
   private final ScopeSites scopeSites;
   private final SkipLog skipLog;
   private final VisitLog visitLog;
+  private final RobotsStore robotsStore;
   private final OriginStats origins = new OriginStats();
   private final Ticker ticker; // the crawl's: politeness, retries, crawl.max-time, the stop's grace, elapsed time
   private final Clock clock; // the wall clock: fetch and WARC dates, cookie expiry, robots.txt retries
@@ -100,6 +102,7 @@ public final class Crawler {
     this.scopeSites = b.scopeSites;
     this.skipLog = b.skipLog;
     this.visitLog = b.visitLog;
+    this.robotsStore = b.robotsStore;
     PolitenessSettings politeness = settings.politeness();
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
         politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), ticker, b.leaseObserver);
@@ -154,6 +157,7 @@ public final class Crawler {
     private ScopeSites scopeSites = ScopeSites.NONE;
     private SkipLog skipLog = SkipLog.NONE;
     private VisitLog visitLog = VisitLog.NONE;
+    private RobotsStore robotsStore = RobotsStore.NONE;
     private ExchangeRecorder recorder;
     private Boolean payloadDigests; // null: when a recorder or a visit log is given
 
@@ -201,6 +205,15 @@ public final class Crawler {
     /** Keeps what each visit learned, for a recrawl. Default: nothing is kept. */
     public Builder visitLog(VisitLog log) {
       this.visitLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    /**
+     * Where the robots.txt rules fetched are kept beyond this run (the crawl directory, Redis), and looked up before
+     * robots.txt is fetched. Default: nowhere.
+     */
+    public Builder robotsStore(RobotsStore store) {
+      this.robotsStore = Objects.requireNonNull(store, "store");
       return this;
     }
 
@@ -288,7 +301,7 @@ public final class Crawler {
     RobotsPolicy robots = robotsSettings.obey()
         ? new RobotsPolicy(fetcher.clients(), fetcher.calls(), settings.fetch().userAgentHeader(),
             robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
-            robotsSettings.cacheMemory(), clock)
+            robotsSettings.cacheMemory(), clock, robotsStore)
         : null;
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),

@@ -57,7 +57,7 @@ public final class ConnectionPools {
    * Clients made from {@code base} (whose own pool is not used) keeping up to {@code idleBudget} idle connections,
    * each closed after {@code keepAlive} unused.
    */
-  static ConnectionPools of(OkHttpClient base, int idleBudget, Duration keepAlive) {
+  public static ConnectionPools of(OkHttpClient base, int idleBudget, Duration keepAlive) {
     if (idleBudget < 1 || keepAlive.isNegative() || keepAlive.isZero()) {
       throw new IllegalArgumentException("idle budget must be at least 1 and keep-alive positive, were " + idleBudget
           + " and " + keepAlive);

@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The names of the files a crawl keeps in its crawl directory, in one place: {@link CrawlJob}, {@link Generation}
- * and {@link DirectoryLock} name their files from here, and {@link #describe} tells whether a path the user gives
- * for an output is one of them (an output written there would destroy the crawl, or the crawl the output).
+ * The names of the files a crawl keeps in its crawl directory, in one place: {@link CrawlJob}, {@link Generation},
+ * {@link DirectoryLock} and {@link RobotsFile} name their files from here, and {@link #describe} tells whether a
+ * path the user gives for an output is one of them (an output written there would destroy the crawl, or the crawl
+ * the output).
  */
 public final class CrawlFiles {
   private static final Logger log = LoggerFactory.getLogger(CrawlFiles.class);
@@ -25,6 +26,7 @@ public final class CrawlFiles {
   static final String SKETCH = "pages-per-origin.cms";
   static final String COOKIES = "cookies.txt";
   static final String LOCK = "lock";
+  static final String ROBOTS = "robots.log";
   /** Generation 0's frontier; generation G's is {@code frontier-G}. */
   static final String FRONTIER = "frontier";
   static final String VISITS = "visits-%d.jsonl";
@@ -124,6 +126,7 @@ public final class CrawlFiles {
       case COOKIES -> "the cookies";
       case LOCK -> "the lock";
       case WARC_DIRS -> "the list of WARC directories";
+      case ROBOTS -> "the robots.txt rules";
       default -> VISITS_NAME.matcher(name).matches() ? "the visits of a generation"
           : CARRIED_NAME.matcher(name).matches() ? "the URLs carried to a recrawl" : null;
     };

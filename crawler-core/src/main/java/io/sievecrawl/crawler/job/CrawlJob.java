@@ -126,6 +126,7 @@ public final class CrawlJob implements java.io.Closeable {
   private final Clock clock; // the times in the manifest
   private Manifest manifest;
   private VisitFile visits; // this run's, while it runs
+  private RobotsFile robots; // this run's, while it runs
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // state files as this process last wrote them
   private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
   private long savedSketchUpdates;
@@ -360,6 +361,18 @@ public final class CrawlJob implements java.io.Closeable {
     return visits;
   }
 
+  /**
+   * The robots.txt rules the crawl keeps ({@link RobotsFile}), for this run.
+   *
+   * @param memory bytes of rules read back at most
+   */
+  public synchronized RobotsFile openRobots(long memory) throws IOException {
+    if (robots == null) {
+      robots = RobotsFile.open(dir, clock, memory);
+    }
+    return robots;
+  }
+
   /** Forces this generation's visits to the device, with the results file (power cuts). */
   public void syncVisits() throws IOException {
     VisitFile open;
@@ -483,6 +496,10 @@ public final class CrawlJob implements java.io.Closeable {
     if (visits != null) {
       visits.close();
       visits = null;
+    }
+    if (robots != null) {
+      robots.close();
+      robots = null;
     }
     manifest = manifest.withStatus(status.name(), clock.instant().toString(), manifest.runs());
     writeManifest();

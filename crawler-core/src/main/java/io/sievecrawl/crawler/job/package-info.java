@@ -12,6 +12,7 @@
  * DIR/lock                 held by the one process that works the crawl
  * DIR/visits-G.jsonl       what each visit of generation G learned, for the next recrawl
  * DIR/carried-G.txt        the URLs generation G - 1 left queued, for recrawl G
+ * DIR/robots.log           robots.txt rules fetched, one line each, until they expire (appended; rewritten at a resume)
  * DIR/frontier/            the disk frontier: log segments, filter checkpoint, its own checkpoint file
  *                          (frontier-G/ for recrawl G)
  * DIR/warc-dirs.txt        every WARC directory the crawl's runs wrote to (WarcDirectories)

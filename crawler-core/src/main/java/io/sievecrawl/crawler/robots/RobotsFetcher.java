@@ -24,18 +24,26 @@ final class RobotsFetcher {
   static final int MAX_REDIRECTS = 5;
   private static final int MAX_ROBOTS_BYTES = 500 * 1024;
 
-  /** What one fetch found: the rules and their size, or why there are none. */
   /**
+   * What one fetch found: the rules and their size, or why there are none.
+   *
    * @param permanent whether retrying soon is pointless
    * @param unreachable whether the failure is the server's not being reachable (no HTTP answer at all)
+   * @param expires for rules the crawl kept, when they expire; {@code null} for a fetch
    */
-  record Outcome(BaseRobotRules rules, long bytes, String failure, boolean permanent, boolean unreachable) {
+  record Outcome(BaseRobotRules rules, long bytes, String failure, boolean permanent, boolean unreachable,
+      java.time.Instant expires) {
     static Outcome rules(BaseRobotRules rules, long bytes) {
-      return new Outcome(rules, bytes, null, false, false);
+      return new Outcome(rules, bytes, null, false, false, null);
+    }
+
+    /** Rules kept by the crawl ({@link RobotsStore}) until {@code expires}, not fetched now. */
+    static Outcome kept(BaseRobotRules rules, long bytes, java.time.Instant expires) {
+      return new Outcome(rules, bytes, null, false, false, expires);
     }
 
     static Outcome failed(String why, boolean permanent, boolean unreachable) {
-      return new Outcome(null, 0, why, permanent, unreachable);
+      return new Outcome(null, 0, why, permanent, unreachable, null);
     }
   }
 

@@ -41,12 +41,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The sitemaps a robots.txt lists come with the first verdict given after each fetch of it, for the caller to
  * offer to the frontier (which drops those it has seen, after an evicted origin's robots.txt is fetched again).
+ *
+ * <p>Rules are used for {@link #LIFETIME} after their fetch, RFC 9309's most, then fetched again in the background
+ * while the old ones still answer; while robots.txt cannot be had then, the old ones go on answering (RFC 9309 2.4)
+ * and it is tried again every {@code retryAfter}. A {@link RobotsStore} keeps them with the crawl: an origin not in
+ * memory is looked up there before robots.txt is fetched, and rules fetched are kept there, so a resumed crawl, or
+ * an agent that takes an origin over, does not fetch robots.txt again until it expires.
  */
 public final class RobotsPolicy implements AutoCloseable {
   static final int MAX_FAILURES = 3;
   static final int BYTES_PER_ROBOTS_BYTE = 4;
   static final int ENTRY_BYTES = 512;
   static final int MAX_GIVEN_UP = 10_000;
+  /** How long fetched rules are used: RFC 9309 2.4 (crawlers SHOULD NOT use a cached robots.txt for longer). */
+  public static final Duration LIFETIME = Duration.ofHours(24);
   private static final int MAX_PARALLEL_FETCHES = 64;
   private static final Logger log = LoggerFactory.getLogger(RobotsPolicy.class);
 
@@ -55,6 +63,7 @@ public final class RobotsPolicy implements AutoCloseable {
   private final Duration retryAfter;
   private final Clock clock;
   private final long cacheBytes;
+  private final RobotsStore store;
   private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore fetchSlots = new Semaphore(MAX_PARALLEL_FETCHES);
   private final Object lock = new Object();
@@ -70,6 +79,7 @@ public final class RobotsPolicy implements AutoCloseable {
   /** One origin's robots.txt state; guarded by {@code lock}. */
   private static final class Entry {
     BaseRobotRules rules; // known rules, or null
+    Instant expires; // when the known rules are to be fetched again
     List<String> sitemaps = List.of(); // listed by the last robots.txt fetched and not yet handed out
     boolean fetching;
     int failures;
@@ -85,16 +95,23 @@ public final class RobotsPolicy implements AutoCloseable {
    */
   public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
       Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
+    this(clients, calls, userAgent, robotName, maxCrawlDelay, retryAfter, cacheBytes, clock, RobotsStore.NONE);
+  }
+
+  /** As the other constructor, keeping rules in {@code store} beyond this process's memory. */
+  public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
+      Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock, RobotsStore store) {
     this.fetcher = new RobotsFetcher(clients, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
     this.maxCrawlDelay = maxCrawlDelay;
     this.retryAfter = retryAfter;
     this.cacheBytes = cacheBytes;
     this.clock = clock;
+    this.store = store;
   }
 
   /**
-   * The verdict for {@code url} without waiting. When it is {@code PENDING}, {@code whenSettled} runs (on a
-   * background thread) once the origin's robots.txt fetch has ended.
+   * The verdict for {@code url} without waiting. When it is {@code PENDING}, or when it starts the fetch of expired
+   * rules, {@code whenSettled} runs (on a background thread) once the origin's robots.txt fetch has ended.
    */
   public RobotsVerdict verdict(Url url, Runnable whenSettled) {
     String origin = url.origin();
@@ -111,6 +128,12 @@ public final class RobotsPolicy implements AutoCloseable {
         put(origin, e);
       }
       if (e.rules != null) {
+        if (!e.fetching && !clock.instant().isBefore(e.expires)) {
+          e.fetching = true; // expired: fetched again in the background, the old rules answering meanwhile
+          e.waiters.add(whenSettled);
+          Entry entry = e;
+          background.execute(() -> fetchAndSettle(origin, entry));
+        }
         Duration delay = crawlDelay(e.rules);
         List<String> sitemaps = e.sitemaps;
         e.sitemaps = List.of();
@@ -171,16 +194,25 @@ public final class RobotsPolicy implements AutoCloseable {
   }
 
   private void fetchAndSettle(String origin, Entry e) {
-    RobotsFetcher.Outcome outcome;
-    try {
-      fetchSlots.acquire();
+    boolean known;
+    synchronized (lock) {
+      known = e.rules != null;
+    }
+    RobotsFetcher.Outcome outcome = known ? null : kept(origin);
+    boolean fetched = outcome == null;
+    Instant expires = fetched ? null : outcome.expires();
+    if (fetched) {
       try {
-        outcome = fetcher.fetch(origin);
-      } finally {
-        fetchSlots.release();
+        fetchSlots.acquire();
+        try {
+          outcome = fetcher.fetch(origin);
+        } finally {
+          fetchSlots.release();
+        }
+      } catch (InterruptedException interrupted) {
+        outcome = RobotsFetcher.Outcome.failed("interrupted", false, false);
       }
-    } catch (InterruptedException interrupted) {
-      outcome = RobotsFetcher.Outcome.failed("interrupted", false, false);
+      expires = clock.instant().plus(LIFETIME);
     }
     List<Runnable> waiters;
     synchronized (lock) {
@@ -189,6 +221,7 @@ public final class RobotsPolicy implements AutoCloseable {
         // cut off by the crawl's stop: no failure of the origin's; a resumed crawl fetches robots.txt again
       } else if (outcome.rules() != null) {
         e.rules = outcome.rules();
+        e.expires = expires;
         e.sitemaps = List.copyOf(outcome.rules().getSitemaps());
         e.failures = 0;
         e.retryAt = null;
@@ -198,6 +231,8 @@ public final class RobotsPolicy implements AutoCloseable {
           e.weight = ENTRY_BYTES + BYTES_PER_ROBOTS_BYTE * outcome.bytes();
           put(origin, e);
         }
+      } else if (e.rules != null) {
+        e.expires = clock.instant().plus(retryAfter); // the old rules go on answering while robots.txt cannot be had
       } else {
         e.failures++;
         if (outcome.permanent() || e.failures >= MAX_FAILURES) {
@@ -213,7 +248,31 @@ public final class RobotsPolicy implements AutoCloseable {
       waiters = e.waiters;
       e.waiters = new ArrayList<>();
     }
+    if (fetched && outcome.rules() != null) { // kept before the origin goes on: whoever takes it next finds them
+      keep(origin, new RobotsStore.Kept(expires, RobotsRules.encode(outcome.rules())));
+    }
     waiters.forEach(Runnable::run);
+  }
+
+  /** The rules the store keeps for {@code origin}, unexpired, as an outcome; {@code null} when it keeps none. */
+  private RobotsFetcher.Outcome kept(String origin) {
+    try {
+      RobotsStore.Kept kept = store.load(origin);
+      BaseRobotRules rules = kept == null || !clock.instant().isBefore(kept.expires()) ? null
+          : RobotsRules.decode(kept.rules());
+      return rules == null ? null : RobotsFetcher.Outcome.kept(rules, kept.rules().length, kept.expires());
+    } catch (RuntimeException failure) { // a store that cannot answer: robots.txt is fetched
+      log.debug("robots.txt rules of {} not read from the crawl's store: {}", origin, failure.toString());
+      return null;
+    }
+  }
+
+  private void keep(String origin, RobotsStore.Kept kept) {
+    try {
+      store.save(origin, kept);
+    } catch (RuntimeException failure) {
+      log.debug("robots.txt rules of {} not kept in the crawl's store: {}", origin, failure.toString());
+    }
   }
 
   private void giveUp(String origin, GivenUp gone) { // caller holds lock

@@ -31,6 +31,7 @@ class CrawlFilesTest {
     assertEquals("the per-origin page counts", CrawlFiles.describe(job, job.resolve("pages-per-origin.cms")));
     assertEquals("the cookies", CrawlFiles.describe(job, job.resolve("cookies.txt")));
     assertEquals("the lock", CrawlFiles.describe(job, job.resolve("lock")));
+    assertEquals("the robots.txt rules", CrawlFiles.describe(job, job.resolve("robots.log")));
     assertEquals("the visits of a generation", CrawlFiles.describe(job, job.resolve("visits-12.jsonl")));
     assertEquals("the URLs carried to a recrawl", CrawlFiles.describe(job, job.resolve("carried-3.txt")));
     assertEquals("the temporary file of the manifest", CrawlFiles.describe(job, job.resolve("manifest.json.tmp")));

@@ -21,6 +21,8 @@
  * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in)
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
  * sievecrawl:{NAME}:budget      string: per-origin page counts, a count-min sketch of u32 counters
+ * sievecrawl:{NAME}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
+ *                               the key expires with them (24 h after the fetch)
  * </pre>
  */
 package io.sievecrawl.sieve.redis;
