@@ -3,7 +3,8 @@
 # (sievecrawl bench --sites N --serve), starts a redis-server on a free loopback port and AGENTS crawler processes
 # sharing one crawl of all the sites (their host names pinned with --resolve-file), each politely (--delay) for
 # SECONDS, and prints what the server saw: pages/s against the ideal of one page per site per delay, and pages per
-# site; then each agent's CPU seconds and the Redis commands sent per page. Not part of the build or CI; needs
+# site; the pages/s of all agents in each tenth of the run (from their results' fetch times: how fast they start);
+# then each agent's CPU seconds and the Redis commands sent per page. Not part of the build or CI; needs
 # redis-server and GNU time (installed with apt-get if missing, as root).
 #
 #   crawler-core/src/bench/broad-agents.sh [-a AGENTS] [-n SITES] [-d DELAY] [-t SECONDS] [-s LAUNCHER] [-e]
@@ -80,6 +81,12 @@ for pid in "${agent_pids[@]}"; do wait "$pid" || true; done
 wait "$server" || true
 echo "$agents agents, $sites sites, delay $delay, ${seconds} s (the server counts from the first request):"
 tail -n 2 "$work/server.txt"
+# pages/s in each tenth of the run, counted from the first fetch any agent recorded
+cat "$work"/agent*.jsonl | grep -o '"fetchedAt":"[^"]*"' | cut -d'"' -f4 | sort | awk -v secs="$seconds" '
+  function t(s) { return substr(s, 12, 2) * 3600 + substr(s, 15, 2) * 60 + substr(s, 18) }
+  NR == 1 { first = t($0) }
+  { slot = int((t($0) - first) / (secs / 10)); if (slot < 10) n[slot]++ }
+  END { line = "pages/s by tenth of the run:"; for (i = 0; i < 10; i++) line = line sprintf(" %.0f", n[i] / (secs / 10)); print line }'
 cat "$work"/agent*.time
 grep -h ' WARN \| ERROR ' "$work"/agent*.log | sed 's/^[^ ]* [^ ]* //' | sort | uniq -c | sort -rn | head -5 || true
 pages=$(cat "$work"/agent*.jsonl | wc -l)
