@@ -23,12 +23,17 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -475,6 +480,48 @@ class HostSchedulerTest {
     }
   }
 
+  /**
+   * A shared frontier's answer is a round trip to Redis: while one worker waits for it (here, a.example's next task),
+   * another worker leases from another origin, and a request is reported sent. Failed before the scheduler let its
+   * lock go around frontier calls: every worker queued behind the one round trip.
+   */
+  @Test
+  void aWorkerWaitingForASharedFrontiersAnswerHoldsUpNoOther() throws Exception {
+    frontier.shared = true;
+    HostScheduler<String> s = scheduler(1, Duration.ZERO);
+    s.offer("https://a.example/1");
+    s.offer("https://b.example/1");
+    CountDownLatch reading = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    frontier.beforePoll = queue -> {
+      if (queue.equals("https://a.example")) {
+        reading.countDown();
+        try {
+          answer.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+    ExecutorService workers = Executors.newFixedThreadPool(2);
+    CompletableFuture<HostScheduler.Lease<String>> first = CompletableFuture.supplyAsync(s::poll, workers);
+    try {
+      assertTrue(reading.await(1, TimeUnit.MINUTES), "the first worker reads a.example's next task");
+      CompletableFuture<HostScheduler.Lease<String>> second = CompletableFuture.supplyAsync(() -> {
+        HostScheduler.Lease<String> lease = s.poll();
+        s.sending(lease);
+        return lease;
+      }, workers);
+      // a failure bound, not a wait for something to happen: with the lock held across the read this never returns
+      assertEquals("https://b.example/1", second.get(1, TimeUnit.MINUTES).task(),
+          "another worker leased and sent while the frontier had not answered the first");
+    } finally {
+      answer.countDown();
+      workers.shutdown();
+    }
+    assertEquals("https://a.example/1", first.get(1, TimeUnit.MINUTES).task());
+  }
+
   @Test
   void anEmptyFrontierIsNotTheEndWhileAProducerMayStillOffer() throws InterruptedException {
     WatchedClock clock = new WatchedClock();
@@ -560,6 +607,7 @@ class HostSchedulerTest {
   private static final class CountingFrontier implements Frontier<String> {
     final AtomicLong polls = new AtomicLong();
     volatile boolean shared;
+    volatile Consumer<String> beforePoll = queue -> { }; // runs in the polling thread, as a round trip would
     private final Frontier<String> inner;
 
     CountingFrontier(Frontier<String> inner) {
@@ -579,6 +627,7 @@ class HostSchedulerTest {
     @Override
     public Claim<String> poll(String queue) {
       polls.incrementAndGet();
+      beforePoll.accept(queue);
       return inner.poll(queue);
     }
 
