@@ -51,7 +51,7 @@ class ResumeTest {
         assertFalse(child.waitFor(10, TimeUnit.MILLISECONDS), "the crawl ended before it could be stopped");
       }
       child.destroy(); // SIGTERM
-      assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+      assertTrue(child.waitFor(3, TimeUnit.MINUTES));
       assertEquals(ExitCodes.INTERRUPTED, child.exitValue(), Files.readString(stderr));
       assertTrue(Files.readString(stderr).contains("continue this crawl with: sievecrawl resume " + job),
           Files.readString(stderr));
@@ -99,7 +99,7 @@ class ResumeTest {
       Path stderr = dir.resolve("stderr.txt");
       Process child = ChildProcess.startIn(work, stderr, "crawl", seeds(site).toString(), "-o",
           dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "40", "--delay", "0ms");
-      assertTrue(child.waitFor(1, TimeUnit.MINUTES));
+      assertTrue(child.waitFor(3, TimeUnit.MINUTES));
       assertEquals(ExitCodes.OK, child.exitValue(), Files.readString(stderr));
       List<Path> made;
       try (Stream<Path> entries = Files.list(work)) {
@@ -239,7 +239,7 @@ class ResumeTest {
           + " id)\n", second.err());
     } finally {
       holder.destroyForcibly(); // SIGKILL: the kernel drops the lock with the process
-      assertTrue(holder.waitFor(1, TimeUnit.MINUTES));
+      assertTrue(holder.waitFor(3, TimeUnit.MINUTES));
     }
     Cmd after = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
     assertFalse(after.err().contains("in use"), after.toString());
