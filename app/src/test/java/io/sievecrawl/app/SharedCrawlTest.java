@@ -171,14 +171,26 @@ class SharedCrawlTest {
         System.out.printf("shared crawl: 3 agents, one killed; %d pages fetched twice (bound %d)%n", repeatedFetches,
             CONCURRENCY);
         assertEquals(SITES * PAGES_PER_SITE, records.size(), "every page has a record in one of the files");
-        assertTrue(repeatedFetches <= CONCURRENCY, repeatedFetches + " pages fetched twice: more than the killed"
-            + " agent's " + CONCURRENCY + " in flight");
+        // A survivor starved past its lease (a loaded machine) loses its shards as the killed agent did: what it had
+        // in flight may be fetched again by the agent that takes them, at most its CONCURRENCY each time
+        long survivorLosses = leaseLosses(0) + leaseLosses(2);
+        long bound = CONCURRENCY * (1 + survivorLosses);
+        assertTrue(repeatedFetches <= bound, repeatedFetches + " pages fetched twice: more than the killed agent's "
+            + CONCURRENCY + " in flight and " + CONCURRENCY + " for each of the " + survivorLosses + " times a"
+            + " survivor lost leases");
         checkWarc(0, results[0]);
         checkWarc(2, results[2]);
       } finally {
         sites.forEach(SyntheticSite::close);
       }
     }
+  }
+
+  /** The heartbeats in which agent {@code index} found leases of its own lost (its log's lines, by the second). */
+  private long leaseLosses(int index) throws IOException {
+    return Files.readAllLines(dir.resolve("agent-" + index + ".log")).stream()
+        .filter(line -> line.contains("lost the lease of shard") && line.length() >= 19)
+        .map(line -> line.substring(0, 19)).distinct().count();
   }
 
   private Process agent(int index, Path results, String... args) throws IOException {
