@@ -3,10 +3,11 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.home.SharedCrawls;
+import io.sievecrawl.crawler.home.SharedHome;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import io.sievecrawl.sieve.redis.RedisCrawl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,18 +167,19 @@ final class CrawlCommand implements Callable<Integer> {
     ResultsFile.checkAppend(out.append, out.overwrite);
     ResultsFile.checkNew(out.output, out.overwrite || out.append);
     if (shared.redis != null) {
-      var sharedRun = SharedCrawlRun.open(shared.redis, shared.crawlName, settings, false, clocks);
-      log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}",
-          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, shared.crawlName,
-          RedisCrawl.shown(shared.redis));
-      logSettings(settings, logOptions);
-      return SharedCrawlRun.run(sharedRun, settings, seedRead.seeds(),
-          ResultsFile.forAgent(out.output, out.append, out.overwrite, terminal.out()), reports, status, logOptions.verbosity(),
-          clocks);
+      try (SharedHome home = SharedRun.open(shared.redis, shared.crawlName, settings, false, clocks)) {
+        log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}",
+            String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, shared.crawlName,
+            SharedCrawls.shown(shared.redis));
+        logSettings(settings, logOptions);
+        return CrawlRun.run(new SharedRun(home), seedRead.seeds(), new RunOutput(settings,
+            ResultsFile.forAgent(out.output, out.append, out.overwrite, terminal.out()), reports, status,
+            logOptions.verbosity(), clocks));
+      }
     }
-    CrawlJob crawlJob;
+    DirectoryHome crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), out.output, clocks.wall());
+      crawlJob = DirectoryHome.create(dir, settings, seedRead.file(), out.output, clocks.wall());
       if (temporary) {
         crawlJob.removeWhenComplete();
       }
@@ -204,8 +206,8 @@ final class CrawlCommand implements Callable<Integer> {
         throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
       }
       ResultsFile results = ResultsFile.create(out.output, terminal.out());
-      return CrawlRun.run(crawlJob, temporary, settings, seedsInJob, results, reports, status,
-          logOptions.verbosity(), clocks);
+      return CrawlRun.run(new DirectoryRun(crawlJob, temporary, settings), seedsInJob,
+          new RunOutput(settings, results, reports, status, logOptions.verbosity(), clocks));
     } finally {
       try {
         crawlJob.close(); // the directory's lock (a completed temporary directory is gone already)

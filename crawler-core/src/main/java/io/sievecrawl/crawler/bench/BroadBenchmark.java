@@ -5,6 +5,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
@@ -74,7 +75,7 @@ public final class BroadBenchmark {
           tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
           FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontier().syncInterval())
               .withCheckpointInterval(tuned.frontier().checkpointInterval()), Ticker.SYSTEM)) {
-        summary = Crawler.builder(tuned, sink).frontier(frontier).build().run(served.rootUrls());
+        summary = Crawler.builder(tuned, sink).home(MemoryHome.over(tuned, frontier)).build().run(served.rootUrls());
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = (processCpuNanos() - cpuBefore) / 1e9;

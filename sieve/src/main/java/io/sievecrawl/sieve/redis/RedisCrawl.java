@@ -520,7 +520,7 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** Whether an exact store of fingerprints, in Redis beside the filter, confirms its "maybe seen" answers. */
-  boolean confirmed() {
+  public boolean confirmed() {
     return Boolean.parseBoolean(meta.getOrDefault("confirm", "false"));
   }
 

@@ -1,5 +1,7 @@
 package io.sievecrawl.crawler.job;
 
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.sieve.Ticker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,7 +18,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class CrawlJobStateTest {
+class DirectoryHomeStateTest {
+  private static final RunOptions RUN = new RunOptions(CrawlSettings.builder().build(), "filter.n", Ticker.SYSTEM);
   private final FakeClock clock = new FakeClock();
 
   @TempDir
@@ -24,23 +27,23 @@ class CrawlJobStateTest {
 
   @Test
   void aStateSavedAgainUnchangedLeavesItsFilesAloneAndAChangeReplacesOnlyWhatChanged() throws IOException {
-    CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+    DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
         List.of("https://example.com/"), "-", clock);
     CrawlState state = CrawlState.fresh();
-    job.writeState(state);
+    job.save(state);
     Object sketch = fileKey("pages-per-origin.cms");
     Object totals = fileKey("state.json");
 
-    job.writeState(state);
+    job.save(state);
     assertEquals(sketch, fileKey("pages-per-origin.cms"), "unchanged: not rewritten");
     assertEquals(totals, fileKey("state.json"));
 
     state.pagesPerOrigin().incrementIfBelow("https://example.com", 10);
-    job.writeState(state);
+    job.save(state);
     assertNotEquals(sketch, fileKey("pages-per-origin.cms"), "changed: replaced");
     assertEquals(totals, fileKey("state.json"));
     job.close();
-    try (CrawlJob reopened = CrawlJob.open(dir.resolve("job"), clock)) {
+    try (DirectoryHome reopened = DirectoryHome.open(dir.resolve("job"), clock)) {
       assertEquals(1, reopened.loadState().pagesPerOrigin().estimate("https://example.com"));
     }
     assertTrue(Files.size(dir.resolve("job/pages-per-origin.cms")) < 16_384,
@@ -49,15 +52,15 @@ class CrawlJobStateTest {
 
   @Test
   void runsKilledBeforeTheyFirstSavedTheirTotalsAreStillCountedAsRuns() throws IOException {
-    CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
+    DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
         clock).close();
     for (int killed = 0; killed < 3; killed++) {
-      try (CrawlJob run = CrawlJob.open(dir.resolve("job"), clock)) {
-        run.runStarts(); // and dies before its first save
+      try (DirectoryHome run = DirectoryHome.open(dir.resolve("job"), clock)) {
+        run.runStarts(RUN); // and dies before its first save
       }
     }
-    try (CrawlJob resumed = CrawlJob.open(dir.resolve("job"), clock)) {
-      resumed.runStarts();
+    try (DirectoryHome resumed = DirectoryHome.open(dir.resolve("job"), clock)) {
+      resumed.runStarts(RUN);
       assertEquals(3, resumed.loadState().totals().runs(), "the three runs before this one");
       assertEquals(4, resumed.runs());
     }
@@ -65,9 +68,9 @@ class CrawlJobStateTest {
 
   @Test
   void whatMayHoldSecretsIsReadableByItsOwnerOnly() throws IOException {
-    try (CrawlJob job = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+    try (DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
         List.of("https://example.com/"), "-", clock)) {
-      job.writeState(CrawlState.fresh());
+      job.save(CrawlState.fresh());
       for (String name : List.of("settings.conf", "cookies.txt")) {
         assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
             Files.getPosixFilePermissions(dir.resolve("job").resolve(name))), name);
@@ -77,14 +80,14 @@ class CrawlJobStateTest {
 
   @Test
   void oneProcessAtATimeWorksACrawlDirectory() throws IOException {
-    CrawlJob first = CrawlJob.create(dir.resolve("job"), CrawlSettings.builder().build(),
+    DirectoryHome first = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
         List.of("https://example.com/"), "-", clock);
-    CrawlJobException e = assertThrows(CrawlJobException.class, () -> CrawlJob.open(dir.resolve("job"), clock));
+    CrawlJobException e = assertThrows(CrawlJobException.class, () -> DirectoryHome.open(dir.resolve("job"), clock));
     assertEquals(dir.resolve("job") + " is in use by another sievecrawl process (process "
         + ProcessHandle.current().pid() + "): one process per crawl directory; wait for it to end, or stop it"
         + " (Ctrl-C, or kill with its process id)", e.getMessage());
     first.close();
-    CrawlJob.open(dir.resolve("job"), clock).close();
+    DirectoryHome.open(dir.resolve("job"), clock).close();
   }
 
   /** The file's identity (its inode): an atomic replacement makes a new one. */

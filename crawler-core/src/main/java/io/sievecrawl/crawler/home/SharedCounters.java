@@ -1,4 +1,4 @@
-package io.sievecrawl.app;
+package io.sievecrawl.crawler.home;
 
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A results sink that also counts each result into the crawl's counters shared by every agent (pages, bytes, status
- * classes, error kinds), sent to Redis in one batch by {@link #flush()} (every second, and at the end).
+ * classes, error kinds), sent to Redis in one batch by {@link #flush()} (every second, when the home saves, and
+ * at the end).
  */
 final class SharedCounters implements ResultSink {
   private final ResultSink results;
@@ -47,9 +48,8 @@ final class SharedCounters implements ResultSink {
     pending.computeIfAbsent(field, f -> new LongAdder()).add(delta);
   }
 
-  /** Sends the counts gathered since the last flush; the results file is flushed line by line already. */
-  @Override
-  public void flush() throws IOException {
+  /** Sends the counts gathered since the last send. */
+  void send() {
     Map<String, Long> deltas = new TreeMap<>();
     pending.forEach((field, adder) -> {
       long n = adder.sumThenReset();
@@ -58,6 +58,12 @@ final class SharedCounters implements ResultSink {
       }
     });
     shared.addCounters(deltas);
+  }
+
+  /** Sends the counts gathered, then flushes the results (which are written line by line already). */
+  @Override
+  public void flush() throws IOException {
+    send();
     results.flush();
   }
 }
