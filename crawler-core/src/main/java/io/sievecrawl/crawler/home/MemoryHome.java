@@ -80,6 +80,11 @@ public final class MemoryHome implements CrawlHome {
   }
 
   @Override
+  public ScopeSites scopeSites() {
+    return scopeSites;
+  }
+
+  @Override
   public synchronized CrawlState savedState() {
     return state;
   }

@@ -1,7 +1,13 @@
 package io.sievecrawl.crawler.home;
 
+import static org.junit.jupiter.api.Assertions.assertSame;
+
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.ScopeSites;
+import java.util.Collection;
+import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** The {@link CrawlHomeContract} for a crawl on the heap: reopened, it is the same object, as in one process. */
 class MemoryHomeTest extends CrawlHomeContract {
@@ -38,5 +44,19 @@ class MemoryHomeTest extends CrawlHomeContract {
   @Override
   boolean keepsVisits() {
     return false;
+  }
+
+  @Test
+  void aHomeSharingItsScopeHandsTheCrawlWhereItIsShared() {
+    ScopeSites sites = new ScopeSites() {
+      @Override
+      public Collection<String> load() {
+        return List.of("a.example");
+      }
+
+      @Override
+      public void publish(String site) {}
+    };
+    assertSame(sites, MemoryHome.of(SETTINGS).sharingScopeWith(sites).scopeSites());
   }
 }
