@@ -19,7 +19,7 @@ interface HomeRun {
   /** The crawl's name in the WARC files' warcinfo records. */
   String warcName();
 
-  /** The WARC directories a package of the crawl takes, {@code warc}'s among them (recorded where the home keeps them). */
+  /** The WARC directories a package of the crawl takes, {@code warc}'s among them (recorded where the home can). */
   List<Path> warcDirs(WarcArchive warc);
 
   /**
