@@ -70,8 +70,9 @@ final class CrawlCommand implements Callable<Integer> {
 
   static final class Shared {
     @Option(names = "--redis", paramLabel = "URI",
-        description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB; a password from"
-            + " SIEVECRAWL_REDIS_PASSWORD, which ps does not show, or redis://:PASSWORD@...): starts the crawl"
+        description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB, or any nodes of a"
+            + " Redis Cluster: redis://HOST1:PORT1,HOST2:PORT2; a password from SIEVECRAWL_REDIS_PASSWORD, which ps"
+            + " does not show, or redis://:PASSWORD@...): starts the crawl"
             + " --crawl-name, or joins it if it exists with the same n and p. Replaces --job (default none).")
     String redis;
 

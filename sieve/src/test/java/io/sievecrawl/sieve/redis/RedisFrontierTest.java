@@ -487,8 +487,9 @@ class RedisFrontierTest {
           () -> RedisCrawl.startOrJoin(raw, "pw", 1_000, 0.01, 4, "", clock, clock));
       assertEquals("not a Redis URI: 'redis://***@127.0.0.1:" + redis.port() + "/0': the password (or user name)"
           + " holds '@', '/', '?' or '#': percent-encode them (%40, %2F, %3F, %23), or give the password in"
-          + " SIEVECRAWL_REDIS_PASSWORD (expected redis://[:PASSWORD@]HOST:PORT[/DB], the password percent-encoded,"
-          + " or rediss:// for TLS)", refused.getMessage());
+          + " SIEVECRAWL_REDIS_PASSWORD (expected redis://[:PASSWORD@]HOST:PORT[/DB], or"
+          + " redis://HOST1:PORT1,HOST2:PORT2 for nodes of a Redis Cluster, the password percent-encoded, or"
+          + " rediss:// for TLS)", refused.getMessage());
     }
     try (RedisCrawl encoded = RedisCrawl.startOrJoin("redis://:p%40ss%2Fw%3Ard@127.0.0.1:" + redis.port() + "/0",
         "pw", 1_000, 0.01, 4, "", clock, clock)) {
