@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * does not serve the crawl's keys: every page is fetched once, and 'remove' through the third node deletes every key of the crawl.
  */
 class SharedCrawlClusterTest {
-  private static final int PAGES_PER_SITE = 150;
+  private static final int PAGES_PER_SITE = 80;
 
   @TempDir
   Path dir;
