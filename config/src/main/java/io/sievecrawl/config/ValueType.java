@@ -65,6 +65,14 @@ public sealed interface ValueType<T>
     return false;
   }
 
+  /**
+   * The values allowed, as the reference writes them ({@code "1 to 100G"}, {@code "at least 0"}); empty for a type
+   * whose {@link #description()} says it all.
+   */
+  default Optional<String> range() {
+    return Optional.empty();
+  }
+
   /** The largest value allowed, for a type with an upper bound. */
   default Optional<T> largest() {
     return Optional.empty();
