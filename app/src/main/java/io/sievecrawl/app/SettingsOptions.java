@@ -56,7 +56,7 @@ final class SettingsOptions {
   }
 
   static final class Scope {
-    @Option(names = "--scope", paramLabel = "host|domain|any",
+    @Option(names = "--scope", paramLabel = "host|domain|any", completionCandidates = ScopeNames.class,
         description = "Hosts to follow links to: the seeds' hosts, their registrable domains, or any (crawl.scope;"
             + " default host).")
     String scope;
@@ -73,6 +73,15 @@ final class SettingsOptions {
     @Option(names = "--max-depth", paramLabel = "N",
         description = "Link hops from a seed; 0 fetches the seeds only (crawl.max-depth; default 50).")
     String maxDepth;
+  }
+
+  /** The values {@code --scope} takes, for shell completion. */
+  static final class ScopeNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(io.sievecrawl.config.Scope.values()).map(io.sievecrawl.config.Scope::configName)
+          .iterator();
+    }
   }
 
   static final class Pace {

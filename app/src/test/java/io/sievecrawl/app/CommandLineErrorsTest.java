@@ -103,7 +103,8 @@ class CommandLineErrorsTest {
   void aCommandIsRequired() {
     Cmd cmd = Cmd.run();
     assertEquals(ExitCodes.USAGE, cmd.exitCode());
-    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, join, plan or bench"), cmd.toString());
+    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, recrawl, join, remove,"
+        + " plan, bench, wacz or completion\n"), cmd.toString());
   }
 
   @Test
