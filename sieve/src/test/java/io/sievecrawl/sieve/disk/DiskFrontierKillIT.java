@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * decides: every URL admitted or completed must be refused when offered again, and every URL lost with the process
  * admitted when offered again.
  */
-class DiskFrontierKillTest {
+class DiskFrontierKillIT {
   private static final int ROUNDS = 6;
   static final long CONFIRMED_N = 2_000;
 

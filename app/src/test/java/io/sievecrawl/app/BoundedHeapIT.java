@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * million URLs: the frontier lives on disk, so the heap does not grow with it, and the crawl ends cleanly at its page
  * limit. (The in-memory frontier died at 1.6 million queued URLs with 256 MB.)
  */
-class BoundedHeapTest {
+class BoundedHeapIT {
   @TempDir
   Path dir;
 

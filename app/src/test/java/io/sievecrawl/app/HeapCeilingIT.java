@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * pages in flight do: without the ceiling its old generation fills with them up to the maximum heap; with it, the
  * old generation stays within a few young collections' promotions of the live set plus the margin.
  */
-class HeapCeilingTest {
+class HeapCeilingIT {
   private static final Pattern PEAK = Pattern.compile("old generation peak (\\d+) MB, (\\d+) full collections");
   private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xmn16m");
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code java} prints its path and the arguments it was given: which Java it picks, and the AOT cache it names.
  */
 @DisabledOnOs(OS.WINDOWS) // a POSIX shell script
-class LauncherTest {
+class LauncherIT {
   @TempDir
   Path dir;
   private Path launcher;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * N >= 1440 / p. So a correct filter stays under p except with probability below 1 in 30,000 for a given seed, and
  * the seed is fixed; a filter whose true rate reaches p fails half the time or more.
  */
-class BloomFilterFalsePositiveTest {
+class BloomFilterFalsePositiveIT {
   private static final int N = 1_000_000;
 
   @ParameterizedTest(name = "p = {0}, {1}")

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * server stopped, connections cut); the agent beats when the test says ({@link RedisFrontier#heartbeat}), on a clock
  * the test moves, and its leases expire when the test expires them, as Redis would at their TTL.
  */
-class RedisOutageTest {
+class RedisOutageIT {
   /** Longer than any test: on Redis's clock a lease expires only when a test expires it. */
   private static final Duration LEASE = Duration.ofMinutes(10);
 

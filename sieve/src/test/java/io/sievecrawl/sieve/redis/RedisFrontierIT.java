@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * agents beat when the test says ({@link RedisFrontier#heartbeat}) on a clock the test moves, and their leases expire
  * when the test expires them, as Redis would at their TTL: nothing waits for time to pass.
  */
-class RedisFrontierTest {
+class RedisFrontierIT {
   private static final int SHARDS = 8;
   /** Longer than any test: on Redis's clock a lease expires only when {@link #leaseTimePasses} says so. */
   private static final Duration LEASE = Duration.ofMinutes(10);
@@ -77,7 +77,7 @@ class RedisFrontierTest {
   /** The frontier of an agent on {@code crawl}: it takes its first share of the shards, then beats when told to. */
   private RedisFrontier<String> frontier(RedisCrawl crawl) {
     RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, UTF8, url -> url,
-        RedisFrontierTest::host, LEASE, "n");
+        RedisFrontierIT::host, LEASE, "n");
     open.add(frontier);
     return frontier;
   }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The sites in scope the agents share: each published once, and read from where an agent left off. */
-class SharedStateTest {
+class SharedStateIT {
   private final FakeClock clock = new FakeClock();
   private RedisServer redis;
   private RedisCrawl crawl;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A second stop signal quits at once, saying so in one line with the command that continues the crawl. */
-class StopTwiceTest {
+class StopTwiceIT {
   @TempDir
   Path dir;
 

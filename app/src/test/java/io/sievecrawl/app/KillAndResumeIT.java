@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once apart from those refetched. Its WARC files were repaired at each resume: none is left open, every page has
  * its response record, and jwarc's validate tool accepts them all.
  */
-class KillAndResumeTest {
+class KillAndResumeIT {
   private static final int PAGES = 3_000;
   private static final int CONCURRENCY = 4;
   private static final int KILLS = 5;

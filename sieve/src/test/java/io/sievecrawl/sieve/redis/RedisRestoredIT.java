@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /** An agent tells when Redis went back in time: restored from a snapshot older than the crawl's latest writes. */
-class RedisRestoredTest {
+class RedisRestoredIT {
   private static final TaskCodec<String> UTF8 = Frontiers.STRINGS;
 
   private final FakeClock clock = new FakeClock();

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A site whose certificate no public authority signed: refused by default, fetched with its CA's PEM file
  * (fetch.ca-file), or with no check at all (fetch.insecure-tls). The certificate is made by the JDK's keytool.
  */
-class TlsTrustTest {
+class TlsTrustIT {
   @TempDir
   static Path keys;
   private static Path caPem;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * page visited, none more than the fetches in flight at the kills, and every unchanged page still asked for with
  * its validators (answered 304), though its task went through the frontier's files.
  */
-class RecrawlKillTest {
+class RecrawlKillIT {
   private static final int PAGES = 1_500;
   private static final int CONCURRENCY = 4;
   private static final int KILLS = 3;

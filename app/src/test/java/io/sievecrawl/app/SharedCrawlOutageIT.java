@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it waits and finishes the crawl, every page fetched once; while Redis stays away past the grace period, it ends
  * with exit 9 saying how to continue.
  */
-class SharedCrawlOutageTest {
+class SharedCrawlOutageIT {
   private static final int PAGES = 400;
 
   @TempDir

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * reading it back give the same string, and the HTTP client sends exactly it. Fuzzed with references built from
  * the pieces URL parsers trip over, with fixed seeds.
  */
-class NormalizationIdempotenceTest {
+class NormalizationIdempotenceIT {
   private static final List<String> PIECES = List.of("http:", "https:", "HTTP://", "//", "/", "\\", ".", "..",
       "%2e", "%2E.", "%", "%41", "%7e", "%zz", "%C3%BC", "%e2%80%8c", "%25", "?", "#", "@", ":", ":80", ":0080",
       ":443", ":0", "[", "]", "[::1]", "[::ffff:1.2.3.4]", "[1:0:0:2::3]", "xn--", "xn--zca", "xn--google-",

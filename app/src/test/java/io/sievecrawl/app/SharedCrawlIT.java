@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * midway. Every page is fetched, one origin is never fetched by two agents at once (checked by each server), and
  * only the killed agent's pages in flight are fetched twice.
  */
-class SharedCrawlTest {
+class SharedCrawlIT {
   private static final int SITES = 8;
   private static final int PAGES_PER_SITE = 250;
   private static final int CONCURRENCY = 4;
