@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code mvn test} stays quick: a test that starts sievecrawl in a child JVM, kills a process or starts a real
- * redis-server is an integration test, named {@code *IT}, which failsafe runs in {@code mvn verify} (the README's
- * test command, and CI's) and {@code mvn test} leaves out.
+ * redis-server (or a cluster of them) is an integration test, named {@code *IT}, which failsafe runs in {@code mvn
+ * verify} (the README's test command, and CI's) and {@code mvn test} leaves out.
  */
 class SlowTestsAreIntegrationTestsTest {
   /** What starts a crawler's child JVM, kills one, or starts Redis, in the test sources of this repository. */
   private static final List<String> SLOW = List.of("ChildProcess.start", "KillLoop.run", "RedisServer.start",
-      "destroyForcibly", "FrontierKillChild");
+      "RedisCluster.start", "destroyForcibly", "FrontierKillChild");
 
   @Test
   void noUnitTestStartsAChildJvmOrRedis() throws IOException {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Two agents in child JVMs start one crawl at once through a real Redis Cluster of three masters, each pointed at a node that
  * does not serve the crawl's keys: every page is fetched once, and 'remove' through the third node deletes every key of the crawl.
  */
-class SharedCrawlClusterTest {
+class SharedCrawlClusterIT {
   private static final int PAGES_PER_SITE = 80;
 
   @TempDir

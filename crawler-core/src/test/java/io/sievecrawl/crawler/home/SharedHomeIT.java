@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
  * The {@link CrawlHomeContract} for a crawl shared through Redis (a real redis-server on a free loopback port):
  * reopened, it is another agent joining.
  */
-class SharedHomeTest extends CrawlHomeContract {
+class SharedHomeIT extends CrawlHomeContract {
   private RedisServer redis;
   private int crawls;
 

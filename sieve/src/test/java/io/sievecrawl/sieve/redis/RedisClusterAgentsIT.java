@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * Agents on a real Redis Cluster of three masters: pointed at any node, or at several, they find the crawl's slot
  * wherever it is served; a URI that does not fit the Redis found is refused in one line.
  */
-class RedisClusterAgentsTest {
+class RedisClusterAgentsIT {
   private static final int SHARDS = 8;
   private static final Duration LEASE = Duration.ofMinutes(10); // expires only when the test says: none does here
   private static final int PAGES = 600;
