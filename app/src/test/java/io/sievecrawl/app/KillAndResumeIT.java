@@ -19,10 +19,12 @@ import org.netpreserve.jwarc.WarcResponse;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A crawl in a child JVM is SIGKILLed at random moments and resumed each time: in the end every page was fetched,
- * pages were fetched again only within the in-flight bound, and the results file parses line by line, each URL
- * once apart from those refetched. Its WARC files were repaired at each resume: none is left open, every page has
- * its response record, and jwarc's validate tool accepts them all.
+ * A crawl in a child JVM is SIGKILLed at random moments and resumed each time: in the end every page and every page
+ * requisite (with --warc, each page's image and the site's style sheet, waiting in their origin's lane ahead of the
+ * pages, so that requisites are in flight at most kills) was fetched, URLs were fetched again only within the
+ * in-flight bound, and the results file parses line by line, each URL once apart from those refetched. Its WARC files
+ * were repaired at each resume: none is left open, every page and requisite has its response record, and jwarc's
+ * validate tool accepts them all.
  */
 class KillAndResumeIT {
   private static final int PAGES = 3_000;
@@ -57,12 +59,16 @@ class KillAndResumeIT {
       }
       int repeatedRecords = records.values().stream().mapToInt(n -> n - 1).sum();
       int bound = kills * CONCURRENCY;
-      System.out.printf("kill -9 and resume: %d kills, %d pages fetched again, %d repeated records (bound %d)%n",
-          kills, site.repeatedRequests(), repeatedRecords, bound);
-      assertEquals(PAGES, records.size(), "every page has a record");
+      int fetchedAgain = site.repeatedRequests() + site.repeatedImageRequests()
+          + Math.max(0, site.styleSheetRequests() - 1);
+      System.out.printf("kill -9 and resume: %d kills, %d pages and requisites fetched again, %d repeated records"
+          + " (bound %d)%n", kills, fetchedAgain, repeatedRecords, bound);
+      assertEquals(2 * PAGES + 1, records.size(), "every page, its image and the style sheet have a record");
       assertEquals(PAGES, site.pagesServedOnce() + countRepeatedPages(site), "every page was fetched");
-      assertTrue(site.repeatedRequests() <= bound,
-          site.repeatedRequests() + " pages fetched again, more than " + bound + " (in flight at the kills)");
+      assertEquals(0, site.imagesNeverServed(), "every page's image was fetched");
+      assertTrue(site.styleSheetRequests() >= 1, "the style sheet was fetched");
+      assertTrue(fetchedAgain <= bound,
+          fetchedAgain + " URLs fetched again, more than " + bound + " (in flight at the kills)");
       assertTrue(repeatedRecords <= bound, repeatedRecords + " repeated records");
       assertTrue(Files.readString(stderr).contains("crawl completed"), Files.readString(stderr));
       checkWarc(warc, records.keySet(), kills, bound);

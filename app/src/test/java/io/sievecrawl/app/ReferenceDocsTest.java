@@ -72,8 +72,10 @@ class ReferenceDocsTest {
       String section = cli.substring(start, end < 0 ? cli.length() : end);
       for (OptionSpec option : command.getCommandSpec().options()) {
         String primary = CliReference.primaryName(option);
-        assertTrue(option.hidden() || Pattern.compile("[` ]" + Pattern.quote(primary) + "[`=,]").matcher(section)
-            .find(), name + " " + primary);
+        String shown = option.negatable() && primary.startsWith("--") // --[no-]requisites, as the help writes it
+            ? option.command().negatableOptionTransformer().makeSynopsis(primary, option.command()) : primary;
+        assertTrue(option.hidden() || Pattern.compile("[` ](" + Pattern.quote(primary) + "|" + Pattern.quote(shown)
+            + ")[`=,]").matcher(section).find(), name + " " + primary);
       }
     }
     assertTrue(cli.contains("| `--max-depth=N` | Link hops from a seed; 0 fetches the seeds only (crawl.max-depth;"

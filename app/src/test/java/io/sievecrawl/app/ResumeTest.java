@@ -180,18 +180,35 @@ class ResumeTest {
     Path job = stoppedCrawl();
     Path manifest = job.resolve("manifest.json");
     String written = Files.readString(manifest);
-    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 3"));
+    Files.writeString(manifest, written.replace("\"version\" : 3", "\"version\" : 4"));
     Cmd cmd = Cmd.run("resume", job.toString());
     assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
-    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 3, but this build reads version 2\n",
-        cmd.err());
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 4, but this build reads versions 2 to"
+        + " 3\n", cmd.err());
 
-    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 1")); // before queues per origin
+    Files.writeString(manifest, written.replace("\"version\" : 3", "\"version\" : 1")); // before queues per origin
     Cmd old = Cmd.run("resume", job.toString());
     assertEquals(ExitCodes.JOB, old.exitCode(), old.toString());
-    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 1, but this build reads version 2; it"
-        + " was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a new"
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 1, but this build reads versions 2 to"
+        + " 3; it was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a new"
         + " directory\n", old.err());
+  }
+
+  @Test
+  void aCrawlDirectoryOfTheBuildBeforeRequisitesResumesAndIsWrittenAsVersion3() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(50, 5)) {
+      Path job = dir.resolve("job");
+      Cmd first = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
+          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "5", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      Path manifest = job.resolve("manifest.json");
+      // A version-2 directory is this one but for the number: version 3 added requisite tasks, which it cannot hold.
+      Files.writeString(manifest, Files.readString(manifest).replace("\"version\" : 3", "\"version\" : 2"));
+      Cmd resumed = Cmd.run("resume", job.toString(), "--max-pages", "0", "--log-file", log());
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertTrue(Files.readString(manifest).contains("\"version\" : 3"), Files.readString(manifest));
+      assertEquals(50, site.pagesServedOnce(), "every page, once");
+    }
   }
 
   @Test

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public sealed interface ValueType<T>
     permits CountType, IntType, RateType, DurationType, SizeType, BooleanType, TextType, ScopeType, PatternsType,
-        HeadersType, PinsType {
+        HeadersType, PinsType, RequisiteFetchType {
 
   /**
    * The value {@code text} gives, as a config file or the command line writes it; its range is checked by
@@ -127,6 +127,10 @@ public sealed interface ValueType<T>
 
   static ValueType<Scope> scope() {
     return new ScopeType();
+  }
+
+  static ValueType<RequisiteFetch> requisiteFetch() {
+    return new RequisiteFetchType();
   }
 
   static ValueType<List<Pattern>> patterns() {

@@ -2,6 +2,7 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.PolitenessSettings;
+import io.sievecrawl.config.RequisiteSettings;
 import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Scope;
@@ -15,6 +16,8 @@ import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
+import io.sievecrawl.crawler.schedule.SchedulerSnapshot;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -97,25 +100,29 @@ public final class Crawler {
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
         politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
+    RequisiteSettings requisites = settings.requisites();
     this.control = new CrawlControl(settings.crawl().maxPages(), before.totals().pagesStarted(), ticker,
-        scheduler::stop);
-    boolean guardLocal = settings.crawl().scope() == Scope.ANY && !settings.crawl().allowPrivateAddresses();
+        scheduler::stop, requisites.fetch() ? scheduler::closeMainQueues : null); // requisites outlive the page limit
+    // a public page may not lead into the local network: by a link under scope any, by a requisite unless host-bound
+    boolean guardLocal = !settings.crawl().allowPrivateAddresses() && (settings.crawl().scope() == Scope.ANY
+        || requisites.fetch() && requisites.scope() != Scope.HOST);
     PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
-        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials)
+        .mayBeLocal(guardLocal ? this::mayBeLocal : host -> true).takesCredentials(this::takesCredentials)
         .payloadDigests(b.payloadDigests != null ? b.payloadDigests
             : b.recorder != null || visitLog != VisitLog.NONE);
     if (b.recorder != null) {
-      fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock,
+      long cap = Math.max(settings.fetch().maxBodySize(), requisites.fetch() ? requisites.maxBodySize() : 0);
+      fetching.capture(new CaptureInterceptor(b.recorder, cap, control::fail, clock,
           settings.warc().keepCredentials()));
     }
     this.fetcher = fetching.build();
     fetcher.restoreCookies(before.cookies());
   }
 
-  /** Whether {@code host} is one of the seeds' (which may be a local address even when others may not). */
-  private boolean isSeedHost(String host) {
+  /** Whether {@code host} may be a local address: a seed's, or under crawl.scope domain, one of a seed's domain. */
+  private boolean mayBeLocal(String host) {
     ScopePolicy current = scope;
-    return current != null && current.isSeedHost(host);
+    return current != null && current.mayBeLocal(host);
   }
 
   /** Whether requests to {@code origin} may carry the user's credentials (see {@link ScopePolicy#takesCredentials}). */
@@ -248,17 +255,19 @@ public final class Crawler {
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsSettings robotsSettings = settings.robots();
     RobotsPolicy robots = robotsSettings.obey()
-        ? new RobotsPolicy(fetcher.clients(), fetcher.calls(), settings.fetch().userAgentHeader(),
+        ? new RobotsPolicy(fetcher.clients(), origin -> !scope.coversSiteOf(Url.ofCanonical(origin + "/")),
+            fetcher.calls(), settings.fetch().userAgentHeader(),
             robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
             robotsSettings.cacheMemory(), clock)
         : null;
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
         robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, visitLog, control, clock);
+    LeaseCloser closer = new LeaseCloser(scheduler, scope, new RequisiteScope(settings.requisites(), scope), sink,
+        stats, origins, skipLog, visitLog, control, clock);
     LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, closer, links,
-        normalizer, pageBudget, control, stats, origins, clock), closer, normalizer, stats, control,
-        settings.results().recordLinks());
+        normalizer, pageBudget, control, stats, origins, clock, scope::coversSiteOf), closer, normalizer, stats,
+        control, settings.results().recordLinks());
 
     long start = ticker.nanos();
     startedAt = start | 1; // 0 while the run has not started
@@ -316,10 +325,11 @@ public final class Crawler {
 
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
-    return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.visits(), stats.retries.sum(), stats.bytes.sum(),
-        stats.truncated.sum(), fetcher.connectionsOpened(), fetcher.tlsHandshakes(), carriedOver, admitted, notFetched,
-        givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals,
+    return new CrawlSummary(end, stats.fetched.sum(), stats.requisites.sum(), stats.responses.sum(),
+        stats.byStatusClass(), stats.byError(), stats.skipped(), stats.notAdmitted(), stats.visits(),
+        stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(), fetcher.connectionsOpened(),
+        fetcher.tlsHandshakes(), carriedOver, admitted, notFetched, givenUp,
+        sieve == null ? List.of() : origins.rows(), sieve, totals,
         elapsed, failure);
   }
 
@@ -391,7 +401,7 @@ public final class Crawler {
   /** A live snapshot for a progress line. */
   public CrawlProgress progress() {
     SieveStats s = frontier.stats();
-    HostScheduler.Snapshot atHand = scheduler.snapshot();
+    SchedulerSnapshot atHand = scheduler.snapshot();
     long inFlight = stats.inFlight.sum();
     long inLine = Math.max(0, s.queues() - atHand.active()); // about: an origin at hand may hold no waiting task
     long due = atHand.due() + inLine;

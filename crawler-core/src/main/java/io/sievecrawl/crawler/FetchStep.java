@@ -2,26 +2,36 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
 import java.util.function.Predicate;
 
 /**
  * The request: sent unless the crawl is stopping or the lease is no longer this agent's. The origin's pace learns
- * from the response at once; the steps after this one decide what becomes of it.
+ * from the response at once; the steps after this one decide what becomes of it. A requisite is asked for as a
+ * browser asks for one; one outside the crawl's scope without the user's extra headers and cookies, and its HTML is
+ * not read.
  */
 final class FetchStep implements LeaseStep {
   private final PageFetcher fetcher;
   private final CrawlControl control;
   private final Predicate<HostScheduler.Lease<CrawlTask>> stillOwned;
+  private final Predicate<Url> inScope;
   private final OriginWarnings tlsFailures = new OriginWarnings();
 
-  /** @param stillOwned whether a lease is still this agent's: a shared crawl may move an origin to another agent */
-  FetchStep(PageFetcher fetcher, CrawlControl control, Predicate<HostScheduler.Lease<CrawlTask>> stillOwned) {
+  /**
+   * @param stillOwned whether a lease is still this agent's: a shared crawl may move an origin to another agent
+   * @param inScope whether a URL's site is in the crawl's scope (crawl.scope)
+   */
+  FetchStep(PageFetcher fetcher, CrawlControl control, Predicate<HostScheduler.Lease<CrawlTask>> stillOwned,
+      Predicate<Url> inScope) {
     this.fetcher = fetcher;
     this.control = control;
     this.stillOwned = stillOwned;
+    this.inScope = inScope;
   }
 
   @Override
@@ -32,8 +42,10 @@ final class FetchStep implements LeaseStep {
     CrawlTask task = chain.task();
     // a sitemap's body is kept whatever its type, and so is a gzip file that says it is an XML document
     // a revisit is a conditional GET, with the validators its last visit received
-    FetchResponse response = fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"),
-        task.last() == null ? null : task.last().revalidation());
+    Revalidation last = task.last() == null ? null : task.last().revalidation();
+    boolean ours = task.requisite() && inScope.test(task.url());
+    FetchResponse response = task.requisite() ? fetcher.fetchRequisite(task.url(), !ours, ours, last)
+        : fetcher.fetch(task.url(), true, task.sitemap() || task.url().path().endsWith(".xml.gz"), last);
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then
     }

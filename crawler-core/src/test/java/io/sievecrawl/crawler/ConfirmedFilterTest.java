@@ -60,7 +60,7 @@ class ConfirmedFilterTest {
   @Test
   void onDiskEveryPageIsFetchedOnceAndEveryRescueCounted() throws IOException {
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, N, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, FrontierOptions.defaults("filter.n").withConfirmation(true), Ticker.SYSTEM)) {
+        CrawlTask::queue, FrontierOptions.defaults("filter.n").withConfirmation(true), Ticker.SYSTEM)) {
       frontier.checkpoint(); // an early checkpoint, so that later look-ups go to a run on disk as well
       crawlAndCheck(frontier);
     }

@@ -72,7 +72,7 @@ public final class BroadBenchmark {
       long start = System.nanoTime(); // real time, as every benchmark here measures (see the package notes)
       CrawlSummary summary;
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(),
-          tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+          tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue,
           FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontier().syncInterval())
               .withCheckpointInterval(tuned.frontier().checkpointInterval()), Ticker.SYSTEM)) {
         summary = Crawler.builder(tuned, sink).home(MemoryHome.over(tuned, frontier)).build().run(served.rootUrls());

@@ -87,7 +87,7 @@ public final class CrawlBenchmark {
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
         frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(), tuned.filter().falsePositiveRate(),
-            CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
+            CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue, FrontierOptions.defaults(Setting.FILTER_N.key())
                 .withSyncInterval(tuned.frontier().syncInterval())
                 .withCheckpointInterval(tuned.frontier().checkpointInterval()), Ticker.SYSTEM);
         crawler.home(MemoryHome.over(tuned, frontier));

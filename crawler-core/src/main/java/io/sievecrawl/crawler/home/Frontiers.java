@@ -27,7 +27,7 @@ public final class Frontiers {
     Admission admission = filter.confirm()
         ? Admission.confirmedOnHeap(filter.expectedUrls(), filter.falsePositiveRate())
         : Admission.byFilter(BloomFilter.create(filter.expectedUrls(), filter.falsePositiveRate()));
-    return Sieve.over(admission, CrawlTask::key, CrawlTask::origin, capacityHint);
+    return Sieve.over(admission, CrawlTask::key, CrawlTask::queue, capacityHint);
   }
 
   /**
@@ -45,7 +45,7 @@ public final class Frontiers {
         .withCheckpointInterval(settings.frontier().checkpointInterval())
         .withConfirmation(identity.confirm())
         .withGrowth(settings.filter().grow(), resized);
-    return DiskFrontier.open(dir, identity.n(), identity.p(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+    return DiskFrontier.open(dir, identity.n(), identity.p(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue,
         options, run.ticker());
   }
 
@@ -55,7 +55,7 @@ public final class Frontiers {
    * @throws io.sievecrawl.sieve.FrontierFailure if Redis cannot be reached
    */
   public static RedisFrontier<CrawlTask> inRedis(RedisCrawl crawl, RunOptions run) {
-    return RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+    return RedisFrontier.open(crawl, CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue,
         run.settings().frontier().leaseTtl(), run.capacityHint());
   }
 }

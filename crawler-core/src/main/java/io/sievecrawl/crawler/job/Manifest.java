@@ -32,7 +32,10 @@ record Manifest(String format, int version, String status, String output, long n
     String updated, int runs, boolean removeWhenComplete, boolean confirm, int generation, String recrawlCutoff,
     int forgetAfter) {
   static final String FORMAT = "sievecrawl-crawl";
-  static final int VERSION = 2; // 2: the frontier keeps a queue per origin
+  // 2: the frontier keeps a queue per origin; 3: and requisite lanes, whose tasks a build of version 2 cannot read. A
+  // version-2 directory holds none: it is read as it is, and written as version 3 from its next run on.
+  static final int VERSION = 3;
+  private static final int READS_SINCE = 2;
   private static final String FILE = CrawlFiles.MANIFEST;
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -62,10 +65,11 @@ record Manifest(String format, int version, String status, String output, long n
     if (!FORMAT.equals(manifest.format())) {
       throw new CrawlJobException(file + ": not a sievecrawl crawl manifest (format '" + manifest.format() + "')");
     }
-    if (manifest.version() != VERSION) {
+    if (manifest.version() < READS_SINCE || manifest.version() > VERSION) {
       throw new CrawlJobException(file + ": crawl directory format version " + manifest.version()
-          + ", but this build reads version " + VERSION + (manifest.version() < VERSION ? "; it was written by an"
-          + " earlier sievecrawl: finish it with that build, or start the crawl again in a new directory" : ""));
+          + ", but this build reads versions " + READS_SINCE + " to " + VERSION + (manifest.version() < VERSION
+              ? "; it was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a"
+              + " new directory" : ""));
     }
     try {
       DirectoryHome.Status.valueOf(manifest.status());
@@ -105,7 +109,7 @@ record Manifest(String format, int version, String status, String output, long n
   }
 
   Manifest withStatus(String newStatus, String when, int runCount) {
-    return new Manifest(format, version, newStatus, output, n, p, created, when, runCount, removeWhenComplete,
+    return new Manifest(format, VERSION, newStatus, output, n, p, created, when, runCount, removeWhenComplete,
         confirm, generation, recrawlCutoff, forgetAfter);
   }
 

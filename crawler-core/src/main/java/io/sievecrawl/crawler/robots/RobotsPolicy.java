@@ -85,7 +85,17 @@ public final class RobotsPolicy implements AutoCloseable {
    */
   public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
       Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
-    this.fetcher = new RobotsFetcher(clients, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
+    this(clients, origin -> false, calls, userAgent, robotName, maxCrawlDelay, retryAfter, cacheBytes, clock);
+  }
+
+  /**
+   * As {@link #RobotsPolicy(ConnectionPools, CallTracker, String, String, Duration, Duration, long, Clock)}, asking
+   * the origins {@code bare} names (those only requisites lead to, outside the crawl's scope) without the user's extra
+   * headers and cookies.
+   */
+  public RobotsPolicy(ConnectionPools clients, java.util.function.Predicate<String> bare, CallTracker calls,
+      String userAgent, String robotName, Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
+    this.fetcher = new RobotsFetcher(clients, bare, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
     this.maxCrawlDelay = maxCrawlDelay;
     this.retryAfter = retryAfter;
     this.cacheBytes = cacheBytes;
