@@ -6,7 +6,7 @@
 # wget2. Whole commands are timed by GNU time, JVM start included. Not part of the build or CI. Needs nginx, GNU time and the corpus (installed with apt-get
 # if missing, as root).
 #
-#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-d DELAY -l LEVELS]
+#   crawler-core/src/bench/crawl-vs-wget2.sh [-p PAIRS] [-c "8 32"] [-k COPIES] [-d DELAY -l LEVELS] [-n]
 #                                            [-s LABEL=LAUNCHER]...
 #
 #   -p PAIRS       runs of each crawler per concurrency (default 5); the order alternates from pair to pair
@@ -19,6 +19,7 @@
 #                  waiting costs, as on a real site
 #   -l LEVELS      follow links this many hops from the seeds (sievecrawl --max-depth, wget2 -l); the javadoc has
 #                  73 pages within 1 and 5,157 within 2
+#   -n             without wget2: only the sievecrawl launchers, e.g. two builds in alternating pairs
 #   -s LABEL=PATH  a sievecrawl launcher to run (default: sievecrawl=app/target/sievecrawl); repeat to compare
 #                  builds, e.g. -s before=/tmp/old/sievecrawl -s after=app/target/sievecrawl
 #
@@ -32,9 +33,11 @@ copies=1
 delay=
 levels_deep=
 crawlers=()
-while getopts "p:c:k:d:l:s:h" opt; do
+no_wget2=0
+while getopts "p:c:k:d:l:s:nh" opt; do
   case $opt in
     p) pairs=$OPTARG ;;
+    n) no_wget2=1 ;;
     c) levels=$OPTARG ;;
     k) copies=$OPTARG ;;
     d) delay=$OPTARG ;;
@@ -82,7 +85,9 @@ need_root_install nginx nginx-light
 [ -x /usr/bin/time ] || need_root_install /usr/bin/time time
 corpus=$("$here/javadoc-corpus.sh")
 has_wget2=0
-command -v wget2 >/dev/null 2>&1 && has_wget2=1 || echo "wget2 not installed: running sievecrawl alone" >&2
+if [ $no_wget2 -eq 0 ]; then
+  command -v wget2 >/dev/null 2>&1 && has_wget2=1 || echo "wget2 not installed: running sievecrawl alone" >&2
+fi
 for entry in "${crawlers[@]}"; do
   [ -x "${entry#*=}" ] || { echo "no launcher at ${entry#*=}: build with mvn -B -q package -DskipTests" >&2; exit 1; }
 done

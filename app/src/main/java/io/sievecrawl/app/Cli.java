@@ -122,6 +122,9 @@ final class Cli {
       if (type == RemoveCommand.class) {
         return type.cast(new RemoveCommand(terminal));
       }
+      if (type == CompletionCommand.class) {
+        return type.cast(new CompletionCommand(terminal));
+      }
       if (type == WaczCommand.class) {
         return type.cast(new WaczCommand(terminal, clocks));
       }

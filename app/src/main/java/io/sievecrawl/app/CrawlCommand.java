@@ -3,10 +3,11 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.home.SharedCrawls;
+import io.sievecrawl.crawler.home.SharedHome;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import io.sievecrawl.sieve.redis.RedisCrawl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,8 +70,9 @@ final class CrawlCommand implements Callable<Integer> {
 
   static final class Shared {
     @Option(names = "--redis", paramLabel = "URI",
-        description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB; a password from"
-            + " SIEVECRAWL_REDIS_PASSWORD, which ps does not show, or redis://:PASSWORD@...): starts the crawl"
+        description = "Share the crawl with other agents through Redis (redis://HOST:PORT/DB, or any nodes of a"
+            + " Redis Cluster: redis://HOST1:PORT1,HOST2:PORT2; a password from SIEVECRAWL_REDIS_PASSWORD, which ps"
+            + " does not show, or redis://:PASSWORD@...): starts the crawl"
             + " --crawl-name, or joins it if it exists with the same n and p. Replaces --job (default none).")
     String redis;
 
@@ -166,18 +168,19 @@ final class CrawlCommand implements Callable<Integer> {
     ResultsFile.checkAppend(out.append, out.overwrite);
     ResultsFile.checkNew(out.output, out.overwrite || out.append);
     if (shared.redis != null) {
-      var sharedRun = SharedCrawlRun.open(shared.redis, shared.crawlName, settings, false, clocks);
-      log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}",
-          String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, shared.crawlName,
-          RedisCrawl.shown(shared.redis));
-      logSettings(settings, logOptions);
-      return SharedCrawlRun.run(sharedRun, settings, seedRead.seeds(),
-          ResultsFile.forAgent(out.output, out.append, out.overwrite, terminal.out()), reports, status, logOptions.verbosity(),
-          clocks);
+      try (SharedHome home = SharedRun.open(shared.redis, shared.crawlName, settings, false, clocks)) {
+        log.info("crawl starts: {} seeds from {}, results to {}, shared crawl '{}' in {}",
+            String.format(Locale.ROOT, "%,d", seedRead.count()), seeds, out.output, shared.crawlName,
+            SharedCrawls.shown(shared.redis));
+        logSettings(settings, logOptions);
+        return CrawlRun.run(new SharedRun(home), seedRead.seeds(), new RunOutput(settings,
+            ResultsFile.forAgent(out.output, out.append, out.overwrite, terminal.out()), reports, status,
+            logOptions.verbosity(), clocks));
+      }
     }
-    CrawlJob crawlJob;
+    DirectoryHome crawlJob;
     try {
-      crawlJob = CrawlJob.create(dir, settings, seedRead.file(), out.output, clocks.wall());
+      crawlJob = DirectoryHome.create(dir, settings, seedRead.file(), out.output, clocks.wall());
       if (temporary) {
         crawlJob.removeWhenComplete();
       }
@@ -204,8 +207,8 @@ final class CrawlCommand implements Callable<Integer> {
         throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + dir + ": " + Errors.reason(e));
       }
       ResultsFile results = ResultsFile.create(out.output, terminal.out());
-      return CrawlRun.run(crawlJob, temporary, settings, seedsInJob, results, reports, status,
-          logOptions.verbosity(), clocks);
+      return CrawlRun.run(new DirectoryRun(crawlJob, temporary, settings), seedsInJob,
+          new RunOutput(settings, results, reports, status, logOptions.verbosity(), clocks));
     } finally {
       try {
         crawlJob.close(); // the directory's lock (a completed temporary directory is gone already)

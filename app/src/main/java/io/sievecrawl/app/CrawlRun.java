@@ -3,23 +3,18 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.Seeds;
-import io.sievecrawl.crawler.job.CrawlJob;
-import io.sievecrawl.crawler.job.CrawlJobException;
+import io.sievecrawl.crawler.home.CrawlHome;
+import io.sievecrawl.crawler.home.RunOptions;
 import io.sievecrawl.crawler.warc.WarcArchive;
-import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FailureLog;
-import io.sievecrawl.sieve.FileWriteException;
 import io.sievecrawl.sieve.FrontierFailure;
-import io.sievecrawl.sieve.disk.DiskFrontier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,14 +22,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of a crawl in its crawl directory, for {@code crawl} and {@code resume} alike: opens the frontier, runs
- * the crawler with its state saved every few seconds and its results forced to disk on the sync interval, handles
- * Ctrl-C, SIGTERM and SIGHUP, and leaves the directory ready to resume whatever ends the run.
+ * One run of a crawl in any home, for {@code crawl}, {@code resume}, {@code recrawl} and {@code join} alike: starts
+ * the run in the home, runs the crawler with its state saved every second and its results forced to disk on the
+ * sync interval, handles Ctrl-C, SIGTERM and SIGHUP, and ends the run in the home whatever ends it. What differs by
+ * kind of home (its words, its summary, its exit codes) is a {@link HomeRun}: {@link DirectoryRun} or
+ * {@link SharedRun}.
  */
 final class CrawlRun {
   static final String CAPACITY_HINT = Setting.FILTER_N.key() + " (-n)";
   private static final Logger log = LoggerFactory.getLogger("sievecrawl");
-  /** The totals, the per-origin counts and the cookies are saved this often: a kill loses at most this much of them. */
+  /** The state is saved this often: a kill loses at most this much of the totals, page counts and cookies. */
   private static final long STATE_EVERY_MILLIS = 1_000;
 
   private CrawlRun() {}
@@ -42,75 +39,67 @@ final class CrawlRun {
   /**
    * Runs the crawl and returns the exit code.
    *
-   * @param temporary whether the directory was made for this crawl without the user naming it: it is deleted
-   *     when the crawl completes
-   * @param clocks what the crawl, its files and its reports read the time from
-   * @throws UserError when the run fails (results or directory unwritable, an internal error), after the summary
+   * @throws UserError when the run fails (results or home unwritable, an internal error), after the summary
    */
-  static int run(CrawlJob job, boolean temporary, CrawlSettings settings, Seeds seeds, ResultsFile results,
-      ReportOptions reports, StatusLine status, Logging.Verbosity verbosity, Clocks clocks) {
-    checkPageLimit(job, settings);
-    DiskFrontier<CrawlTask> frontier;
+  static int run(HomeRun kind, Seeds seeds, RunOutput out) {
+    kind.check();
+    CrawlHome home = kind.home();
+    CrawlSettings settings = out.settings();
+    Clocks clocks = out.clocks();
+    ResultsFile results = out.results();
+    var skipLog = out.reports().skipLog();
+    WarcArchive warc = WarcOutput.open(settings, kind.warcName(), clocks.wall());
     Crawler crawler;
-    List<java.nio.file.Path> warcDirs;
-    var skipLog = reports.skipLog();
-    WarcArchive warc = WarcOutput.open(settings, job.dir().toAbsolutePath().getFileName().toString(), clocks.wall());
+    List<Path> warcDirs;
     try {
-      job.runStarts();
-      frontier = job.openFrontier(settings, CAPACITY_HINT, clocks.ticker());
-      Crawler.Builder builder = Crawler.builder(settings, new VerboseResults(results.writer())).frontier(frontier)
-          .state(job.loadState()).skipLog(skipLog).visitLog(job.openVisitLog()).ticker(clocks.ticker())
-          .clock(clocks.wall())
-          .payloadDigests(warc != null || !temporary); // a directory removed at the end takes its visits with it
-      if (settings.robots().obey()) {
-        builder.robotsStore(job.openRobots(settings.robots().cacheMemory() / 4)); // rules weigh 4x their size there
-      }
+      home.runStarts(new RunOptions(settings, CAPACITY_HINT, clocks.ticker()));
+      Crawler.Builder builder = Crawler.builder(settings, home.recording(new VerboseResults(results.writer())))
+          .home(home).skipLog(skipLog).ticker(clocks.ticker()).clock(clocks.wall())
+          .payloadDigests(kind.payloadDigests(warc != null));
       if (warc != null) {
         builder.recorder(warc);
       }
       crawler = builder.build();
-      warcDirs = warc == null ? List.of() : WarcOutput.recordIn(job.dir(), warc);
-    } catch (CrawlJobException e) {
-      throw new UserError(ExitCodes.JOB, e.getMessage());
-    } catch (IOException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write the crawl directory " + job.dir() + ": "
-          + Errors.reason(e));
+      warcDirs = warc == null ? List.of() : kind.warcDirs(warc);
+    } catch (IOException | FrontierFailure e) {
+      throw kind.cannotStart(e);
     }
+    kind.started();
     ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "crawl-checkpoint");
       t.setDaemon(true);
       return t;
     });
-    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + job.dir(), clocks.ticker());
-    timers.scheduleWithFixedDelay(() -> saveState(job, crawler, stateFailures), STATE_EVERY_MILLIS,
+    FailureLog stateFailures = new FailureLog(log, "cannot save the crawl state in " + home.where(),
+        clocks.ticker());
+    timers.scheduleWithFixedDelay(() -> saveState(home, crawler, stateFailures), STATE_EVERY_MILLIS,
         STATE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
     long sync = settings.frontier().syncInterval().toMillis();
     FailureLog warcFailures = WarcOutput.syncFailures(warc, clocks.ticker());
     FailureLog resultFailures = new FailureLog(log, "cannot force " + results.name() + " to disk", clocks.ticker());
-    FailureLog visitFailures = new FailureLog(log, "cannot force the visits in " + job.dir() + " to disk",
+    FailureLog homeFailures = new FailureLog(log, "cannot force the visits in " + home.where() + " to disk",
         clocks.ticker());
     timers.scheduleWithFixedDelay(() -> {
       WarcOutput.sync(warc, warcFailures); // first: a page's WARC record is written before its result line
       syncResults(results, resultFailures);
-      syncVisits(job, visitFailures);
+      syncHome(home, homeFailures);
     }, sync, sync, TimeUnit.MILLISECONDS);
-    StopSignals signals = StopSignals.install(again -> {
-      log.warn("stopping: finishing fetches in flight ({}; '{} resume {}' continues either way)", again,
-          CommandName.get(), job.dir());
+    StatusLine status = out.status();
+    StopSignals.install(again -> {
+      log.warn(kind.stopping(again));
       crawler.stop();
     }, () -> {
-      status.printOver("sievecrawl: stopped at once; the pages that were in flight are fetched again by: "
-          + CommandName.get() + " resume " + job.dir());
+      status.printOver(kind.halted());
       results.writer().whenIdle(() -> Runtime.getRuntime().halt(ExitCodes.INTERRUPTED), 1_000);
     });
     CrawlSummary summary;
     ProgressReporter progress = new ProgressReporter(crawler, status, status.isTerminal(), clocks.ticker());
     HeapCeiling heap = HeapCeiling.install();
-    print(PaceLine.of(settings.politeness()), status, verbosity);
+    out.print(PaceLine.of(settings.politeness()));
     try {
       summary = crawler.run(seeds);
     } catch (UncheckedIOException e) {
-      throw new UserError(ExitCodes.JOB, "cannot read the seeds of " + job.dir() + ": " + Errors.reason(e.getCause()));
+      throw kind.seedsUnreadable(e);
     } finally {
       heap.close();
       progress.close();
@@ -118,87 +107,13 @@ final class CrawlRun {
       awaitQuietly(timers);
     }
     IOException warcClosing = WarcOutput.close(warc);
-    IOException closing = finish(job, frontier, crawler, summary, results);
-    closing = closing != null ? closing : warcClosing;
+    IOException closing = endRun(home, crawler, summary, results);
     ReportOptions.close(skipLog);
-    boolean completed = summary.end() == CrawlSummary.End.COMPLETED;
-    report(SummaryReport.lines(summary, !completed ? SummaryReport.NextRun.RESUME
-        : temporary ? SummaryReport.NextRun.NEW_CRAWL : SummaryReport.NextRun.RECRAWL,
-        settings.filter().expectedUrls()), summary, reports, status, verbosity, clocks.wall());
-    if (warc != null) {
-      for (String line : WarcOutput.summary(warc, warcDirs, job.dir())) {
-        print(line, status, verbosity);
-      }
-      if (warcClosing == null) {
-        reports.writeWacz(warcDirs, WaczCommand.describe(job.dir()), status, verbosity, clocks.wall());
-      }
-    }
-    if (completed && temporary && closing == null) {
-      try {
-        job.delete();
-      } catch (IOException e) {
-        log.warn("could not remove the finished crawl's directory {}: {}", job.dir(), Errors.reason(e));
-      }
-    } else if (!completed) {
-      print("continue this crawl with: " + CommandName.get() + " resume " + job.dir(), status, verbosity);
-    }
-    return exitCode(summary, closing, results, job);
+    return kind.end(summary, closing != null ? closing : warcClosing, warc, warcDirs, warcClosing == null, out);
   }
 
-  /**
-   * Refuses a page limit the crawl has reached already: crawl.max-pages counts every run of a crawl, so that
-   * {@code resume DIR --max-pages 25} after 31 pages would fetch nothing and only say "page limit".
-   */
-  private static void checkPageLimit(CrawlJob job, CrawlSettings settings) {
-    long limit = settings.crawl().maxPages();
-    if (limit > 0 && job.runs() > 0) {
-      long pages;
-      try {
-        pages = job.loadState().totals().pagesStarted();
-      } catch (CrawlJobException e) {
-        throw new UserError(ExitCodes.JOB, e.getMessage());
-      } catch (IOException e) {
-        throw new UserError(ExitCodes.JOB, "cannot read the state of " + job.dir() + ": " + Errors.reason(e));
-      }
-      if (pages >= limit) {
-        throw new UserError(ExitCodes.CONFIG, String.format(Locale.ROOT, "the crawl in %s already has %,d pages,"
-            + " and --max-pages (%s) counts every run of a crawl: give more than %,d to fetch more (%,d for %,d"
-            + " more pages), or 0 for no limit", job.dir(), pages, Setting.MAX_PAGES.key(), pages, pages + limit,
-            limit));
-      }
-    }
-  }
-
-  /** Forces the generation's visits to disk with the results (power cuts). */
-  private static void syncVisits(CrawlJob job, FailureLog failures) {
-    try {
-      job.syncVisits();
-    } catch (IOException e) {
-      failures.failed(Errors.reason(e));
-    }
-  }
-
-  /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */
-  private static String whyNothing(CrawlSummary summary) {
-    List<String> why = new ArrayList<>();
-    long disallowed = summary.skipped().getOrDefault("robots", 0L);
-    if (disallowed > 0) {
-      why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL"
-          : String.format(Locale.ROOT, "all %,d URLs", disallowed)));
-    }
-    if (!summary.givenUp().isEmpty()) {
-      why.add(String.format(Locale.ROOT, "%,d origins given up (see above)", summary.givenUp().size()));
-    }
-    if (why.isEmpty()) {
-      why.add("no server answered");
-    }
-    return String.join("; ", why) + (summary.errors().isEmpty() ? "" : "; errors: "
-        + SummaryReport.join(summary.errors()));
-  }
-
-  /** Checkpoints the frontier, saves the state and the status, closes everything; returns the first failure. */
-  private static IOException finish(CrawlJob job, DiskFrontier<CrawlTask> frontier, Crawler crawler,
-      CrawlSummary summary, ResultsFile results) {
+  /** Closes the results, then ends the run in the home (its frontier checkpointed); returns the first failure. */
+  private static IOException endRun(CrawlHome home, Crawler crawler, CrawlSummary summary, ResultsFile results) {
     IOException first = null;
     try {
       results.close();
@@ -206,68 +121,13 @@ final class CrawlRun {
       first = e;
     }
     try {
-      frontier.checkpoint();
-    } catch (IOException | FrontierFailure e) {
-      log.warn("could not write the final frontier checkpoint ({}); resume replays the log instead",
-          e.getMessage());
-    }
-    try {
-      frontier.close();
-      job.writeState(crawler.state());
-      job.runEnded(switch (summary.end()) {
-        case COMPLETED -> CrawlJob.Status.COMPLETED;
-        case PAGE_LIMIT -> CrawlJob.Status.PAGE_LIMIT;
-        case TIME_LIMIT -> CrawlJob.Status.TIME_LIMIT;
-        case STOPPED -> CrawlJob.Status.STOPPED;
-        case FAILED -> CrawlJob.Status.FAILED;
-      });
+      home.runEnded(summary.end(), crawler.state());
     } catch (IOException e) {
       if (first == null) {
         first = e;
       }
     }
     return first;
-  }
-
-  private static int exitCode(CrawlSummary summary, IOException closing, ResultsFile results, CrawlJob job) {
-    Throwable failure = summary.failure();
-    if (failure instanceof FrontierFailure e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write the crawl directory " + job.dir() + ": "
-          + Errors.reason(e.getCause()) + "; free the space or fix the permissions, then: " + CommandName.get() + " resume "
-          + job.dir());
-    }
-    if (failure instanceof WarcWriteException e) {
-      throw new UserError(ExitCodes.OUTPUT, e.getMessage() + "; free the space or fix the permissions, then:"
-          + " " + CommandName.get() + " resume " + job.dir());
-    }
-    if (failure instanceof UncheckedIOException e) { // the seeds, read while the crawl runs
-      throw new UserError(ExitCodes.JOB, e.getMessage() + " in " + job.dir() + "; then: " + CommandName.get()
-          + " resume " + job.dir());
-    }
-    if (failure instanceof FileWriteException e) { // a file of the crawl directory (its visits), not the results
-      throw new UserError(ExitCodes.OUTPUT, "cannot write " + e.file() + ": " + e.reason() + "; free the space or fix"
-          + " the permissions, then: " + CommandName.get() + " resume " + job.dir());
-    }
-    if (failure instanceof IOException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot write results to " + results.name() + ": " + Errors.reason(e)
-          + "; then: " + CommandName.get() + " resume " + job.dir());
-    }
-    if (failure != null) {
-      throw new UserError(ExitCodes.INTERNAL, "the crawl failed: " + failure + "; the pages it was fetching are"
-          + " kept for '" + CommandName.get() + " resume " + job.dir() + "' (with a larger -Xmx in SIEVECRAWL_OPTS for an"
-          + " OutOfMemoryError)");
-    }
-    if (closing instanceof FileWriteException e) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + e.file() + ": " + e.reason());
-    }
-    if (closing != null) {
-      throw new UserError(ExitCodes.OUTPUT, "cannot finish writing " + results.name() + ", " + job.dir()
-          + " or the WARC files: " + Errors.reason(closing));
-    }
-    if (summary.end() == CrawlSummary.End.COMPLETED && summary.reachedNothing()) {
-      throw new UserError(ExitCodes.NOTHING_REACHED, "nothing was fetched: " + whyNothing(summary));
-    }
-    return summary.end() == CrawlSummary.End.STOPPED ? ExitCodes.INTERRUPTED : ExitCodes.OK;
   }
 
   /** Reports {@code lines} (the summary of {@code summary}), the filter's detail, the busiest origins, the stats. */
@@ -309,12 +169,21 @@ final class CrawlRun {
     }
   }
 
-  private static void saveState(CrawlJob job, Crawler crawler, FailureLog failures) {
+  private static void saveState(CrawlHome home, Crawler crawler, FailureLog failures) {
     try {
-      job.writeState(crawler.state());
+      home.save(crawler.state());
       failures.succeeded();
     } catch (IOException | RuntimeException e) {
       failures.failed(String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** Forces what the home keeps besides the frontier (the visits) to disk with the results (power cuts). */
+  private static void syncHome(CrawlHome home, FailureLog failures) {
+    try {
+      home.sync();
+    } catch (IOException e) {
+      failures.failed(Errors.reason(e));
     }
   }
 

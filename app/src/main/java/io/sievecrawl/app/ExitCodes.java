@@ -49,10 +49,47 @@ public final class ExitCodes {
     return Collections.unmodifiableMap(help);
   }
 
+  /**
+   * Every code with what it means in full, for the reference ({@code app/docs/exit-codes.md}): the help's line says
+   * what happened, this also says where to look and what is left. Each code of {@link #HELP} has one.
+   */
+  static final Map<String, String> EXPLAINED = explained();
+
+  private static Map<String, String> explained() {
+    Map<String, String> text = new LinkedHashMap<>();
+    text.put(String.valueOf(OK), "The command did its work. A crawl that ran its course ends with 0 even when some"
+        + " pages failed (404, timeouts, refused connections): those are counted in the summary and recorded in the"
+        + " results, each with its status or error.");
+    text.put(String.valueOf(INTERNAL), "An internal error, or an Error such as OutOfMemoryError ended the run (a"
+        + " crawl can be resumed). Run again with --stacktrace and report it.");
+    text.put(String.valueOf(USAGE), "Wrong usage: an unknown option or command, a missing or malformed argument, or"
+        + " options that do not go together. The message says which, with the nearest option or command.");
+    text.put(String.valueOf(CONFIG), "Invalid settings: a config file or flag value out of range, an unknown key, an"
+        + " unreadable config file, or a URL filter too large for the heap. Every problem is listed, each with file,"
+        + " line, key, value and allowed range.");
+    text.put(String.valueOf(SEEDS), "No seeds: the seed file is missing or unreadable, or holds no valid URL (with"
+        + " --strict-seeds, holds an invalid line).");
+    text.put(String.valueOf(OUTPUT), "Cannot write the results, the log file, a report, the WARC or WACZ files or the"
+        + " crawl directory; the message says why (permission, space, an existing file).");
+    text.put(String.valueOf(BENCH_MISMATCH), "bench: some page of the generated site was not fetched exactly once.");
+    text.put(String.valueOf(JOB), "The crawl directory cannot be used: missing, not a crawl directory, of another"
+        + " format version, damaged (the message names the file), or in use by another process.");
+    text.put(String.valueOf(NOTHING_REACHED), "Nothing fetched: the crawl had seeds (or work left) but no server"
+        + " answered (refused, unknown host, TLS, robots.txt); the summary lists the origins given up and why.");
+    text.put(String.valueOf(SHARED), "The shared crawl cannot be used: Redis unreachable (past"
+        + " frontier.redis-outage-grace while crawling) or refusing the password, no crawl of that name, a finished"
+        + " crawl's name, or its data gone from Redis.");
+    text.put(String.valueOf(INTERRUPTED), "Interrupted by Ctrl-C, SIGTERM or SIGHUP: fetches in flight get 5 s to"
+        + " finish, the results and the log are flushed, the summary is printed, and the crawl can be resumed. A"
+        + " second Ctrl-C quits at once, after the results line being written.");
+    return Collections.unmodifiableMap(text);
+  }
+
   /** The codes {@code command} can end with, each with its meaning: the list its help shows. */
   static Map<String, String> helpFor(String command) {
     List<Integer> codes = switch (command) {
       case "plan" -> List.of(OK, INTERNAL, USAGE, CONFIG);
+      case "completion" -> List.of(OK, INTERNAL, USAGE);
       case "wacz" -> List.of(OK, INTERNAL, USAGE, OUTPUT, JOB);
       case "remove" -> List.of(OK, INTERNAL, USAGE, SHARED);
       case "bench" -> List.of(OK, INTERNAL, USAGE, CONFIG, OUTPUT, BENCH_MISMATCH);

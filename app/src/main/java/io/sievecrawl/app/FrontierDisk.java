@@ -6,7 +6,7 @@ import io.sievecrawl.crawler.url.Url;
 /**
  * What a queued URL costs on disk, for {@code plan}: a typical task (a 75-character URL found on a page of the
  * same site) encoded as the disk frontier stores it, plus the log record's framing. Measured on a real crawl: 83 bytes
- * per queued URL with 46-character URLs (BoundedHeapTest's site).
+ * per queued URL with 46-character URLs (BoundedHeapIT's site).
  */
 final class FrontierDisk {
   static final int TYPICAL_URL_LENGTH = 75;

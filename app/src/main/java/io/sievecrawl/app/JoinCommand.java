@@ -1,10 +1,11 @@
 package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
-import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
-import io.sievecrawl.sieve.redis.RedisCrawl;
+import io.sievecrawl.crawler.home.CrawlIdentity;
+import io.sievecrawl.crawler.home.SharedCrawls;
+import io.sievecrawl.crawler.home.SharedHome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,13 +67,13 @@ final class JoinCommand implements Callable<Integer> {
     reports.checkWritable(); // before anything is created or emptied
     ResultsFile.checkAppend(append, overwrite);
     ResultsFile.checkNew(output, overwrite || append);
-    RedisCrawl crawl = SharedCrawlRun.open(sharedCrawl.redis, sharedCrawl.crawlName, null, true, clocks);
+    SharedHome crawl = SharedRun.open(sharedCrawl.redis, sharedCrawl.crawlName, null, true, clocks);
     CrawlSettings settings;
     try {
       Path base = Files.createTempFile("sievecrawl-shared", ".conf");
       try {
         // WARC files are this agent's own output, like its results file: the starter's directory is not inherited.
-        Files.writeString(base, crawl.settings().lines()
+        Files.writeString(base, crawl.settingsText().lines()
             .filter(line -> !line.startsWith(Setting.WARC_DIR.key() + " ")).collect(Collectors.joining("\n")));
         settings = settingsOptions.settings(base);
       } finally {
@@ -91,12 +92,12 @@ final class JoinCommand implements Callable<Integer> {
       crawl.close();
       throw e;
     }
-    FilterSettings filter = settings.filter();
-    if (filter.expectedUrls() != crawl.n() || Double.compare(filter.falsePositiveRate(), crawl.p()) != 0) {
+    CrawlIdentity identity = crawl.identity();
+    if (identity.resizedBy(settings)) {
       crawl.close();
       throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
           + " cannot change: the shared crawl '" + sharedCrawl.crawlName + "' was sized for n = "
-          + String.format(java.util.Locale.ROOT, "%,d", crawl.n()) + ", p = " + crawl.p());
+          + String.format(java.util.Locale.ROOT, "%,d", identity.n()) + ", p = " + identity.p());
     }
     StatusLine status = StatusLine.of(terminal.err(),
         terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());
@@ -104,11 +105,13 @@ final class JoinCommand implements Callable<Integer> {
     int code;
     try {
       log.info("agent joins the shared crawl '{}' in {}, results to {}", sharedCrawl.crawlName,
-          RedisCrawl.shown(sharedCrawl.redis), output);
+          SharedCrawls.shown(sharedCrawl.redis), output);
       CrawlCommand.logSettings(settings, logOptions);
-      code = SharedCrawlRun.run(crawl, settings, Seeds.of(List.of()),
-          ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
-          clocks);
+      try (crawl) {
+        code = CrawlRun.run(new SharedRun(crawl), Seeds.of(List.of()), new RunOutput(settings,
+            ResultsFile.forAgent(output, append, overwrite, terminal.out()), reports, status, logOptions.verbosity(),
+            clocks));
+      }
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;

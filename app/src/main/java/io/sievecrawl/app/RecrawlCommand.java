@@ -2,7 +2,9 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.RecrawlSettings;
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import java.io.IOException;
 import java.time.Instant;
@@ -27,16 +29,17 @@ final class RecrawlCommand extends ResumeCommand {
   }
 
   @Override
-  boolean nothingToDo(CrawlJob job) {
+  boolean nothingToDo(DirectoryHome job) {
     return false; // a complete crawl is what a recrawl starts from
   }
 
   @Override
-  void prepare(CrawlJob job, CrawlSettings settings) {
+  void prepare(DirectoryHome job, CrawlSettings settings) {
     RecrawlSettings recrawl = settings.recrawl();
     Instant cutoff = clocks.wall().instant().minus(recrawl.after());
     try {
-      job.startRecrawl(cutoff, recrawl.forgetAfter(), settings, clocks.ticker());
+      job.startRecrawl(cutoff, recrawl.forgetAfter(),
+          new RunOptions(settings, Setting.FILTER_N.key(), clocks.ticker()));
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {

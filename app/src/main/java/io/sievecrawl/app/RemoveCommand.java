@@ -3,9 +3,8 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.ConfigFile;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.sieve.redis.RedisCrawl;
-import io.sievecrawl.sieve.redis.SharedCrawlException;
-import io.sievecrawl.sieve.redis.SharedCrawlRemoval;
+import io.sievecrawl.crawler.home.SharedCrawls;
+import io.sievecrawl.crawler.home.SharedHomeException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -54,12 +53,12 @@ final class RemoveCommand implements Callable<Integer> {
   public Integer call() {
     long removed;
     try {
-      removed = SharedCrawlRemoval.remove(sharedCrawl.redis, sharedCrawl.crawlName, RemoveCommand::quietFor);
-    } catch (SharedCrawlException e) {
+      removed = SharedCrawls.remove(sharedCrawl.redis, sharedCrawl.crawlName, RemoveCommand::quietFor);
+    } catch (SharedHomeException e) {
       throw new UserError(ExitCodes.SHARED, e.getMessage());
     }
     terminal.out().println(String.format(Locale.ROOT, "removed the shared crawl '%s' from %s: %,d keys",
-        sharedCrawl.crawlName, RedisCrawl.shown(sharedCrawl.redis), removed));
+        sharedCrawl.crawlName, SharedCrawls.shown(sharedCrawl.redis), removed));
     terminal.out().flush();
     return ExitCodes.OK;
   }

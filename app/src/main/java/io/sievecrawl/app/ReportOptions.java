@@ -146,6 +146,8 @@ final class ReportOptions {
     doc.put("seconds", s.elapsed().toMillis() / 1000.0);
     doc.put("pagesPerSecond", Math.round(s.pagesPerSecond() * 1000) / 1000.0);
     doc.put("fetched", s.fetched());
+    doc.put("pages", s.fetched() - s.requisites());
+    doc.put("requisites", s.requisites());
     doc.put("responses", s.responses());
     doc.put("bytes", s.bytes());
     doc.put("truncated", s.truncated());

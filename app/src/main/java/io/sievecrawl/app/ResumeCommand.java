@@ -4,7 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,9 +50,9 @@ class ResumeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     reports.packagingAs(settingsOptions.wacz());
-    CrawlJob job;
+    DirectoryHome job;
     try {
-      job = CrawlJob.open(dir, clocks.wall());
+      job = DirectoryHome.open(dir, clocks.wall());
     } catch (CrawlJobException e) {
       throw new UserError(ExitCodes.JOB, e.getMessage());
     } catch (IOException e) {
@@ -69,7 +69,7 @@ class ResumeCommand implements Callable<Integer> {
     }
   }
 
-  private int resume(CrawlJob job) {
+  private int resume(DirectoryHome job) {
     CrawlSettings settings = settingsOptions.settings(job.settingsFile());
     checkFixed(settings, job);
     OutputPaths outputs = reports.addTo(OutputPaths.of(dir).file("the crawl's results file", job.output())
@@ -98,8 +98,8 @@ class ResumeCommand implements Callable<Integer> {
       log.info("crawl resumes from {} (run {}), results appended to {}", dir, job.runs() + 1, job.output());
       CrawlCommand.logSettings(settings, logOptions);
       ResultsFile results = ResultsFile.append(job.output(), terminal.out());
-      code = CrawlRun.run(job, job.removedWhenComplete(), settings, seeds, results, reports, status,
-          logOptions.verbosity(), clocks);
+      code = CrawlRun.run(new DirectoryRun(job, job.removedWhenComplete(), settings), seeds,
+          new RunOutput(settings, results, reports, status, logOptions.verbosity(), clocks));
     } catch (RuntimeException e) {
       Logging.shutdown();
       throw e;
@@ -108,8 +108,8 @@ class ResumeCommand implements Callable<Integer> {
   }
 
   /** Whether the crawl is complete, said so: a resume has nothing to do then. */
-  boolean nothingToDo(CrawlJob job) {
-    if (job.status() == CrawlJob.Status.COMPLETED) {
+  boolean nothingToDo(DirectoryHome job) {
+    if (job.status() == DirectoryHome.Status.COMPLETED) {
       terminal.err().println("sievecrawl: the crawl in " + dir + " is complete: nothing to resume");
       return true;
     }
@@ -117,7 +117,7 @@ class ResumeCommand implements Callable<Integer> {
   }
 
   /** What is done before the run, once the log is open: nothing for a resume. */
-  void prepare(CrawlJob job, CrawlSettings settings) {}
+  void prepare(DirectoryHome job, CrawlSettings settings) {}
 
   /**
    * Settings that decided which links the crawl kept and which it dropped; a resumed run could only apply a new value
@@ -127,11 +127,10 @@ class ResumeCommand implements Callable<Integer> {
       Setting.STRIP_SESSION_IDS);
 
   /**
-   * The scope settings ({@link #FIXED_SCOPE}) decided what the URL filter holds, and filter.confirm whether an exact
-   * store backs it: they cannot change. n and p size the filter the crawl has filled: they can change only when
-   * the store can rebuild it.
+   * The scope settings ({@link #FIXED_SCOPE}) decided what the URL filter holds: they cannot change. The filter's
+   * settings follow the crawl's identity ({@link io.sievecrawl.crawler.home.CrawlIdentity#mismatch}).
    */
-  private void checkFixed(CrawlSettings settings, CrawlJob job) {
+  private void checkFixed(CrawlSettings settings, DirectoryHome job) {
     CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
     for (Setting<?> setting : FIXED_SCOPE) {
       String was = shown(recorded, setting);
@@ -142,36 +141,20 @@ class ResumeCommand implements Callable<Integer> {
             + given + "); start a new crawl for another scope");
       }
     }
-    FilterSettings filter = settings.filter();
-    if (filter.confirm() != job.confirmed() && !settings.origin(Setting.FILTER_CONFIRM).equals("default")) {
-      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_CONFIRM.key() + " cannot change when a crawl resumes:"
-          + " the crawl in " + dir + " was created with it " + (job.confirmed() ? "on" : "off") + " (given "
-          + settings.origin(Setting.FILTER_CONFIRM) + ": " + filter.confirm() + ")");
-    }
-    if (job.confirmed()) {
-      return; // n and p may change: the frontier rebuilds its filter from the exact store (resizeFilter)
-    }
-    if (filter.expectedUrls() != job.expectedUrls()) {
-      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " cannot change when a crawl resumes: "
-          + "the crawl in " + dir + " was sized for n = " + String.format(Locale.ROOT, "%,d (given %s: %,d)",
-          job.expectedUrls(), settings.origin(Setting.FILTER_N), filter.expectedUrls()));
-    }
-    if (Double.compare(filter.falsePositiveRate(), job.fpp()) != 0) {
-      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_P.key() + " cannot change when a crawl resumes: "
-          + "the crawl in " + dir + " was sized for p = " + job.fpp() + " (given " + settings.origin(
-          Setting.FILTER_P) + ": " + filter.falsePositiveRate() + ")");
-    }
+    job.identity().mismatch(settings, "the crawl in " + dir, true).ifPresent(why -> {
+      throw new UserError(ExitCodes.CONFIG, why);
+    });
   }
 
   /**
    * Records a new n or p for a confirmed crawl; the frontier rebuilds its filter from the exact store when it opens
    * (and logs it).
    */
-  private void resizeFilterIfAsked(CrawlSettings settings, CrawlJob job) {
-    FilterSettings filter = settings.filter();
-    if (filter.expectedUrls() == job.expectedUrls() && Double.compare(filter.falsePositiveRate(), job.fpp()) == 0) {
+  private void resizeFilterIfAsked(CrawlSettings settings, DirectoryHome job) {
+    if (!job.identity().resizedBy(settings)) {
       return;
     }
+    FilterSettings filter = settings.filter();
     try {
       job.resizeFilter(filter.expectedUrls(), filter.falsePositiveRate());
     } catch (IOException e) {

@@ -56,7 +56,7 @@ final class SettingsOptions {
   }
 
   static final class Scope {
-    @Option(names = "--scope", paramLabel = "host|domain|any",
+    @Option(names = "--scope", paramLabel = "host|domain|any", completionCandidates = ScopeNames.class,
         description = "Hosts to follow links to: the seeds' hosts, their registrable domains, or any (crawl.scope;"
             + " default host).")
     String scope;
@@ -73,6 +73,15 @@ final class SettingsOptions {
     @Option(names = "--max-depth", paramLabel = "N",
         description = "Link hops from a seed; 0 fetches the seeds only (crawl.max-depth; default 50).")
     String maxDepth;
+  }
+
+  /** The values {@code --scope} takes, for shell completion. */
+  static final class ScopeNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(io.sievecrawl.config.Scope.values()).map(io.sievecrawl.config.Scope::configName)
+          .iterator();
+    }
   }
 
   static final class Pace {
@@ -132,6 +141,11 @@ final class SettingsOptions {
         description = "At the end of the run, package the WARC files (--warc) as WACZ FILE, as 'sievecrawl wacz'"
             + " does (default none).")
     Path wacz;
+
+    @Option(names = "--requisites", negatable = true, description = "Also fetch what each page needs to be shown"
+        + " (style sheets, images, scripts...), or with --no-requisites none; auto fetches them with --warc"
+        + " (requisites.fetch; default auto).")
+    Boolean requisites;
   }
 
   static final class Network {
@@ -225,6 +239,8 @@ final class SettingsOptions {
     patterns(builder, Setting.EXCLUDE, scopeOptions.excludes, "--exclude");
     flag(builder, Setting.INSECURE_TLS, network.insecure == null ? null : network.insecure.toString(), "--insecure");
     flag(builder, Setting.RESULTS_TEXT, records.text == null ? null : records.text.toString(), "--text");
+    flag(builder, Setting.REQUISITES_FETCH, archive.requisites == null ? null : archive.requisites ? "on" : "off",
+        archive.requisites == null || archive.requisites ? "--requisites" : "--no-requisites");
     flag(builder, Setting.RESULTS_LINKS, records.links == null ? null : records.links.toString(), "--links");
     for (String header : network.headers) {
       builder.parse(Setting.HEADER, header, "--header");

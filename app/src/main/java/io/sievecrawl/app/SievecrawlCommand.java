@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = "A polite, fast web crawler that fetches every reachable page in scope exactly once.",
     subcommands = {CrawlCommand.class, ResumeCommand.class, RecrawlCommand.class, JoinCommand.class, RemoveCommand.class, PlanCommand.class,
-        BenchCommand.class, WaczCommand.class},
+        BenchCommand.class, WaczCommand.class, CompletionCommand.class},
     footer = {"%nRun 'sievecrawl COMMAND --help' for a command's options."})
 final class SievecrawlCommand implements Runnable {
 
@@ -19,7 +19,9 @@ final class SievecrawlCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a command is required: crawl, resume, join, plan or bench");
+    java.util.List<String> commands = java.util.List.copyOf(spec.subcommands().keySet());
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a command is required: "
+        + String.join(", ", commands.subList(0, commands.size() - 1)) + " or " + commands.get(commands.size() - 1));
   }
 
   /** Prints {@code sievecrawl VERSION} and the Java runtime. */

@@ -52,9 +52,11 @@ final class SummaryReport {
   private static List<String> lines(CrawlSummary s, String leftFor, NextRun next, long startN) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
-    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages in %s (%,.1f pages/s), %s read%s",
-        s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched(), took(s.elapsed()),
-        s.pagesPerSecond(), Values.formatSize(s.bytes()),
+    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages%s in %s (%,.1f pages/s), %s read%s",
+        s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched() - s.requisites(),
+        s.requisites() > 0 ? String.format(Locale.ROOT, " and %,d requisite%s", s.requisites(),
+            s.requisites() == 1 ? "" : "s") : "",
+        took(s.elapsed()), s.pagesPerSecond(), Values.formatSize(s.bytes()),
         s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at %s", s.truncated(),
             Setting.MAX_BODY_SIZE.key()) : ""));
     String notFetched = (s.skipped().isEmpty() ? "none" : join(s.skipped()))

@@ -40,7 +40,7 @@ final class WarcOutput {
     }
     Path dir = Path.of(warc.dir());
     try {
-      WarcArchive archive = WarcArchive.open(dir, warc.prefix(), warc.maxSize(),
+      WarcArchive archive = WarcArchive.open(dir, warc.prefix(), warc.maxSize(), warc.dedupDigests(),
           warcinfo(settings, crawlName), clock);
       log.info("WARC files go to {}", dir);
       return archive;
@@ -136,8 +136,11 @@ final class WarcOutput {
   /** The summary's WARC lines: this run's, and where the crawl's files are when its runs wrote to several places. */
   static List<String> summary(WarcArchive archive, List<Path> crawlDirs, Path crawlDir) {
     List<String> lines = new java.util.ArrayList<>();
-    lines.add(String.format(java.util.Locale.ROOT, "  WARC files:      %,d exchanges recorded in %s",
-        archive.exchanges(), archive.dir()));
+    long[] identical = archive.identicalPayloads();
+    lines.add(String.format(java.util.Locale.ROOT, "  WARC files:      %,d exchanges recorded in %s%s",
+        archive.exchanges(), archive.dir(), identical[0] == 0 ? "" : String.format(java.util.Locale.ROOT,
+            "; %,d identical payloads stored once, as revisits (%s not written again)", identical[0],
+            io.sievecrawl.config.Values.formatSize(identical[1]))));
     if (crawlDirs.size() > 1) {
       lines.add(String.format(java.util.Locale.ROOT, "  this crawl's WARC files are in %d directories (%s): '%s wacz"
           + " %s -o FILE' packages them all in one WACZ, whose revisits find the captures they repeat",

@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,7 +101,8 @@ class CommandLineErrorsTest {
   void aCommandIsRequired() {
     Cmd cmd = Cmd.run();
     assertEquals(ExitCodes.USAGE, cmd.exitCode());
-    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, join, plan or bench"), cmd.toString());
+    assertTrue(cmd.err().startsWith("sievecrawl: a command is required: crawl, resume, recrawl, join, remove,"
+        + " plan, bench, wacz or completion\n"), cmd.toString());
   }
 
   @Test
@@ -187,25 +186,6 @@ class CommandLineErrorsTest {
     Cmd cmd = Cmd.run("crawl", "seeds.txt", "-c", dir.resolve("none.conf").toString());
     assertEquals(ExitCodes.CONFIG, cmd.exitCode());
     assertEquals("sievecrawl: config file not found: " + dir.resolve("none.conf") + "\n", cmd.err());
-  }
-
-  @Test
-  void aProxyVariableThatHoldsNoHttpProxyIsNamedAndNothingStarts() throws Exception {
-    Path seeds = file("seeds.txt", "http://127.0.0.1:9/\n");
-    Path results = dir.resolve("results.jsonl");
-    Path stderr = dir.resolve("stderr.txt");
-    Process child = ChildProcess.start(Main.class, List.of(), Map.of("https_proxy", "socks5://127.0.0.1:1080"),
-        stderr, "crawl", seeds.toString(), "-o", results.toString(), "--log-file", dir.resolve("log").toString());
-    assertTrue(child.waitFor(1, TimeUnit.MINUTES));
-    assertEquals(ExitCodes.CONFIG, child.exitValue());
-    assertEquals("sievecrawl: environment variable https_proxy: must be an HTTP proxy URL,"
-        + " http://[USER:PASSWORD@]HOST[:PORT] (socks5 proxies are not supported)\n", Files.readString(stderr));
-    assertFalse(Files.exists(results));
-
-    Cmd credentials = Cmd.run("crawl", seeds.toString(), "--set", "fetch.proxy=http://me:secret@proxy.example:3128");
-    assertEquals(ExitCodes.CONFIG, credentials.exitCode());
-    assertTrue(credentials.err().startsWith("sievecrawl: --set: fetch.proxy = http://me:secret@proxy.example:3128:"
-        + " must not hold a user or password"), credentials.err());
   }
 
   @Test
@@ -326,18 +306,4 @@ class CommandLineErrorsTest {
         + " n = 5G at p = 0.001 takes 9,404 MiB") && heap.err().contains("SIEVECRAWL_OPTS=-Xmx"), heap.err());
   }
 
-  /** A small heap with a small filter: the message names both figures, and blames neither wrongly. */
-  @Test
-  void aHeapTooSmallForTheCrawlSaysWhatTheCrawlNeeds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
-    java.nio.file.Path stderr = dir.resolve("stderr.txt");
-    Process child = ChildProcess.start(java.util.List.of("-Xmx40m"), stderr, "crawl", "https://example.com/",
-        "-n", "2M", "-p", "0.01", "--job", dir.resolve("job").toString());
-    assertTrue(child.waitFor(1, java.util.concurrent.TimeUnit.MINUTES));
-    String err = java.nio.file.Files.readString(stderr).strip();
-    assertEquals(ExitCodes.CONFIG, child.exitValue(), err);
-    assertTrue(err.matches("sievecrawl: this JVM's heap \\(4[0-9] MiB\\) is too small for the crawl: the URL filter for"
-        + " n = 2M at p = 0.01 takes 2.4 MiB, and the crawl needs about 96 MiB besides; run with"
-        + " SIEVECRAWL_OPTS=-Xmx123m"), err);
-  }
 }

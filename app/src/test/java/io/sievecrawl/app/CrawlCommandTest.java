@@ -67,7 +67,8 @@ class CrawlCommandTest {
       Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
       List<String> plain = digests(seeds, "plain");
       List<String> kept = digests(seeds, "kept", "--job", dir.resolve("job").toString());
-      List<String> archived = digests(seeds, "archived", "--warc", dir.resolve("warc").toString());
+      List<String> archived = digests(seeds, "archived", "--warc", dir.resolve("warc").toString(),
+          "--no-requisites"); // the pages alone, as the other two crawls fetch
       assertEquals(List.of("null", "null", "null", "null", "null"), plain, "its directory goes when it completes");
       assertTrue(kept.size() == 5 && kept.stream().allMatch(d -> d.startsWith("sha1:")), kept.toString());
       assertTrue(archived.size() == 5 && archived.stream().allMatch(d -> d.startsWith("sha1:")), archived.toString());
@@ -240,8 +241,9 @@ class CrawlCommandTest {
           responses += record instanceof org.netpreserve.jwarc.WarcResponse ? 1 : 0;
         }
       }
-      assertEquals(21, responses, "20 pages and robots.txt");
-      assertTrue(cmd.err().contains("WARC files:      21 exchanges recorded in " + warc), cmd.err());
+      assertEquals(42, responses, "20 pages, their 20 images and style sheet (page requisites), and robots.txt");
+      assertTrue(cmd.err().contains("WARC files:      42 exchanges recorded in " + warc), cmd.err());
+      assertTrue(cmd.err().contains("crawl completed: 20 pages and 21 requisites"), cmd.err());
     }
   }
 
@@ -277,7 +279,8 @@ class CrawlCommandTest {
       }
       assertTrue(warcinfo != null && warcinfo.contains("fetch.header: \"Authorization: <hidden>\"\r\n")
           && warcinfo.contains("fetch.header: \"X-Team: archive\"\r\n") && !warcinfo.contains("s3cret"), warcinfo);
-      assertEquals(6, requestsWithToken, "5 pages and robots.txt, each recorded with the token masked");
+      assertEquals(12, requestsWithToken, "5 pages, their images and style sheet (of the seed's origin) and robots.txt,"
+          + " each recorded with the token masked");
       String archived = new String(new java.util.zip.GZIPInputStream(Files.newInputStream(file)).readAllBytes(),
           java.nio.charset.StandardCharsets.ISO_8859_1);
       assertFalse(archived.contains("s3cret"), "the token is nowhere in the WARC file");
@@ -292,7 +295,7 @@ class CrawlCommandTest {
       }
       String asSent = new String(new java.util.zip.GZIPInputStream(Files.newInputStream(file)).readAllBytes(),
           java.nio.charset.StandardCharsets.ISO_8859_1);
-      assertEquals(6, asSent.split("\r\nAuthorization: Bearer s3cret\r\n", -1).length - 1, "kept when asked");
+      assertEquals(12, asSent.split("\r\nAuthorization: Bearer s3cret\r\n", -1).length - 1, "kept when asked");
     }
   }
 

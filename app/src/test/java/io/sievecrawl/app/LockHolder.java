@@ -1,6 +1,6 @@
 package io.sievecrawl.app;
 
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import java.nio.file.Path;
 
 /** A process that opens the crawl directory {@code args[0]}, says so on standard output, and waits to be killed. */
@@ -8,7 +8,7 @@ public final class LockHolder {
   private LockHolder() {}
 
   public static void main(String[] args) throws Exception {
-    CrawlJob job = CrawlJob.open(Path.of(args[0]), java.time.Clock.systemUTC());
+    DirectoryHome job = DirectoryHome.open(Path.of(args[0]), java.time.Clock.systemUTC());
     System.out.println("holding " + job.dir());
     System.out.flush();
     Thread.sleep(Long.MAX_VALUE);

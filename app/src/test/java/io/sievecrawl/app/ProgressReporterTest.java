@@ -6,6 +6,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.CrawlTotals;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -21,7 +22,8 @@ class ProgressReporterTest {
     CrawlTotals earlier = new CrawlTotals(1, 10_390, 0, 0, Map.of(), Map.of(), Map.of(), Map.of(), 10_390,
         Duration.ofMinutes(1));
     CrawlState resumed = new CrawlState(earlier, java.util.Set.of(), CrawlState.fresh().pagesPerOrigin(), List.of());
-    Crawler crawler = Crawler.builder(CrawlSettings.defaults(), result -> { }).state(resumed).build();
+    Crawler crawler = Crawler.builder(CrawlSettings.defaults(), result -> { })
+        .home(MemoryHome.of(CrawlSettings.defaults()).withState(resumed)).build();
     FakeClock clock = new FakeClock();
     StatusLine status = StatusLine.of(new PrintStream(new ByteArrayOutputStream()), false, clock);
     try (ProgressReporter reporter = new ProgressReporter(crawler, status, false, clock)) {

@@ -46,10 +46,14 @@ class RecrawlTest {
     return dir.resolve("sievecrawl.log").toString();
   }
 
-  private Cmd crawl(SyntheticSite site) throws IOException {
+  /** The first crawl, archived, its pages' requisites too (each page's image, the style sheet) unless told not. */
+  private Cmd crawl(SyntheticSite site, String... more) throws IOException {
     Path seeds = Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
-    return Cmd.run("crawl", seeds.toString(), "--job", job().toString(), "-o", results().toString(), "--warc",
-        dir.resolve("warc").toString(), "--log-file", log(), "--delay", "0ms", "-n", "10k");
+    List<String> args = new ArrayList<>(List.of("crawl", seeds.toString(), "--job", job().toString(), "-o",
+        results().toString(), "--warc", dir.resolve("warc").toString(), "--log-file", log(), "--delay", "0ms", "-n",
+        "10k"));
+    args.addAll(List.of(more));
+    return Cmd.run(args.toArray(String[]::new));
   }
 
   @Test
@@ -68,9 +72,11 @@ class RecrawlTest {
       assertEquals(PAGES, site.pagesServedOnce(), "every page asked for once");
       assertEquals(0, site.repeatedRequests());
       assertEquals(PAGES - 2, site.notModifiedAnswers(), "every unchanged page answered 304: no body sent again");
+      assertEquals(0, site.imagesNeverServed() + site.repeatedImageRequests(), "each requisite revisited once");
 
-      Map<String, JsonNode> second = lastRecordByUrl(results(), PAGES);
-      assertEquals(PAGES, second.size());
+      int urls = 2 * PAGES + 1; // the pages, their images, the style sheet
+      Map<String, JsonNode> second = lastRecordByUrl(results(), urls);
+      assertEquals(urls, second.size());
       JsonNode changed = second.get(site.url(3));
       assertEquals(200, changed.get("status").asInt());
       assertTrue(changed.get("revisit").isNull(), "a changed page is fetched in full");
@@ -102,7 +108,7 @@ class RecrawlTest {
           }
         }
       }
-      assertEquals(PAGES - 2, revisits);
+      assertEquals(urls - 2, revisits, "every unchanged page and requisite");
       assertEquals(0, validate(warcs), "jwarc validate accepts the revisit records");
       assertEveryPageReplaysAtItsNewestCapture(site, 7);
     }
@@ -143,6 +149,11 @@ class RecrawlTest {
           assertTrue(replayed.contentType().startsWith("text/html"), url + ": " + replayed.headers());
           assertEquals(sent, replayed.text(), url);
         }
+        String image = site.imageUrl(page);
+        for (ReplayResolver.Replayed replayed : List.of(replay.wabac(image), replay.pywb(image))) {
+          assertEquals(200, replayed.status(), image);
+          assertEquals("image/png", replayed.contentType(), image);
+        }
       }
     }
   }
@@ -150,7 +161,7 @@ class RecrawlTest {
   @Test
   void freshUrlsAreKeptAndAPageGoneTwiceIsForgotten() throws Exception {
     try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
-      assertEquals(ExitCodes.OK, crawl(site).exitCode());
+      assertEquals(ExitCodes.OK, crawl(site, "--no-requisites").exitCode());
       site.resetCounts();
       Cmd fresh = Cmd.run("recrawl", job().toString(), "--log-file", log()); // recrawl.after = 24h: all fresh
       assertEquals(ExitCodes.OK, fresh.exitCode(), fresh.toString());
@@ -197,7 +208,7 @@ class RecrawlTest {
   @Test
   void aUrlNotFetchedForABudgetStaysForTheNextRecrawl() throws Exception {
     try (SyntheticSite site = SyntheticSite.start(PAGES, 5)) {
-      assertEquals(ExitCodes.OK, crawl(site).exitCode());
+      assertEquals(ExitCodes.OK, crawl(site, "--no-requisites").exitCode());
       site.resetCounts();
       // The budget counts the whole crawl's pages per host: five more, then every revisit is skipped for it.
       Cmd limited = Cmd.run("recrawl", job().toString(), "--set", "recrawl.after=0s", "--set",

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,40 +38,6 @@ class ResumeTest {
   }
 
   @Test
-  void sigtermLeavesADirectoryThatResumesWithNothingFetchedTwice() throws Exception {
-    try (SyntheticSite site = SyntheticSite.start(2_000, 10)) {
-      Path results = dir.resolve("results.jsonl");
-      Path job = dir.resolve("job");
-      Path stderr = dir.resolve("stderr.txt");
-      Process child = ChildProcess.start(List.of(), stderr, "crawl", seeds(site).toString(), "--job", job.toString(),
-          "-o", results.toString(), "--log-file", log(), "--delay", "0ms", "--host-concurrency", "4",
-          "--concurrency", "4");
-      while (lineCount(results) < 300) {
-        assertFalse(child.waitFor(10, TimeUnit.MILLISECONDS), "the crawl ended before it could be stopped");
-      }
-      child.destroy(); // SIGTERM
-      assertTrue(child.waitFor(3, TimeUnit.MINUTES));
-      assertEquals(ExitCodes.INTERRUPTED, child.exitValue(), Files.readString(stderr));
-      assertTrue(Files.readString(stderr).contains("continue this crawl with: sievecrawl resume " + job),
-          Files.readString(stderr));
-      assertTrue(Files.readString(stderr).contains("(a second SIGTERM quits at once;"), "not Ctrl-C: "
-          + Files.readString(stderr));
-
-      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log());
-      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
-      assertEquals(2_000, site.pagesServedOnce(), "every page once, across the two runs");
-      assertEquals(0, site.repeatedRequests());
-      assertEquals(2_000, distinctUrls(results));
-      assertEquals(2_000, Files.readAllLines(results).size());
-      assertTrue(resumed.err().contains("whole crawl:     2 runs, 2,000 pages"), resumed.err());
-
-      Cmd again = Cmd.run("resume", job.toString(), "--log-file", log());
-      assertEquals(ExitCodes.OK, again.exitCode());
-      assertTrue(again.err().contains("is complete: nothing to resume"), again.err());
-    }
-  }
-
-  @Test
   void aPageLimitTheCrawlHasReachedAlreadyIsRefusedWithThePagesItHas() throws Exception {
     try (SyntheticSite site = SyntheticSite.start(200, 5)) {
       Path job = dir.resolve("job");
@@ -88,31 +53,6 @@ class ResumeTest {
       Cmd more = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "56", "--delay", "0ms");
       assertEquals(ExitCodes.OK, more.exitCode(), more.toString());
       assertEquals(56, Files.readAllLines(dir.resolve("out.jsonl")).size());
-    }
-  }
-
-  /** The directory {@code crawl} makes without {@code --job} goes when a later {@code resume} completes the crawl. */
-  @Test
-  void theDefaultDirectoryGoesWhenResumeCompletesTheCrawl() throws Exception {
-    try (SyntheticSite site = SyntheticSite.start(100, 5)) {
-      Path work = Files.createDirectories(dir.resolve("work"));
-      Path stderr = dir.resolve("stderr.txt");
-      Process child = ChildProcess.startIn(work, stderr, "crawl", seeds(site).toString(), "-o",
-          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "40", "--delay", "0ms");
-      assertTrue(child.waitFor(3, TimeUnit.MINUTES));
-      assertEquals(ExitCodes.OK, child.exitValue(), Files.readString(stderr));
-      List<Path> made;
-      try (Stream<Path> entries = Files.list(work)) {
-        made = entries.toList();
-      }
-      assertEquals(1, made.size(), "the crawl directory: " + made);
-      assertTrue(made.get(0).getFileName().toString().startsWith("sievecrawl-job-"), made.toString());
-
-      Cmd resumed = Cmd.run("resume", made.get(0).toString(), "--log-file", log(), "--max-pages", "0");
-      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
-      assertTrue(resumed.err().contains("crawl completed"), resumed.err());
-      assertFalse(Files.exists(made.get(0)), "removed, as the crawl said it would be");
-      assertEquals(100, distinctUrls(dir.resolve("results.jsonl")));
     }
   }
 
@@ -224,28 +164,6 @@ class ResumeTest {
   }
 
   @Test
-  void aCrawlDirectoryInUseByAnotherProcessIsRefusedAndAKilledHolderLeavesNoStaleLock() throws Exception {
-    Path job = stoppedCrawl();
-    Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), LockHolder.class.getName(), job.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    try {
-      String said = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine();
-      assertEquals("holding " + job, said);
-      Cmd second = Cmd.run("resume", job.toString(), "--log-file", log());
-      assertEquals(ExitCodes.JOB, second.exitCode(), second.toString());
-      assertEquals("sievecrawl: " + job + " is in use by another sievecrawl process (process " + holder.pid()
-          + "): one process per crawl directory; wait for it to end, or stop it (Ctrl-C, or kill with its process"
-          + " id)\n", second.err());
-    } finally {
-      holder.destroyForcibly(); // SIGKILL: the kernel drops the lock with the process
-      assertTrue(holder.waitFor(3, TimeUnit.MINUTES));
-    }
-    Cmd after = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
-    assertFalse(after.err().contains("in use"), after.toString());
-  }
-
-  @Test
   void aMissingOrForeignDirectoryIsRefused() throws IOException {
     Cmd missing = Cmd.run("resume", dir.resolve("nope").toString());
     assertEquals(ExitCodes.JOB, missing.exitCode());
@@ -262,18 +180,35 @@ class ResumeTest {
     Path job = stoppedCrawl();
     Path manifest = job.resolve("manifest.json");
     String written = Files.readString(manifest);
-    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 3"));
+    Files.writeString(manifest, written.replace("\"version\" : 3", "\"version\" : 4"));
     Cmd cmd = Cmd.run("resume", job.toString());
     assertEquals(ExitCodes.JOB, cmd.exitCode(), cmd.toString());
-    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 3, but this build reads version 2\n",
-        cmd.err());
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 4, but this build reads versions 2 to"
+        + " 3\n", cmd.err());
 
-    Files.writeString(manifest, written.replace("\"version\" : 2", "\"version\" : 1")); // before queues per origin
+    Files.writeString(manifest, written.replace("\"version\" : 3", "\"version\" : 1")); // before queues per origin
     Cmd old = Cmd.run("resume", job.toString());
     assertEquals(ExitCodes.JOB, old.exitCode(), old.toString());
-    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 1, but this build reads version 2; it"
-        + " was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a new"
+    assertEquals("sievecrawl: " + manifest + ": crawl directory format version 1, but this build reads versions 2 to"
+        + " 3; it was written by an earlier sievecrawl: finish it with that build, or start the crawl again in a new"
         + " directory\n", old.err());
+  }
+
+  @Test
+  void aCrawlDirectoryOfTheBuildBeforeRequisitesResumesAndIsWrittenAsVersion3() throws Exception {
+    try (SyntheticSite site = SyntheticSite.start(50, 5)) {
+      Path job = dir.resolve("job");
+      Cmd first = Cmd.run("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
+          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "5", "--delay", "0ms");
+      assertEquals(ExitCodes.OK, first.exitCode(), first.toString());
+      Path manifest = job.resolve("manifest.json");
+      // A version-2 directory is this one but for the number: version 3 added requisite tasks, which it cannot hold.
+      Files.writeString(manifest, Files.readString(manifest).replace("\"version\" : 3", "\"version\" : 2"));
+      Cmd resumed = Cmd.run("resume", job.toString(), "--max-pages", "0", "--log-file", log());
+      assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
+      assertTrue(Files.readString(manifest).contains("\"version\" : 3"), Files.readString(manifest));
+      assertEquals(50, site.pagesServedOnce(), "every page, once");
+    }
   }
 
   @Test
@@ -353,9 +288,5 @@ class ResumeTest {
       urls.add(json.readTree(line).get("url").asText());
     }
     return urls.size();
-  }
-
-  private static long lineCount(Path file) throws IOException {
-    return Files.exists(file) ? Files.readAllLines(file).size() : 0;
   }
 }

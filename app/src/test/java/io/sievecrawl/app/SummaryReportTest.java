@@ -33,6 +33,22 @@ class SummaryReportTest {
   }
 
   @Test
+  void pagesAndRequisitesAreCountedApart() {
+    CrawlSummary s = summary(Duration.ofSeconds(125), 0);
+    assertEquals("crawl stopped: 100,000 pages and 23,456 requisites in 2m05s (987.6 pages/s), 1.23GB read",
+        SummaryReport.lines(withRequisites(s, 23_456), SummaryReport.NextRun.RESUME, 10_000_000).get(0));
+    assertTrue(SummaryReport.lines(withRequisites(s, 1), SummaryReport.NextRun.RESUME, 10_000_000).get(0)
+        .startsWith("crawl stopped: 123,455 pages and 1 requisite in "));
+  }
+
+  private static CrawlSummary withRequisites(CrawlSummary s, long requisites) {
+    return new CrawlSummary(s.end(), s.fetched(), requisites, s.responses(), s.byStatusClass(), s.errors(), s.skipped(),
+        s.notAdmitted(), s.visits(), s.retries(), s.bytes(), s.truncated(), s.connections(), s.tlsHandshakes(),
+        s.carriedOver(), s.admitted(),
+        s.notFetched(), s.givenUp(), s.origins(), s.sieve(), s.totals(), s.elapsed(), s.failure());
+  }
+
+  @Test
   void aShortRunIsTimedToTheTenthOfASecond() {
     assertTrue(SummaryReport.lines(summary(Duration.ofMillis(12_340), 0), SummaryReport.NextRun.RESUME,
         10_000_000).get(0).contains(" in 12.3 s ("));
@@ -62,7 +78,7 @@ class SummaryReportTest {
 
   @Test
   void aRunNoServerAnsweredIsSummedUpInAFewLines() {
-    CrawlSummary refused = new CrawlSummary(CrawlSummary.End.COMPLETED, 1, 0, Map.of("none", 1L),
+    CrawlSummary refused = new CrawlSummary(CrawlSummary.End.COMPLETED, 1, 0, 0, Map.of("none", 1L),
         Map.of(ErrorKind.CONNECT, 1L), Map.of(), Map.of(), Map.of("new", 1L), 0, 0, 0, 1, 0, 0, 1, 0,
         Map.of("http://localhost:18081", "connection refused"), List.of(), SIEVE, TOTALS, Duration.ofMillis(240), null);
     assertEquals(List.of("crawl completed: 1 pages in 0.2 s (4.2 pages/s), 0B read",
@@ -73,7 +89,8 @@ class SummaryReportTest {
 
   @Test
   void aRecrawlSaysWhatChangedAndWhatWasKeptFresh() {
-    CrawlSummary recrawl = new CrawlSummary(CrawlSummary.End.COMPLETED, 1_229, 1_229, Map.of("2xx", 2L, "3xx", 1_227L),
+    CrawlSummary recrawl = new CrawlSummary(CrawlSummary.End.COMPLETED, 1_229, 0, 1_229,
+        Map.of("2xx", 2L, "3xx", 1_227L),
         Map.of(), Map.of("fresh", 3L), Map.of(), Map.of("unchanged", 1_225L, "changed", 2L, "new", 1L, "gone", 1L), 0,
         0, 0, 1, 0, 1_232, 0, 0, Map.of(), List.of(), SIEVE, TOTALS, Duration.ofSeconds(80), null);
     List<String> lines = SummaryReport.lines(recrawl, SummaryReport.NextRun.RECRAWL, 10_000_000);
@@ -124,7 +141,7 @@ class SummaryReportTest {
 
   private static CrawlSummary summary(SieveStats sieve) {
     CrawlSummary base = summary(Duration.ofSeconds(1), 0);
-    return new CrawlSummary(CrawlSummary.End.COMPLETED, base.fetched(), base.responses(), base.byStatusClass(),
+    return new CrawlSummary(CrawlSummary.End.COMPLETED, base.fetched(), 0, base.responses(), base.byStatusClass(),
         base.errors(), base.skipped(), base.notAdmitted(), base.visits(), base.retries(), base.bytes(), base.truncated(),
         base.connections(), base.tlsHandshakes(), base.carriedOver(), base.admitted(), 0, base.givenUp(), base.origins(),
         sieve,
@@ -145,7 +162,7 @@ class SummaryReportTest {
         1e-12, 0, 0, true, 42);
     CrawlTotals totals = new CrawlTotals(3, 1_234_567, 12_345_678_901L, 0, Map.of(), Map.of(), Map.of(), Map.of(), 0,
         Duration.ofSeconds(3_700));
-    return new CrawlSummary(CrawlSummary.End.STOPPED, 123_456, 123_000,
+    return new CrawlSummary(CrawlSummary.End.STOPPED, 123_456, 0, 123_000,
         Map.of("2xx", 120_000L), errors, Map.of("robots", 1_500L), Map.of(), Map.of("new", 123_456L), 4_321,
         1_234_567_890L, 0, 2_470, 35, 0, 130_000,
         6_544, givenUp, List.of(), sieve, totals, elapsed, null);

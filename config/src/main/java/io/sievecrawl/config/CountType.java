@@ -31,6 +31,11 @@ record CountType(long min, long max) implements ValueType<Long> {
   }
 
   @Override
+  public Optional<String> range() {
+    return Optional.of(ValueChecks.countSpan(min, max));
+  }
+
+  @Override
   public Optional<Long> largest() {
     return Optional.of(max);
   }

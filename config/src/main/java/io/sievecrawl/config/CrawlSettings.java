@@ -30,6 +30,7 @@ public final class CrawlSettings {
   private final FetchSettings fetch;
   private final FrontierSettings frontier;
   private final WarcSettings warc;
+  private final RequisiteSettings requisites;
   private final ResultsSettings results;
   private final TrapSettings traps;
   private final RecrawlSettings recrawl;
@@ -46,6 +47,7 @@ public final class CrawlSettings {
     this.fetch = FetchSettings.from(this);
     this.frontier = FrontierSettings.from(this);
     this.warc = WarcSettings.from(this);
+    this.requisites = RequisiteSettings.from(this);
     this.results = ResultsSettings.from(this);
     this.traps = TrapSettings.from(this);
     this.recrawl = RecrawlSettings.from(this);
@@ -112,6 +114,11 @@ public final class CrawlSettings {
   /** {@code warc.*}: WARC files of the HTTP exchanges. */
   public WarcSettings warc() {
     return warc;
+  }
+
+  /** {@code requisites.*}: what a page needs to be shown, fetched with it. */
+  public RequisiteSettings requisites() {
+    return requisites;
   }
 
   /** {@code results.*}: what each page's record carries. */

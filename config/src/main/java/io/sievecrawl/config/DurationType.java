@@ -41,6 +41,11 @@ record DurationType(Duration min, Duration max) implements ValueType<Duration> {
   }
 
   @Override
+  public Optional<String> range() {
+    return Optional.of(ValueChecks.span(Values.formatDuration(min), Values.formatDuration(max)));
+  }
+
+  @Override
   public Optional<Duration> largest() {
     return Optional.of(max);
   }

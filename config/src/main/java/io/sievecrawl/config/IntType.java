@@ -34,6 +34,11 @@ record IntType(int min, int max) implements ValueType<Integer> {
   }
 
   @Override
+  public Optional<String> range() {
+    return Optional.of(ValueChecks.countSpan(min, max));
+  }
+
+  @Override
   public Optional<Integer> largest() {
     return Optional.of(max);
   }

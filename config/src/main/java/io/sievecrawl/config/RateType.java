@@ -40,6 +40,11 @@ record RateType(double min, double max) implements ValueType<Double> {
   }
 
   @Override
+  public Optional<String> range() {
+    return Optional.of(ValueChecks.span(bound(min), bound(max)));
+  }
+
+  @Override
   public Optional<Double> largest() {
     return Optional.of(max);
   }

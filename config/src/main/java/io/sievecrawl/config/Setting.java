@@ -9,6 +9,7 @@ import static io.sievecrawl.config.ValueType.patterns;
 import static io.sievecrawl.config.ValueType.pins;
 import static io.sievecrawl.config.ValueType.rate;
 import static io.sievecrawl.config.ValueType.requiredText;
+import static io.sievecrawl.config.ValueType.requisiteFetch;
 import static io.sievecrawl.config.ValueType.scope;
 import static io.sievecrawl.config.ValueType.size;
 import static io.sievecrawl.config.ValueType.text;
@@ -206,6 +207,30 @@ public final class Setting<T> {
       "false", "Keep the values of the Authorization and Cookie headers sent in the WARC request records. Off, they"
           + " are masked (Authorization: SCHEME <hidden>, Cookie: NAME=<hidden>; ...), since WARC files and WACZ"
           + " packages are made to be shared.");
+  public static final Setting<Long> WARC_DEDUP_DIGESTS = new Setting<>("warc.dedup-digests", count(0, 100_000_000),
+      "50k",
+      "Store an identical payload once: a 2xx response whose payload this run archived already (the same logo under"
+          + " another URL, the same style sheet on every copy of a site) is written as an identical-payload-digest"
+          + " revisit of the first capture. The payload digests remembered for it, about 250 bytes each on the heap,"
+          + " the least recently met forgotten first; 0 writes every payload whole.");
+
+  public static final Setting<RequisiteFetch> REQUISITES_FETCH = new Setting<>("requisites.fetch", requisiteFetch(),
+      "auto",
+      "Fetch each HTML page's requisites, what it needs to be shown: images (src, srcset), style sheets and the"
+          + " url()s and @imports in them, scripts, icons, preloads, media, objects, embeds. auto: with WARC output"
+          + " (warc.dir), so that the archive replays the pages as they looked; on; off. --requisites and"
+          + " --no-requisites set it. Requisites are fetched once through the URL filter, under robots.txt and"
+          + " each origin's politeness, ahead of the rest of their origin's queue; they are no link hop and are not"
+          + " read for links, but a style sheet for its own requisites and an in-scope HTML page as a page.");
+  public static final Setting<Scope> REQUISITES_SCOPE = new Setting<>("requisites.scope", scope(), "any",
+      "Where a page's requisites may come from: any host (a CDN's too), the page's registrable domain (domain) or"
+          + " its host (host). crawl.exclude applies to them, crawl.include and crawl.max-depth do not; local"
+          + " addresses are refused unless crawl.allow-private-addresses. A requisite outside crawl.scope is asked"
+          + " for without fetch.header headers and without cookies.");
+  public static final Setting<Long> REQUISITES_MAX_BODY_SIZE = new Setting<>("requisites.max-body-size",
+      size(1_024, Integer.MAX_VALUE - 64), "100MB",
+      "Largest requisite body read, in bytes received (a video may be large); a longer one is cut off there and"
+          + " marked truncated. A style sheet is read, for its own requisites, up to fetch.max-body-size.");
 
   public static final Setting<Boolean> RESULTS_TEXT = new Setting<>("results.text", bool(), "false",
       "Each HTML page's record carries its text as a browser shows it, as 'text': a line per block (paragraph,"

@@ -41,6 +41,11 @@ record SizeType(long min, long max) implements ValueType<Long> {
   }
 
   @Override
+  public Optional<String> range() {
+    return Optional.of(ValueChecks.span(Values.formatSize(min), Values.formatSize(max)));
+  }
+
+  @Override
   public Optional<Long> largest() {
     return Optional.of(max);
   }

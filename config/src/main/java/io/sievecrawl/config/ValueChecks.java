@@ -12,6 +12,16 @@ final class ValueChecks {
     return high == null ? "must be at least " + low : "must be between " + low + " and " + high;
   }
 
+  /** {@code "LOW to HIGH"}, or {@code "at least LOW"} when {@code high} is null: a range as the reference writes it. */
+  static String span(String low, String high) {
+    return high == null ? "at least " + low : low + " to " + high;
+  }
+
+  /** The range of a whole number from {@code min} to {@code max} ({@link Long#MAX_VALUE}: no bound), as written. */
+  static String countSpan(long min, long max) {
+    return span(count(min), max == Long.MAX_VALUE ? null : count(max));
+  }
+
   /** Checks a whole number against {@code [min, max]}; a max of {@link Long#MAX_VALUE} is no bound. */
   static void checkCount(long value, long min, long max) {
     if (value < min || value > max) {

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public sealed interface ValueType<T>
     permits CountType, IntType, RateType, DurationType, SizeType, BooleanType, TextType, ScopeType, PatternsType,
-        HeadersType, PinsType {
+        HeadersType, PinsType, RequisiteFetchType {
 
   /**
    * The value {@code text} gives, as a config file or the command line writes it; its range is checked by
@@ -63,6 +63,14 @@ public sealed interface ValueType<T>
    */
   default boolean repeatable() {
     return false;
+  }
+
+  /**
+   * The values allowed, as the reference writes them ({@code "1 to 100G"}, {@code "at least 0"}); empty for a type
+   * whose {@link #description()} says it all.
+   */
+  default Optional<String> range() {
+    return Optional.empty();
   }
 
   /** The largest value allowed, for a type with an upper bound. */
@@ -119,6 +127,10 @@ public sealed interface ValueType<T>
 
   static ValueType<Scope> scope() {
     return new ScopeType();
+  }
+
+  static ValueType<RequisiteFetch> requisiteFetch() {
+    return new RequisiteFetchType();
   }
 
   static ValueType<List<Pattern>> patterns() {

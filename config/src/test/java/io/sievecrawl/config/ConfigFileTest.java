@@ -62,7 +62,7 @@ class ConfigFileTest {
         "crawl.conf:7: politeness.delay = 2s: already set on line 6",
         "crawl.conf:8: this line is wrong: expected 'name = value' or '[section]'",
         "crawl.conf:9: [nonsense]: unknown section; known sections are filter, crawl, politeness, robots, fetch,"
-            + " frontier, warc, results, traps, recrawl"),
+            + " frontier, warc, requisites, results, traps, recrawl"),
         e.problems().stream().map(Problem::toString).toList(), "in line order");
   }
 

@@ -65,6 +65,10 @@ class SettingSectionsTest {
       warc.max-size = 1030000
       warc.prefix = pre
       warc.keep-credentials = true
+      warc.dedup-digests = 127
+      requisites.fetch = on
+      requisites.scope = domain
+      requisites.max-body-size = 2000000
       results.text = true
       results.links = true
       traps.max-url-length = 103
@@ -109,7 +113,8 @@ class SettingSectionsTest {
         s.fetch());
     assertEquals(new FrontierSettings(Duration.ofMillis(83), Duration.ofSeconds(89), Duration.ofSeconds(97),
         Duration.ofMillis(101)), s.frontier());
-    assertEquals(new WarcSettings("w", 1_030_000, "pre", true), s.warc());
+    assertEquals(new WarcSettings("w", 1_030_000, "pre", true, 127), s.warc());
+    assertEquals(new RequisiteSettings(true, Scope.DOMAIN, 2_000_000), s.requisites());
     assertEquals(new ResultsSettings(true, true), s.results());
     assertEquals(new TrapSettings(103, 107, 109, false), s.traps());
     assertEquals(new RecrawlSettings(Duration.ofHours(3), 5), s.recrawl());
@@ -134,6 +139,15 @@ class SettingSectionsTest {
     assertEquals(1, fetch.headers().size());
     assertThrows(UnsupportedOperationException.class, () -> fetch.headers().add(new RequestHeader("X-C", "3")));
     assertThrows(UnsupportedOperationException.class, () -> CrawlSettings.defaults().crawl().include().clear());
+  }
+
+  @Test
+  void requisitesAreFetchedByDefaultWithWarcOutputOnly() {
+    assertFalse(CrawlSettings.defaults().requisites().fetch());
+    assertTrue(CrawlSettings.builder().set(Setting.WARC_DIR, "w").build().requisites().fetch());
+    assertFalse(CrawlSettings.builder().set(Setting.WARC_DIR, "w").set(Setting.REQUISITES_FETCH, RequisiteFetch.OFF)
+        .build().requisites().fetch());
+    assertTrue(CrawlSettings.builder().set(Setting.REQUISITES_FETCH, RequisiteFetch.ON).build().requisites().fetch());
   }
 
   @Test

@@ -26,7 +26,7 @@ class SettingTest {
       assertEquals(Optional.of(s), Setting.forKey(s.key()));
       assertEquals(s.key(), s.toString());
     }
-    assertEquals(List.of("filter", "crawl", "politeness", "robots", "fetch", "frontier", "warc", "results", "traps",
+    assertEquals(List.of("filter", "crawl", "politeness", "robots", "fetch", "frontier", "warc", "requisites", "results", "traps",
         "recrawl"),
         all.stream().map(Setting::section).distinct().toList(), "each section's keys together");
     assertThrows(UnsupportedOperationException.class, () -> all.remove(0));

@@ -36,6 +36,38 @@ class ValueTypeTest {
   }
 
   @Test
+  void aRangeReadsAsTheCheckThatEnforcesItSays() {
+    assertEquals(Optional.of("1 to 100G"), Setting.FILTER_N.type().range());
+    assertEquals(Optional.of("1e-10 to 0.5"), Setting.FILTER_P.type().range());
+    assertEquals(Optional.of("1 to 10,000"), Setting.CONCURRENCY.type().range());
+    assertEquals(Optional.of("at least 0"), Setting.MAX_PAGES.type().range(), "Long.MAX_VALUE is no bound");
+    assertEquals(Optional.of("0ms to 1h"), Setting.DELAY.type().range());
+    assertEquals(Optional.of("1.02KB to 2.15GB"), Setting.ROBOTS_CACHE_MEMORY.type().range());
+    assertEquals(Optional.empty(), Setting.OBEY_ROBOTS.type().range());
+    // Every setting with a range names the same bounds when a value past its largest is refused.
+    for (Setting<?> s : Setting.all()) {
+      Optional<String> range = s.type().range();
+      if (range.isPresent() && s.type().largest().isPresent() && range.get().contains(" to ")) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> checkPastLargest(s.type()),
+            s.key());
+        assertEquals("must be between " + range.get().replace(" to ", " and "), e.getMessage(), s.key());
+      }
+    }
+  }
+
+  private static <T> void checkPastLargest(ValueType<T> type) {
+    T largest = type.largest().orElseThrow();
+    Object past = switch (largest) {
+      case Long l -> l + 1;
+      case Integer i -> i + 1;
+      case Double d -> d * 2;
+      case Duration d -> d.plusMillis(1);
+      default -> throw new AssertionError(largest);
+    };
+    type.check(type.cast(past));
+  }
+
+  @Test
   void eachValueTypeRoundTripsThroughConfigText() {
     for (long count : List.of(0L, 7L, 2_500L, 10_000_000L, 123_456_789_012L, Long.MAX_VALUE)) {
       assertRoundTrips(ValueType.count(0, Long.MAX_VALUE), count);

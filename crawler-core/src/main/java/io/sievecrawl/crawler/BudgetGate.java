@@ -5,8 +5,9 @@ import io.sievecrawl.sieve.PerKeyBudget;
 import java.io.IOException;
 
 /**
- * The budgets, before a URL's first fetch: crawl.max-pages-per-host skips a URL past its origin's budget;
- * crawl.max-pages leaves it in the frontier, for a resumed crawl with a higher limit.
+ * The budgets, before a URL's first fetch: crawl.max-pages-per-host skips a URL past its origin's budget (a
+ * requisite counts, as a guard against a site that makes them up endlessly); crawl.max-pages, which counts pages, not
+ * requisites, leaves a page in the frontier, for a resumed crawl with a higher limit.
  */
 final class BudgetGate implements LeaseStep {
   private final PerKeyBudget pagesPerOrigin;
@@ -27,7 +28,7 @@ final class BudgetGate implements LeaseStep {
     if (maxPagesPerOrigin > 0 && !pagesPerOrigin.tryCount(chain.origin(), maxPagesPerOrigin)) {
       return Outcome.skipped(null, "host-budget");
     }
-    if (!control.tryStartPage()) {
+    if (!chain.task().requisite() && !control.tryStartPage()) {
       return Outcome.abandon();
     }
     return chain.proceed();

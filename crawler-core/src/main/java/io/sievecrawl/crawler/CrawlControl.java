@@ -14,6 +14,7 @@ final class CrawlControl {
   private static final Logger log = LoggerFactory.getLogger(Crawler.class);
 
   private final Runnable onStop;
+  private final Runnable onPageLimit;
   private final long maxPages;
   private final AtomicLong pagesStarted;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -27,25 +28,40 @@ final class CrawlControl {
    * @param maxPages fetches allowed over the whole crawl, 0 for no limit
    * @param pagesBefore fetches started in earlier runs of the same crawl
    * @param ticker the crawl's ticker: the stop's grace period is counted on it
+   * @param onPageLimit run once when the page limit is reached, instead of stopping the crawl (the pages fetched still
+   *     get their requisites: it ends when they have); {@code null} to stop then
    */
-  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop) {
+  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop, Runnable onPageLimit) {
     this.maxPages = maxPages;
     this.ticker = ticker;
     this.pagesStarted = new AtomicLong(pagesBefore);
     this.onStop = onStop;
+    this.onPageLimit = onPageLimit;
   }
 
-  /** Takes one page of the page limit; {@code false} (and the crawl stops) once it is used up. */
+  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop) {
+    this(maxPages, pagesBefore, ticker, onStop, null);
+  }
+
+  /** Takes one page of the page limit; {@code false} (and the crawl stops, or fetches no more pages) once used up. */
   boolean tryStartPage() {
     if (pagesStarted.incrementAndGet() > maxPages && maxPages > 0) {
       pagesStarted.decrementAndGet();
-      if (!pageLimitReached) {
-        pageLimitReached = true;
-        halt();
-      }
+      reachPageLimit();
       return false;
     }
     return true;
+  }
+
+  private synchronized void reachPageLimit() {
+    if (!pageLimitReached) {
+      pageLimitReached = true;
+      if (onPageLimit == null) {
+        halt();
+      } else {
+        onPageLimit.run();
+      }
+    }
   }
 
   /** Ends the crawl as its time limit (crawl.max-time) says. */

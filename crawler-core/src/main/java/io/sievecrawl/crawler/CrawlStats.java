@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 /** Counters updated by every worker; cheap to update, summed when read. */
 final class CrawlStats {
   final LongAdder fetched = new LongAdder();
+  final LongAdder requisites = new LongAdder(); // of those fetched
   final LongAdder responses = new LongAdder();
   final LongAdder inFlight = new LongAdder();
   final LongAdder retries = new LongAdder();
@@ -25,6 +26,9 @@ final class CrawlStats {
 
   void record(CrawlResult result) {
     fetched.increment();
+    if (result.requisite()) {
+      requisites.increment();
+    }
     if (result.status() != null) {
       responses.increment();
     }

@@ -9,7 +9,8 @@ import java.util.Map;
  * The outcome of one run of a crawl.
  *
  * @param end why the run ended
- * @param fetched URLs fetched in this run (one result record each)
+ * @param fetched URLs fetched in this run (one result record each), pages and requisites
+ * @param requisites of those, requisites: what pages need to be shown (style sheets, images, ...)
  * @param responses fetches that got an HTTP response (any status); 0 with work to do means nothing could be reached
  * @param byStatusClass fetched URLs by status class: {@code 2xx} ... {@code 5xx}, {@code none} (no response)
  * @param errors fetched URLs that ended in an error, by kind
@@ -41,6 +42,7 @@ import java.util.Map;
 public record CrawlSummary(
     End end,
     long fetched,
+    long requisites,
     long responses,
     Map<String, Long> byStatusClass,
     Map<ErrorKind, Long> errors,

@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.url.Url;
+import io.sievecrawl.sieve.QueueKeys;
 import io.sievecrawl.sieve.TaskCodec;
 import java.io.ByteArrayOutputStream;
 import io.sievecrawl.crawler.fetch.Revalidation;
@@ -19,12 +20,25 @@ import java.util.Objects;
  * @param sitemap whether it is a sitemap (listed by robots.txt or a sitemap index), read for the URLs it lists
  *     instead of as a page
  * @param last what the crawl's last visit of the URL learned, when a recrawl visits it again; {@code null} otherwise
+ * @param requisite whether it is a requisite of the page (or style sheet) {@code referrer}: what the page needs to
+ *     be shown (a style sheet, an image, a script); it waits in its origin's requisite lane, ahead of the pages, keeps
+ *     the depth of the page that needs it, and is read for links only as in-scope HTML (a style sheet for its own
+ *     requisites)
  */
 public record CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap,
-    LastVisit last) {
+    LastVisit last, boolean requisite) {
+
+  /** The lane a requisite waits in, ahead of the rest of its origin's queue ({@link QueueKeys}). */
+  public static final String REQUISITE_LANE = "requisites";
 
   public CrawlTask {
     Objects.requireNonNull(url, "url");
+  }
+
+  /** A task that is no requisite. */
+  public CrawlTask(Url url, int depth, String referrer, int redirectHops, int attempt, boolean sitemap,
+      LastVisit last) {
+    this(url, depth, referrer, redirectHops, attempt, sitemap, last, false);
   }
 
   /** A task of a first visit. */
@@ -50,6 +64,11 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return url.origin();
   }
 
+  /** The frontier queue it waits in: its origin's, or for a requisite its origin's requisite lane. */
+  public String queue() {
+    return requisite ? QueueKeys.lane(url.origin(), REQUISITE_LANE) : url.origin();
+  }
+
   static CrawlTask seed(Url url) {
     return new CrawlTask(url, 0, null, 0, 0);
   }
@@ -59,7 +78,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
    * visit learned.
    */
   static CrawlTask revisit(Url url, LastVisit last) {
-    return new CrawlTask(url, last.depth(), null, 0, 0, last.sitemap(), last);
+    return new CrawlTask(url, last.depth(), null, 0, 0, last.sitemap(), last, last.requisite());
   }
 
   /** A sitemap that robots.txt at {@code robotsTxt} lists: one hop from a seed, as a link of the site's root. */
@@ -71,6 +90,11 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return new CrawlTask(target, depth + 1, url.toString(), 0, 0);
   }
 
+  /** A requisite of this page (or style sheet): no hop of its own, it keeps this depth. */
+  CrawlTask requisiteOf(Url target) {
+    return new CrawlTask(target, depth, url.toString(), 0, 0, false, null, true);
+  }
+
   /**
    * A URL this sitemap lists, at the sitemap's own depth: a sitemap stands for its site's links, not a hop of its
    * own. {@code isSitemap} for the sitemaps a sitemap index lists.
@@ -80,12 +104,12 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
   }
 
   CrawlTask redirect(Url target) {
-    return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0, sitemap);
+    return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0, sitemap, null, requisite);
   }
 
   /** The same URL fetched again as a redirect hop: it redirected to itself after setting a cookie. */
   CrawlTask againWithCookie() {
-    return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap, last);
+    return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap, last, requisite);
   }
 
   /**
@@ -93,25 +117,28 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
    * one, and sent the visitor back.
    */
   CrawlTask backTo(Url redirectedHere) {
-    return new CrawlTask(redirectedHere, depth, url.toString(), redirectHops + 1, 1, sitemap);
+    return new CrawlTask(redirectedHere, depth, url.toString(), redirectHops + 1, 1, sitemap, null, requisite);
   }
 
   CrawlTask retry() {
-    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap, last);
+    return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap, last, requisite);
   }
 
   /**
    * Varints for depth, redirect hops and lengths; the URL in UTF-8; the referrer as the length of the prefix it
    * shares with the URL, plus one, then the rest of its bytes (a page mostly links within its own site, so this
-   * saves much of it); 0 in place of that length means no referrer. Then, for a sitemap or a revisit only, a varint
-   * of flags (1: a sitemap; 2: a last visit follows), so that tasks written before sitemaps were followed read back
-   * as pages. A last visit: fetchedAt in epoch milliseconds, status + 1 (0: none), ETag, Last-Modified and payload
+   * saves much of it); 0 in place of that length means no referrer. Then, for a sitemap, a revisit or a requisite
+   * only, a varint of flags (1: a sitemap; 2: a last visit follows; 4: a requisite; 8: the last visit's capture is
+   * another URL's, which ends it), so that tasks written before sitemaps were followed read back as pages, and tasks
+   * written before requisites read back unchanged. A last visit: fetchedAt in epoch milliseconds, status + 1 (0: none), ETag, Last-Modified and payload
    * digest each as length + 1 and UTF-8 bytes (0: none), capturedAt in epoch milliseconds + 1 (0: none), gone, fresh
-   * (1) or due (0); the numbers as varints. A last visit's depth and sitemap flag are the task's own.
+   * (1) or due (0); the numbers as varints. A last visit's depth, sitemap and requisite flags are the task's own.
    */
   private static final class Codec implements TaskCodec<CrawlTask> {
     private static final int SITEMAP_FLAG = 1;
     private static final int LAST_VISIT_FLAG = 2;
+    private static final int REQUISITE_FLAG = 4;
+    private static final int CAPTURED_URL_FLAG = 8;
 
     @Override
     public byte[] encode(CrawlTask task) {
@@ -133,7 +160,9 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         writeVarint(out, referrer.length - shared);
         out.write(referrer, shared, referrer.length - shared);
       }
-      int flags = (task.sitemap ? SITEMAP_FLAG : 0) | (task.last != null ? LAST_VISIT_FLAG : 0);
+      boolean capturedUrl = task.last != null && task.last.revalidation().capturedUrl() != null;
+      int flags = (task.sitemap ? SITEMAP_FLAG : 0) | (task.last != null ? LAST_VISIT_FLAG : 0)
+          | (task.requisite ? REQUISITE_FLAG : 0) | (capturedUrl ? CAPTURED_URL_FLAG : 0);
       if (flags != 0) {
         writeVarint(out, flags);
       }
@@ -148,6 +177,9 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
         writeLong(out, captured == null ? 0 : captured.toEpochMilli() + 1);
         writeVarint(out, last.gone());
         writeVarint(out, last.fresh() ? 1 : 0);
+        if (capturedUrl) {
+          writeText(out, last.revalidation().capturedUrl());
+        }
       }
       return out.toByteArray();
     }
@@ -177,7 +209,9 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
           at[0] += rest;
         }
         int flags = at[0] < end ? readVarint(bytes, at, end) : 0;
-        check((flags & ~(SITEMAP_FLAG | LAST_VISIT_FLAG)) == 0);
+        check((flags & ~(SITEMAP_FLAG | LAST_VISIT_FLAG | REQUISITE_FLAG | CAPTURED_URL_FLAG)) == 0);
+        check((flags & CAPTURED_URL_FLAG) == 0 || (flags & LAST_VISIT_FLAG) != 0);
+        boolean requisite = (flags & REQUISITE_FLAG) != 0;
         LastVisit last = null;
         if ((flags & LAST_VISIT_FLAG) != 0) {
           Instant fetchedAt = Instant.ofEpochMilli(readLong(bytes, at, end));
@@ -188,12 +222,14 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
           long captured = readLong(bytes, at, end);
           int gone = readVarint(bytes, at, end);
           boolean fresh = readVarint(bytes, at, end) == 1;
+          String capturedUrl = (flags & CAPTURED_URL_FLAG) != 0 ? readText(bytes, at, end) : null;
           last = new LastVisit(fetchedAt, status == 0 ? null : status - 1, new Revalidation(etag, lastModified, digest,
-              captured == 0 ? null : Instant.ofEpochMilli(captured - 1)), gone, fresh, depth,
-              (flags & SITEMAP_FLAG) != 0);
+              captured == 0 ? null : Instant.ofEpochMilli(captured - 1), capturedUrl), gone, fresh, depth,
+              (flags & SITEMAP_FLAG) != 0, requisite);
         }
         check(at[0] == end);
-        return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, (flags & SITEMAP_FLAG) != 0, last);
+        return new CrawlTask(Url.ofCanonical(url), depth, referrer, hops, 0, (flags & SITEMAP_FLAG) != 0, last,
+            requisite);
       } catch (ArrayIndexOutOfBoundsException e) {
         throw new IllegalArgumentException("not an encoded crawl task");
       }

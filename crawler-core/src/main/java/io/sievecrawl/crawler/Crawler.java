@@ -1,27 +1,28 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
-import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.PolitenessSettings;
+import io.sievecrawl.config.RequisiteSettings;
 import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.CaptureInterceptor;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.home.CrawlHome;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsStore;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
+import io.sievecrawl.crawler.schedule.SchedulerSnapshot;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import io.sievecrawl.sieve.Admission;
-import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.PerKeyBudget;
-import io.sievecrawl.sieve.Sieve;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
@@ -45,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * ends it, or {@link #stop()} is called; hands one {@link io.sievecrawl.crawler.result.CrawlResult} per fetched URL
  * to a {@link ResultSink} and returns a {@link CrawlSummary}.
  *
- * <p>The frontier comes from outside ({@link Builder#frontier}): an in-memory {@link Sieve} by default, a disk or
- * Redis frontier for crawls that must outgrow the heap, survive a crash, or be shared. One crawler runs one crawl
- * run. {@link #run} blocks the calling thread; {@link #stop()}, {@link #progress()} and {@link #state()} may be called
+ * <p>The crawl lives in a {@link CrawlHome} ({@link Builder#home}), whose run has started: its frontier, the state
+ * earlier runs left, where page budgets, sites in scope and visits are kept. By default a {@link MemoryHome}, on the
+ * heap; a crawl directory or Redis for crawls that must outgrow the heap, survive a crash, or be shared. One crawler
+ * runs one crawl run. {@link #run} blocks the calling thread; {@link #stop()}, {@link #progress()} and {@link #state()} may be called
  * from any other thread.
  */
 public final class Crawler {
@@ -84,48 +86,46 @@ public final class Crawler {
   private volatile RobotsPolicy robots;
   private volatile long startedAt;
 
-  /** The URL filter of an in-memory frontier, confirmed on the heap when filter.confirm is on. */
-  private static Admission admission(FilterSettings filter) {
-    return filter.confirm() ? Admission.confirmedOnHeap(filter.expectedUrls(), filter.falsePositiveRate())
-        : Admission.byFilter(BloomFilter.create(filter.expectedUrls(), filter.falsePositiveRate()));
-  }
-
   private Crawler(Builder b) {
     this.settings = b.settings;
     this.ticker = b.ticker;
     this.clock = b.clock;
     this.sink = b.sink;
-    this.frontier = b.frontier != null ? b.frontier
-        : Sieve.over(admission(settings.filter()), CrawlTask::key, CrawlTask::origin, b.capacityHint);
-    this.before = b.state;
-    this.pageBudget = b.pageBudget != null ? b.pageBudget : b.state.pagesPerOrigin();
-    this.scopeSites = b.scopeSites;
+    CrawlHome home = b.home != null ? b.home : MemoryHome.of(settings);
+    this.frontier = home.frontier();
+    this.before = home.savedState();
+    this.pageBudget = home.pageBudget();
+    this.scopeSites = home.scopeSites();
     this.skipLog = b.skipLog;
-    this.visitLog = b.visitLog;
-    this.robotsStore = b.robotsStore;
+    this.visitLog = home.visits();
+    this.robotsStore = settings.robots().obey() ? home.robots() : RobotsStore.NONE;
     PolitenessSettings politeness = settings.politeness();
     this.scheduler = new HostScheduler<>(frontier, Politeness.of(politeness.hostConcurrency(), politeness.delay(),
         politeness.adaptive(), politeness.responseTimeFactor(), politeness.maxDelay()), ticker, b.leaseObserver);
     this.normalizer = new UrlNormalizer(settings.traps().maxUrlLength(), settings.traps().stripSessionIds());
+    RequisiteSettings requisites = settings.requisites();
     this.control = new CrawlControl(settings.crawl().maxPages(), before.totals().pagesStarted(), ticker,
-        scheduler::stop);
-    boolean guardLocal = settings.crawl().scope() == Scope.ANY && !settings.crawl().allowPrivateAddresses();
+        scheduler::stop, requisites.fetch() ? scheduler::closeMainQueues : null); // requisites outlive the page limit
+    // a public page may not lead into the local network: by a link under scope any, by a requisite unless host-bound
+    boolean guardLocal = !settings.crawl().allowPrivateAddresses() && (settings.crawl().scope() == Scope.ANY
+        || requisites.fetch() && requisites.scope() != Scope.HOST);
     PageFetcher.Builder fetching = PageFetcher.builder(settings, clock, ticker)
-        .mayBeLocal(guardLocal ? this::isSeedHost : host -> true).takesCredentials(this::takesCredentials)
+        .mayBeLocal(guardLocal ? this::mayBeLocal : host -> true).takesCredentials(this::takesCredentials)
         .payloadDigests(b.payloadDigests != null ? b.payloadDigests
-            : b.recorder != null || b.visitLog != VisitLog.NONE);
+            : b.recorder != null || visitLog != VisitLog.NONE);
     if (b.recorder != null) {
-      fetching.capture(new CaptureInterceptor(b.recorder, settings.fetch().maxBodySize(), control::fail, clock,
+      long cap = Math.max(settings.fetch().maxBodySize(), requisites.fetch() ? requisites.maxBodySize() : 0);
+      fetching.capture(new CaptureInterceptor(b.recorder, cap, control::fail, clock,
           settings.warc().keepCredentials()));
     }
     this.fetcher = fetching.build();
     fetcher.restoreCookies(before.cookies());
   }
 
-  /** Whether {@code host} is one of the seeds' (which may be a local address even when others may not). */
-  private boolean isSeedHost(String host) {
+  /** Whether {@code host} may be a local address: a seed's, or under crawl.scope domain, one of a seed's domain. */
+  private boolean mayBeLocal(String host) {
     ScopePolicy current = scope;
-    return current != null && current.isSeedHost(host);
+    return current != null && current.mayBeLocal(host);
   }
 
   /** Whether requests to {@code origin} may carry the user's credentials (see {@link ScopePolicy#takesCredentials}). */
@@ -134,7 +134,7 @@ public final class Crawler {
     return current != null && current.takesCredentials(origin);
   }
 
-  /** A crawler over an in-memory frontier sized from the settings' {@code filter.n} and {@code filter.p}. */
+  /** A crawler in a {@link MemoryHome}: an in-memory frontier sized from {@code filter.n} and {@code filter.p}. */
   public static Crawler create(CrawlSettings settings, ResultSink sink) {
     return builder(settings, sink).build();
   }
@@ -147,73 +147,32 @@ public final class Crawler {
   public static final class Builder {
     private final CrawlSettings settings;
     private final ResultSink sink;
-    private Frontier<CrawlTask> frontier;
-    private String capacityHint = Setting.FILTER_N.key();
-    private CrawlState state = CrawlState.fresh();
+    private CrawlHome home;
     private Ticker ticker = Ticker.SYSTEM;
     private Clock clock = Clock.systemUTC();
     private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
-    private PerKeyBudget pageBudget;
-    private ScopeSites scopeSites = ScopeSites.NONE;
     private SkipLog skipLog = SkipLog.NONE;
-    private VisitLog visitLog = VisitLog.NONE;
-    private RobotsStore robotsStore = RobotsStore.NONE;
     private ExchangeRecorder recorder;
-    private Boolean payloadDigests; // null: when a recorder or a visit log is given
+    private Boolean payloadDigests; // null: when a recorder is given or the home keeps visits
 
     private Builder(CrawlSettings settings, ResultSink sink) {
       this.settings = Objects.requireNonNull(settings, "settings");
       this.sink = Objects.requireNonNull(sink, "sink");
     }
 
-    /** The frontier to crawl from; its owner checkpoints and closes it. Default: an in-memory sieve. */
-    public Builder frontier(Frontier<CrawlTask> frontier) {
-      this.frontier = Objects.requireNonNull(frontier, "frontier");
-      return this;
-    }
-
-    /** What the default frontier's capacity warning tells the user to raise. Default {@code filter.n}. */
-    public Builder capacityHint(String hint) {
-      this.capacityHint = Objects.requireNonNull(hint, "hint");
-      return this;
-    }
-
-    /** What earlier runs of this crawl left: totals, hosts in scope, per-origin counts. Default: none. */
-    public Builder state(CrawlState state) {
-      this.state = Objects.requireNonNull(state, "state");
-      return this;
-    }
-
-    /** Where the per-origin page budget is counted. Default: the state's sketch, in this process. */
-    public Builder pageBudget(PerKeyBudget budget) {
-      this.pageBudget = Objects.requireNonNull(budget, "budget");
-      return this;
-    }
-
-    /** Where the sites in scope are shared with other agents of the crawl. Default: nowhere. */
-    public Builder scopeSites(ScopeSites sites) {
-      this.scopeSites = Objects.requireNonNull(sites, "sites");
+    /**
+     * Where the crawl lives, its run started ({@link CrawlHome#runStarts}): the frontier, what earlier runs left, the
+     * page budget, the sites in scope, the visits. Its owner ends the run and closes it. Default: a new
+     * {@link MemoryHome}.
+     */
+    public Builder home(CrawlHome home) {
+      this.home = Objects.requireNonNull(home, "home");
       return this;
     }
 
     /** Hears of every URL left out, with why. Default: nobody. */
     public Builder skipLog(SkipLog log) {
       this.skipLog = Objects.requireNonNull(log, "log");
-      return this;
-    }
-
-    /** Keeps what each visit learned, for a recrawl. Default: nothing is kept. */
-    public Builder visitLog(VisitLog log) {
-      this.visitLog = Objects.requireNonNull(log, "log");
-      return this;
-    }
-
-    /**
-     * Where the robots.txt rules fetched are kept beyond this run (the crawl directory, Redis), and looked up before
-     * robots.txt is fetched. Default: nowhere.
-     */
-    public Builder robotsStore(RobotsStore store) {
-      this.robotsStore = Objects.requireNonNull(store, "store");
       return this;
     }
 
@@ -247,8 +206,8 @@ public final class Crawler {
     /**
      * Whether each page's payload digest (a SHA-1 of its body as sent) is computed: what a WARC revisit refers to
      * and what a recrawl compares to tell an unchanged page, shown in each record's {@code payloadDigest}. Default:
-     * when exchanges are recorded ({@link #recorder}) or visits kept ({@link #visitLog}); a crawl whose visits will
-     * be thrown away says false.
+     * when exchanges are recorded ({@link #recorder}) or the home keeps visits ({@link #home}); a crawl whose visits
+     * will be thrown away says false.
      */
     public Builder payloadDigests(boolean payloadDigests) {
       this.payloadDigests = payloadDigests;
@@ -299,17 +258,19 @@ public final class Crawler {
     long carriedOver = atStart.queued() + atStart.inFlight();
     RobotsSettings robotsSettings = settings.robots();
     RobotsPolicy robots = robotsSettings.obey()
-        ? new RobotsPolicy(fetcher.clients(), fetcher.calls(), settings.fetch().userAgentHeader(),
+        ? new RobotsPolicy(fetcher.clients(), origin -> !scope.coversSiteOf(Url.ofCanonical(origin + "/")),
+            fetcher.calls(), settings.fetch().userAgentHeader(),
             robotsSettings.agentName(), settings.politeness().maxCrawlDelay(), robotsSettings.retryAfter(),
             robotsSettings.cacheMemory(), clock, robotsStore)
         : null;
     this.robots = robots;
     LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
         robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    LeaseCloser closer = new LeaseCloser(scheduler, scope, sink, stats, origins, skipLog, visitLog, control, clock);
+    LeaseCloser closer = new LeaseCloser(scheduler, scope, new RequisiteScope(settings.requisites(), scope), sink,
+        stats, origins, skipLog, visitLog, control, clock);
     LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, closer, links,
-        normalizer, pageBudget, control, stats, origins, clock), closer, normalizer, stats, control,
-        settings.results().recordLinks());
+        normalizer, pageBudget, control, stats, origins, clock, scope::coversSiteOf), closer, normalizer, stats,
+        control, settings.results().recordLinks());
 
     long start = ticker.nanos();
     startedAt = start | 1; // 0 while the run has not started
@@ -367,10 +328,11 @@ public final class Crawler {
 
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
-    return new CrawlSummary(end, stats.fetched.sum(), stats.responses.sum(), stats.byStatusClass(), stats.byError(),
-        stats.skipped(), stats.notAdmitted(), stats.visits(), stats.retries.sum(), stats.bytes.sum(),
-        stats.truncated.sum(), fetcher.connectionsOpened(), fetcher.tlsHandshakes(), carriedOver, admitted, notFetched,
-        givenUp, sieve == null ? List.of() : origins.rows(), sieve, totals,
+    return new CrawlSummary(end, stats.fetched.sum(), stats.requisites.sum(), stats.responses.sum(),
+        stats.byStatusClass(), stats.byError(), stats.skipped(), stats.notAdmitted(), stats.visits(),
+        stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(), fetcher.connectionsOpened(),
+        fetcher.tlsHandshakes(), carriedOver, admitted, notFetched, givenUp,
+        sieve == null ? List.of() : origins.rows(), sieve, totals,
         elapsed, failure);
   }
 
@@ -442,7 +404,7 @@ public final class Crawler {
   /** A live snapshot for a progress line. */
   public CrawlProgress progress() {
     SieveStats s = frontier.stats();
-    HostScheduler.Snapshot atHand = scheduler.snapshot();
+    SchedulerSnapshot atHand = scheduler.snapshot();
     long inFlight = stats.inFlight.sum();
     long inLine = Math.max(0, s.queues() - atHand.active()); // about: an origin at hand may hold no waiting task
     long due = atHand.due() + inLine;

@@ -15,12 +15,19 @@ import java.util.Objects;
  *     then it is kept as it is, not fetched
  * @param depth its depth in the crawl that found it, kept so that crawl.max-depth holds across recrawls
  * @param sitemap whether it was read as a sitemap
+ * @param requisite whether it was fetched as a page's requisite (a style sheet, an image, ...)
  */
 public record LastVisit(Instant fetchedAt, Integer status, Revalidation revalidation, int gone, boolean fresh,
-    int depth, boolean sitemap) {
+    int depth, boolean sitemap, boolean requisite) {
 
   public LastVisit {
     Objects.requireNonNull(fetchedAt, "fetchedAt");
     Objects.requireNonNull(revalidation, "revalidation");
+  }
+
+  /** A page's or a sitemap's last visit. */
+  public LastVisit(Instant fetchedAt, Integer status, Revalidation revalidation, int gone, boolean fresh, int depth,
+      boolean sitemap) {
+    this(fetchedAt, status, revalidation, gone, fresh, depth, sitemap, false);
   }
 }

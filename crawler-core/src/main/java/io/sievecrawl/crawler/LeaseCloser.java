@@ -31,6 +31,7 @@ final class LeaseCloser {
 
   private final HostScheduler<CrawlTask> scheduler;
   private final ScopePolicy scope;
+  private final RequisiteScope requisiteScope;
   private final ResultSink sink;
   private final CrawlStats stats;
   private final OriginStats origins;
@@ -39,11 +40,12 @@ final class LeaseCloser {
   private final CrawlControl control;
   private final Clock clock;
 
-  LeaseCloser(HostScheduler<CrawlTask> scheduler, ScopePolicy scope, ResultSink sink, CrawlStats stats,
-      OriginStats origins, SkipLog skips, VisitLog visits, CrawlControl control, Clock clock) {
+  LeaseCloser(HostScheduler<CrawlTask> scheduler, ScopePolicy scope, RequisiteScope requisiteScope, ResultSink sink,
+      CrawlStats stats, OriginStats origins, SkipLog skips, VisitLog visits, CrawlControl control, Clock clock) {
     this.visits = visits;
     this.scheduler = scheduler;
     this.scope = scope;
+    this.requisiteScope = requisiteScope;
     this.sink = sink;
     this.stats = stats;
     this.origins = origins;
@@ -115,7 +117,11 @@ final class LeaseCloser {
         0, null, ErrorKind.INTERNAL, e.toString(), task.attempt() + 1);
   }
 
-  /** Offers the URLs found; the record to write, with the page's links and their fate when it lists them. */
+  /**
+   * Offers the URLs found (a page's requisites with its links, in one batch, the requisites first: a URL both linked
+   * and needed is fetched as a requisite); the record to write, with the page's links and their fate when it lists
+   * them.
+   */
   private CrawlResult offerFound(CrawlTask task, Outcome outcome) {
     offerAll(outcome.listed());
     if (outcome.redirect() != null) {
@@ -123,13 +129,17 @@ final class LeaseCloser {
     }
     Outcome.FoundLinks found = outcome.links();
     if (found == null) {
+      offerAll(outcome.requisites());
       return outcome.result();
     }
     for (String link : found.tooLong()) { // a trap guard's refusal, logged as it was written
       stats.notAdmitted(TOO_LONG);
       skips.skipped(link, task.key(), task.depth() + 1, TOO_LONG);
     }
-    List<String> notFollowed = offerAll(found.tasks());
+    List<CrawlTask> batch = new ArrayList<>(outcome.requisites().size() + found.tasks().size());
+    batch.addAll(outcome.requisites());
+    batch.addAll(found.tasks());
+    List<String> notFollowed = offerAll(batch).subList(outcome.requisites().size(), batch.size());
     CrawlResult result = outcome.result();
     if (result.links() == null) {
       return result;
@@ -156,7 +166,7 @@ final class LeaseCloser {
     List<CrawlTask> inScope = new ArrayList<>(tasks.size());
     List<Integer> at = new ArrayList<>(tasks.size());
     for (CrawlTask next : tasks) {
-      String rejection = scopeRejection(next);
+      String rejection = rejection(next);
       notFollowed.add(rejection);
       if (rejection == null) {
         at.add(notFollowed.size() - 1);
@@ -177,20 +187,28 @@ final class LeaseCloser {
     if (task.depth() == 0) {
       scope.addSeedRedirect(task.url(), target.url());
     }
-    if (scopeRejection(target) == null && !scheduler.offer(target)) {
+    if (rejection(target) == null && !scheduler.offer(target)) {
       stats.notAdmitted("redirect-to-seen-url");
       skips.skipped(target.key(), target.referrer(), target.depth(), "seen");
     }
   }
 
-  /** Why {@code next} is out of scope ({@code out-of-scope-host}, ...), counted and logged; null if it is in. */
-  private String scopeRejection(CrawlTask next) {
-    ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
-    if (reason == null) {
+  /**
+   * Why {@code next} is out of scope ({@code out-of-scope-host}, ...; a requisite by the requisites' scope), counted
+   * (a requisite's as {@code requisite-out-of-scope-...}) and logged; null if it is in.
+   */
+  private String rejection(CrawlTask next) {
+    String why;
+    if (next.requisite()) {
+      why = requisiteScope.rejection(next);
+    } else {
+      ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
+      why = reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+    }
+    if (why == null) {
       return null;
     }
-    String why = "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
-    stats.notAdmitted(why);
+    stats.notAdmitted(next.requisite() ? "requisite-" + why : why);
     skips.skipped(next.key(), next.referrer(), next.depth(), why);
     return why;
   }
@@ -199,7 +217,8 @@ final class LeaseCloser {
    * Writes a record and counts it, only once written: a record the sink refused belongs to a page done again on
    * resume. A URL given up without a fetch is counted and logged as skipped, recorded or not, rather than fetched.
    */
-  private void write(CrawlTask task, CrawlResult result, String skipReason) throws IOException {
+  private void write(CrawlTask task, CrawlResult given, String skipReason) throws IOException {
+    CrawlResult result = given != null && task.requisite() ? given.asRequisite() : given;
     if (result != null) {
       sink.accept(result);
     }

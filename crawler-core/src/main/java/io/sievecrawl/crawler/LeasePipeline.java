@@ -2,6 +2,7 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.Revalidation;
+import io.sievecrawl.crawler.fetch.StoredAs;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.Url;
@@ -95,20 +96,28 @@ final class LeasePipeline {
 
   /**
    * The response's validators and digest; on a revisit, whether it is unchanged since the last visit: a 304 to the
-   * conditional request, or a 2xx with the same payload digest.
+   * conditional request, or the same payload digest. With an archive, a response whose payload it holds already
+   * (another URL's, or this one's last capture) is a revisit of that capture, as the archive stored it.
    */
   static CrawlResult.Capture capture(CrawlTask task, FetchResponse fetched) {
     Revalidation last = task.last() == null ? null : task.last().revalidation();
+    StoredAs stored = fetched.storedAs();
     if (last != null && fetched.errorKind() == null && Integer.valueOf(304).equals(fetched.status())) {
       return new CrawlResult.Capture(fetched.etag() != null ? fetched.etag() : last.etag(),
           fetched.lastModified() != null ? fetched.lastModified() : last.lastModified(), last.payloadDigest(),
-          CrawlResult.Capture.SERVER_NOT_MODIFIED, last.capturedAt());
+          CrawlResult.Capture.SERVER_NOT_MODIFIED, last.capturedAt(), last.capturedUrl());
+    }
+    if (stored != null) {
+      return new CrawlResult.Capture(fetched.etag(), fetched.lastModified(), fetched.payloadDigest(),
+          CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST, stored.date(),
+          stored.uri().equals(task.key()) ? null : stored.uri());
     }
     // Only a success repeats a capture: an error page sent again (a second 404) is a response of its own.
     boolean same = last != null && fetched.payloadDigest() != null && fetched.status() != null
         && fetched.status() / 100 == 2 && fetched.payloadDigest().equals(last.payloadDigest());
     return new CrawlResult.Capture(fetched.etag(), fetched.lastModified(), fetched.payloadDigest(),
-        same ? CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST : null, same ? last.capturedAt() : null);
+        same ? CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST : null, same ? last.capturedAt() : null,
+        same ? last.capturedUrl() : null);
   }
 
   /** The chain as the step at {@code index} sees it. */

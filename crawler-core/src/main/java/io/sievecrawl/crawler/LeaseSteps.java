@@ -7,9 +7,11 @@ import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.PerKeyBudget;
+import io.sievecrawl.crawler.url.Url;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** Where a crawl's {@link LeaseStep}s are put in order: a new step is one line here. */
 final class LeaseSteps {
@@ -22,17 +24,20 @@ final class LeaseSteps {
    * @param robots {@code null} when robots.txt is not obeyed
    * @param scheduler whether a lease is still this agent's, and when its request may go
    * @param closer where robots.txt's arrival wakes the origin that waited for it
+   * @param inScope whether a URL's site is in crawl.scope: a requisite outside it is asked for without the user's
+   *     headers and cookies, and not read as a page
    */
   static List<LeaseStep> of(CrawlSettings settings, RobotsPolicy robots, PageFetcher fetcher,
       HostScheduler<CrawlTask> scheduler, LeaseCloser closer, LinkExtractor links, UrlNormalizer normalizer,
-      PerKeyBudget pagesPerOrigin, CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock) {
+      PerKeyBudget pagesPerOrigin, CrawlControl control, CrawlStats stats, OriginStats origins, Clock clock,
+      Predicate<Url> inScope) {
     List<LeaseStep> steps = new ArrayList<>();
     steps.add(new FreshGate());
     if (robots != null) {
       steps.add(new RobotsGate(robots, settings.robots(), normalizer, origins, stats, clock, closer::wake));
     }
     steps.add(new BudgetGate(pagesPerOrigin, settings.crawl(), control));
-    steps.add(new FetchStep(fetcher, control, scheduler));
+    steps.add(new FetchStep(fetcher, control, scheduler, inScope));
     steps.add(new NotModifiedStep());
     steps.add(new RetryPolicy(settings.fetch(), control, stats, origins));
     if (settings.fetch().cookies()) {
@@ -40,7 +45,10 @@ final class LeaseSteps {
     }
     steps.add(new RedirectFollowUp(normalizer, settings.fetch()));
     steps.add(new ListingReader(normalizer, settings.robots(), stats));
-    steps.add(new PageReader(links, settings.results(), stats));
+    if (settings.requisites().fetch()) {
+      steps.add(new StyleSheetReader(normalizer, settings.crawl().maxLinksPerPage(), stats));
+    }
+    steps.add(new PageReader(links, settings.results(), settings.requisites().fetch(), stats));
     return steps;
   }
 }

@@ -22,9 +22,11 @@ import java.util.function.BooleanSupplier;
  * @param links a page's links, offered in one batch and listed in the record with their fate; {@code null} for none
  * @param listed URLs a sitemap, a feed or robots.txt lists, offered in one batch
  * @param redirect a redirect's target, offered alone; {@code null} for none
+ * @param requisites what a page (or a style sheet) needs to be shown, offered with its links, in the requisites'
+ *     scope
  */
 record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow, CrawlResult result, String skipReason,
-    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect) {
+    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect, List<CrawlTask> requisites) {
 
   /** How a lease ends. */
   enum End {
@@ -54,31 +56,35 @@ record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow
   Outcome {
     Objects.requireNonNull(end, "end");
     listed = List.copyOf(listed);
+    requisites = List.copyOf(requisites);
   }
 
   /** Done, with {@code result} to write. */
   static Outcome complete(CrawlResult result) {
-    return new Outcome(End.COMPLETE, null, null, null, Objects.requireNonNull(result), null, null, List.of(), null);
+    return new Outcome(End.COMPLETE, null, null, null, Objects.requireNonNull(result), null, null, List.of(), null,
+        List.of());
   }
 
   /** Given up without a request, for {@code reason}; {@code result} recorded when not {@code null}. */
   static Outcome skipped(CrawlResult result, String reason) {
-    return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null);
+    return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null,
+        List.of());
   }
 
   /** {@code next} done in the lease's place after {@code wait}. */
   static Outcome handBack(CrawlTask next, Duration wait) {
-    return new Outcome(End.HAND_BACK, Objects.requireNonNull(next), wait, null, null, null, null, List.of(), null);
+    return new Outcome(End.HAND_BACK, Objects.requireNonNull(next), wait, null, null, null, null, List.of(), null,
+        List.of());
   }
 
   /** The task waits {@code wait}, or less if {@code readyNow} says what it waits for came already. */
   static Outcome postpone(Duration wait, BooleanSupplier readyNow) {
-    return new Outcome(End.POSTPONE, null, wait, readyNow, null, null, null, List.of(), null);
+    return new Outcome(End.POSTPONE, null, wait, readyNow, null, null, null, List.of(), null, List.of());
   }
 
   /** Left for a resumed crawl. */
   static Outcome abandon() {
-    return new Outcome(End.ABANDON, null, null, null, null, null, null, List.of(), null);
+    return new Outcome(End.ABANDON, null, null, null, null, null, null, List.of(), null, List.of());
   }
 
   /**
@@ -111,14 +117,18 @@ record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow
   }
 
   Outcome withLinks(FoundLinks found) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, found, listed, redirect);
+    return new Outcome(end, next, after, readyNow, result, skipReason, found, listed, redirect, requisites);
   }
 
   Outcome withListed(List<CrawlTask> tasks) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, tasks, redirect);
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, tasks, redirect, requisites);
   }
 
   Outcome withRedirect(CrawlTask target) {
-    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, target);
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, target, requisites);
+  }
+
+  Outcome withRequisites(List<CrawlTask> tasks) {
+    return new Outcome(end, next, after, readyNow, result, skipReason, links, listed, redirect, tasks);
   }
 }

@@ -170,6 +170,30 @@ final class ScopePolicy {
         && (site.equals(host) || seedPorts.contains(site.substring(site.lastIndexOf(':') + 1)));
   }
 
+  /**
+   * Why a page's requisite {@code url} may not be fetched, whatever crawl.scope says of its site: a local address
+   * (unless crawl.allow-private-addresses, or a host the crawl's scope covers), crawl.exclude, a trap guard; null if
+   * it may.
+   */
+  Reason requisiteRejection(Url url) {
+    String host = url.host();
+    if (!allowLocal && PrivateAddresses.isLocalLiteral(host) && !mayBeLocal(host)) {
+      return Reason.PRIVATE;
+    }
+    if (matchesAny(exclude, url.toString())) {
+      return Reason.PATTERN;
+    }
+    return isTrap(url.path()) ? Reason.TRAP : null;
+  }
+
+  /**
+   * Whether {@code host} may resolve to a local address although a public page led to it: a seed's host, or one
+   * crawl.scope covers (under scope domain, a host of a seed's registrable domain).
+   */
+  boolean mayBeLocal(String host) {
+    return seedHosts.contains(host) || scope == Scope.DOMAIN && seedDomains.contains(registrableDomain(host));
+  }
+
   /** Whether {@code url} is one the include patterns let in (every URL when there are none). */
   boolean included(Url url) {
     return include.isEmpty() || matchesAny(include, url.toString());

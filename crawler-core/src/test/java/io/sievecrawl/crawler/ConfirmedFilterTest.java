@@ -3,7 +3,9 @@ package io.sievecrawl.crawler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import io.sievecrawl.crawler.result.CrawlResult;
@@ -58,7 +60,7 @@ class ConfirmedFilterTest {
   @Test
   void onDiskEveryPageIsFetchedOnceAndEveryRescueCounted() throws IOException {
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, N, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, FrontierOptions.defaults("filter.n").withConfirmation(true), Ticker.SYSTEM)) {
+        CrawlTask::queue, FrontierOptions.defaults("filter.n").withConfirmation(true), Ticker.SYSTEM)) {
       frontier.checkpoint(); // an early checkpoint, so that later look-ups go to a run on disk as well
       crawlAndCheck(frontier);
     }
@@ -69,7 +71,7 @@ class ConfirmedFilterTest {
       CollectingSink sink = new CollectingSink();
       Crawler.Builder crawler = Crawler.builder(settings(true), sink);
       if (frontier != null) {
-        crawler.frontier(frontier);
+        crawler.home(MemoryHome.over(settings(true), frontier));
       }
       CrawlSummary summary = crawler.build().run(List.of(site.rootUrl()));
       assertEquals(PAGES, site.pagesServedOnce(), "every page fetched");

@@ -36,7 +36,11 @@ class CrawlTaskTest {
             new Revalidation("\"5f-1a\"", "Thu, 19 Nov 2026 08:00:00 GMT", "sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH",
                 Instant.parse("2026-11-19T10:00:00.456Z")), 0, false, 4, false)),
         CrawlTask.revisit(url("https://example.com/gone"), new LastVisit(Instant.EPOCH, null,
-            new Revalidation(null, null, null, null), 3, true, 1, true)));
+            new Revalidation(null, null, null, null), 3, true, 1, true)),
+        seed.requisiteOf(url("https://cdn.example/site.css")).requisiteOf(url("https://cdn.example/bg.png")),
+        seed.requisiteOf(url("https://example.com/logo.png")).redirect(url("https://example.com/logo2.png")),
+        CrawlTask.revisit(url("https://example.com/s.css"), new LastVisit(Instant.EPOCH, 200,
+            new Revalidation("\"e\"", null, null, null), 0, false, 2, false, true)));
     for (CrawlTask task : tasks) {
       byte[] framed = frame(CrawlTask.CODEC.encode(task));
       CrawlTask back = CrawlTask.CODEC.decode(framed, 3, framed.length - 5);
@@ -89,6 +93,47 @@ class CrawlTaskTest {
     byte[] unknownFlag = flagged.clone();
     unknownFlag[unknownFlag.length - 1] = 2;
     assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(unknownFlag, 0, unknownFlag.length));
+  }
+
+  @Test
+  void aRequisiteKeepsItsPagesDepthWaitsInItsOriginsLaneAndStaysOneThroughRedirectsAndRetries()
+      throws InvalidUrlException {
+    CrawlTask page = CrawlTask.seed(url("https://example.com/")).link(url("https://example.com/a"));
+    CrawlTask css = page.requisiteOf(url("https://cdn.example/site.css"));
+    assertEquals(1, css.depth(), "a requisite is no hop");
+    assertEquals("https://example.com/a", css.referrer(), "the page that needs it");
+    assertEquals("https://cdn.example requisites", css.queue());
+    assertEquals("https://cdn.example", css.origin());
+    assertEquals("https://example.com", page.queue());
+    CrawlTask image = css.requisiteOf(url("https://cdn.example/bg.png"));
+    assertEquals(1, image.depth());
+    assertEquals("https://cdn.example/site.css", image.referrer(), "a style sheet's requisite names the sheet");
+    assertEquals(true, image.redirect(url("https://cdn.example/bg2.png")).requisite());
+    assertEquals(true, image.retry().requisite());
+    assertEquals(false, page.link(url("https://example.com/b")).requisite());
+  }
+
+  @Test
+  void aTaskWrittenBeforeRequisitesReadsBackUnchanged() throws InvalidUrlException {
+    // Bytes as the codec wrote them before requisites (varints: depth 1, hops 0, the URL, the referrer's shared
+    // prefix + 1 and rest; a sitemap's flags 1): read back as they were, the requisite flag clear.
+    byte[] page = {1, 0, 21, 'h', 't', 't', 'p', 's', ':', '/', '/', 'e', 'x', 'a', 'm', 'p', 'l', 'e', '.', 'c', 'o',
+        'm', '/', 'b', 21, 1, 'a'};
+    CrawlTask read = CrawlTask.CODEC.decode(page, 0, page.length);
+    assertEquals(CrawlTask.seed(url("https://example.com/a")).link(url("https://example.com/b")).key(), read.key());
+    assertEquals("https://example.com/a", read.referrer());
+    assertEquals(false, read.requisite());
+    assertEquals(Arrays.toString(page), Arrays.toString(CrawlTask.CODEC.encode(read)), "and written the same");
+    byte[] sitemap = Arrays.copyOf(page, page.length + 1);
+    sitemap[page.length] = 1;
+    assertEquals(true, CrawlTask.CODEC.decode(sitemap, 0, sitemap.length).sitemap());
+    assertEquals(false, CrawlTask.CODEC.decode(sitemap, 0, sitemap.length).requisite());
+    byte[] requisite = sitemap.clone();
+    requisite[page.length] = 4;
+    assertEquals(true, CrawlTask.CODEC.decode(requisite, 0, requisite.length).requisite());
+    requisite[page.length] = 16;
+    byte[] unknown = requisite;
+    assertThrows(IllegalArgumentException.class, () -> CrawlTask.CODEC.decode(unknown, 0, unknown.length));
   }
 
   @Test

@@ -30,7 +30,7 @@ class LeasePipelineTest {
   private static final Url ROOT = NORMALIZER.parse("http://example.test/");
 
   private final Sieve<CrawlTask> frontier = Sieve.over(BloomFilter.create(1_000, 0.001), CrawlTask::key,
-      CrawlTask::origin, "n");
+      CrawlTask::queue, "n");
   private final HostScheduler<CrawlTask> scheduler = new HostScheduler<>(frontier,
       Politeness.of(1, Duration.ZERO, true, 5, Duration.ofMinutes(1)), () -> 1_000_000_000L,
       HostScheduler.LeaseObserver.NONE);
@@ -43,9 +43,10 @@ class LeasePipelineTest {
   private final List<String> skipped = new ArrayList<>();
   private final CrawlStats stats = new CrawlStats();
   private final CrawlControl control = new CrawlControl(0, 0, () -> 0L, () -> { });
-  private final LeaseCloser closer = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(),
-      List.of(ROOT)), sink, stats, new OriginStats(), (url, referrer, depth, reason) -> skipped.add(url + " " + reason),
-      VisitLog.NONE, control, CLOCK);
+  private final ScopePolicy scope = new ScopePolicy(CrawlSettings.defaults(), List.of(ROOT));
+  private final LeaseCloser closer = new LeaseCloser(scheduler, scope,
+      new RequisiteScope(CrawlSettings.defaults().requisites(), scope), sink, stats, new OriginStats(),
+      (url, referrer, depth, reason) -> skipped.add(url + " " + reason), VisitLog.NONE, control, CLOCK);
 
   private LeasePipeline pipeline(LeaseStep... steps) {
     return new LeasePipeline(List.of(steps), closer, NORMALIZER, stats, control, true);
@@ -159,8 +160,9 @@ class LeasePipelineTest {
     LeaseStep read = chain -> Outcome.complete(chain.record()).withLinks(new Outcome.FoundLinks(
         List.of(chain.task().link(ROOT)), List.of())); // seen: logged as skipped
     // a regular expression of crawl.include can overflow the stack on a long URL: stood in for by the skip log
-    LeaseCloser overflowing = new LeaseCloser(scheduler, new ScopePolicy(CrawlSettings.defaults(), List.of(ROOT)),
-        sink, stats, new OriginStats(), (url, referrer, depth, reason) -> {
+    LeaseCloser overflowing = new LeaseCloser(scheduler, scope,
+        new RequisiteScope(CrawlSettings.defaults().requisites(), scope), sink, stats, new OriginStats(),
+        (url, referrer, depth, reason) -> {
           throw new StackOverflowError();
         }, VisitLog.NONE, control, CLOCK);
     new LeasePipeline(List.of(fetching(10), read), overflowing, NORMALIZER, stats, control, true)
@@ -195,6 +197,6 @@ class LeasePipelineTest {
 
   private static FetchResponse answered(int status, String payloadDigest) {
     return new FetchResponse(status, "text/html", "utf-8", null, null, null, false, new byte[0], 0, false,
-        CLOCK.instant(), 10, null, null, null, null, payloadDigest);
+        CLOCK.instant(), 10, null, null, null, null, payloadDigest, null);
   }
 }

@@ -12,12 +12,16 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.fetch.CallTracker;
 import io.sievecrawl.crawler.fetch.ConnectionPools;
-import io.sievecrawl.crawler.job.RobotsFile;
+import io.sievecrawl.crawler.home.CrawlHome;
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsStore;
 import io.sievecrawl.crawler.robots.RobotsVerdict;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.testing.FakeClock;
+import io.sievecrawl.sieve.Ticker;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -61,35 +65,44 @@ class RobotsKeptTest {
     return server.findAll(getRequestedFor(urlEqualTo("/robots.txt"))).size();
   }
 
-  private CollectingSink crawl(RobotsStore store, long maxPages, String... seeds) {
-    CrawlSettings settings = CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
+  private static CrawlSettings settings(long maxPages) {
+    return CrawlSettings.builder().set(Setting.DELAY, Duration.ZERO).set(Setting.ADAPTIVE, false)
         .set(Setting.FILTER_N, 1_000L).set(Setting.MAX_PAGES, maxPages).build();
+  }
+
+  /** A run of the crawl in {@code home}, as the app runs one. */
+  private CollectingSink crawl(CrawlHome home, long maxPages, String... seeds) throws IOException {
+    CrawlSettings settings = settings(maxPages);
+    home.runStarts(new RunOptions(settings, "filter.n", Ticker.SYSTEM));
     CollectingSink sink = new CollectingSink();
-    Crawler crawler = Crawler.builder(settings, sink).robotsStore(store).clock(clock).build();
-    crawler.run(List.of(seeds));
+    Crawler crawler = Crawler.builder(settings, sink).home(home).clock(clock).build();
+    CrawlSummary summary = crawler.run(List.of(seeds));
     assertEquals(List.of(), crawler.workerFailures());
+    home.runEnded(summary.end(), crawler.state());
     return sink;
   }
 
   @Test
   void aResumedCrawlUsesTheRulesItsDirectoryKeptInsteadOfFetchingRobotsTxtAgain() throws Exception {
-    try (RobotsFile kept = RobotsFile.open(dir, clock, 1 << 20)) {
-      crawl(kept, 1, root + "/");
+    Html.serve(server, "/later", Html.page("later"));
+    Path job = dir.resolve("job");
+    try (DirectoryHome home = DirectoryHome.create(job, settings(1), List.of(root + "/"), "-", clock)) {
+      crawl(home, 1, root + "/");
     }
     assertEquals(1, robotsFetches());
     robots("User-agent: *\nDisallow: /\n"); // changed since: a fetch now would disallow everything
 
     clock.advance(Duration.ofHours(23));
     CollectingSink resumed;
-    try (RobotsFile kept = RobotsFile.open(dir, clock, 1 << 20)) {
-      resumed = crawl(kept, 10, root + "/open", root + "/closed/x");
+    try (DirectoryHome home = DirectoryHome.open(job, clock)) {
+      resumed = crawl(home, 10); // the first run queued /open and /closed/x
     }
     assertEquals(1, robotsFetches(), "robots.txt fetched once in both runs");
     assertEquals(List.of(root + "/open"), resumed.fetchedUrls(), "the kept rules: /closed/ disallowed");
 
     clock.advance(Duration.ofHours(1)); // 24 hours after the fetch: the kept rules have expired
-    try (RobotsFile kept = RobotsFile.open(dir, clock, 1 << 20)) {
-      assertEquals(List.of(), crawl(kept, 10, root + "/open").fetchedUrls(), "the new rules disallow it");
+    try (DirectoryHome home = DirectoryHome.open(job, clock)) {
+      assertEquals(List.of(), crawl(home, 10, root + "/later").fetchedUrls(), "the new rules disallow it");
     }
     assertEquals(2, robotsFetches());
   }
@@ -109,8 +122,9 @@ class RobotsKeptTest {
       }
     };
     Url closed = Url.ofCanonical(root + "/closed/x");
-    try (RobotsPolicy robots = new RobotsPolicy(ConnectionPools.of(new OkHttpClient(), 8, Duration.ofSeconds(30)), new CallTracker(), "sievecrawl/test",
-        "sievecrawl", Duration.ofSeconds(10), Duration.ofMinutes(5), 1 << 20, clock, store)) {
+    try (RobotsPolicy robots = new RobotsPolicy(ConnectionPools.of(new OkHttpClient(), 8, Duration.ofSeconds(30)),
+        origin -> false, new CallTracker(), "sievecrawl/test", "sievecrawl", Duration.ofSeconds(10),
+        Duration.ofMinutes(5), 1 << 20, clock, store)) {
       assertEquals(RobotsVerdict.Decision.PENDING, settle(robots, closed));
       assertEquals(RobotsVerdict.Decision.DISALLOWED, robots.verdict(closed, () -> { }).decision());
       assertEquals(clock.instant().plus(RobotsPolicy.LIFETIME), saved.get(root).expires(), "kept for 24 hours");

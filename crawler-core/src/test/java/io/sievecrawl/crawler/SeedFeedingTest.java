@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
 import java.io.IOException;
 import java.time.Duration;
@@ -172,7 +174,8 @@ class SeedFeedingTest {
       seeds.add("http://site" + i + ".example/"); // 2,500 sites
     }
     CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, 10_000L).build();
-    crawler.set(Crawler.builder(settings, new CollectingSink()).scopeSites(shared).build());
+    crawler.set(Crawler.builder(settings, new CollectingSink())
+        .home(MemoryHome.of(settings).sharingScopeWith(shared)).build());
     CrawlSummary summary = crawler.get().run(seeds);
     assertEquals(0, summary.fetched());
     assertEquals(List.of(1_000, 1_000, 500), batches.subList(0, 3), batches.toString());

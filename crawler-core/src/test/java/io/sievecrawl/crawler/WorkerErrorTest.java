@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Ticker;
@@ -54,9 +56,9 @@ class WorkerErrorTest {
     });
     CrawlSummary summary;
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, options, Ticker.SYSTEM)) {
+        CrawlTask::queue, options, Ticker.SYSTEM)) {
       try (LogCapture log = LogCapture.of("io.sievecrawl")) { // the error is provoked: asserted on, not printed
-        summary = Crawler.builder(settings, sink).frontier(frontier).build().run(List.of(root + "/"));
+        summary = Crawler.builder(settings, sink).home(MemoryHome.over(settings, frontier)).build().run(List.of(root + "/"));
         assertTrue(log.lines().stream().anyMatch(l -> l.startsWith("ERROR the crawl stops: OutOfMemoryError: simulated")),
             log.lines().toString());
       }
@@ -68,7 +70,7 @@ class WorkerErrorTest {
 
     List<String> left = new ArrayList<>();
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, 1_000, 0.001, CrawlTask.CODEC, CrawlTask::key,
-        CrawlTask::origin, options, Ticker.SYSTEM)) {
+        CrawlTask::queue, options, Ticker.SYSTEM)) {
       for (String queue = frontier.nextQueue(); queue != null; queue = frontier.nextQueue()) {
         for (Claim<CrawlTask> c = frontier.poll(queue); c != null; c = frontier.poll(queue)) {
           left.add(c.task().key());

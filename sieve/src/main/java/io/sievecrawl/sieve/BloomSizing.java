@@ -28,7 +28,7 @@ public record BloomSizing(long expectedInsertions, double targetFpp, long classi
   /*
    * Why 0.9 p: the block model below is exact only for ideal hashing, and a filter sized for exactly p would
    * exceed p about half the time. Ten per cent of headroom keeps the measured rate under p (see
-   * BloomFilterFalsePositiveTest) for a few per cent more memory.
+   * BloomFilterFalsePositiveIT) for a few per cent more memory.
    */
   private static final double SIZING_HEADROOM = 0.9;
   private static final double LN2 = Math.log(2);

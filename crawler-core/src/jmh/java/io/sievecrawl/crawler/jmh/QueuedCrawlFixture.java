@@ -3,7 +3,10 @@ package io.sievecrawl.crawler.jmh;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlTask;
-import io.sievecrawl.crawler.job.CrawlJob;
+import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
@@ -35,9 +38,11 @@ public final class QueuedCrawlFixture {
     CrawlSettings settings = CrawlSettings.builder().set(Setting.FILTER_N, Math.max(10_000_000L, 2 * urls))
         .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build();
     List<String> seeds = List.of(origin(0, port) + "/");
-    CrawlJob job = CrawlJob.create(dir, settings, seeds, dir.resolve("results.jsonl").toString(), Clock.systemUTC());
+    DirectoryHome job = DirectoryHome.create(dir, settings, seeds, dir.resolve("results.jsonl").toString(), Clock.systemUTC());
     long start = System.nanoTime();
-    try (DiskFrontier<CrawlTask> frontier = job.openFrontier(settings, Setting.FILTER_N.key(), Ticker.SYSTEM)) {
+    job.runStarts(new RunOptions(settings, Setting.FILTER_N.key(), Ticker.SYSTEM));
+    {
+      DiskFrontier<CrawlTask> frontier = (DiskFrontier<CrawlTask>) job.frontier();
       List<CrawlTask> batch = new ArrayList<>(10_000);
       for (long i = 0; i < urls; i++) {
         String url = origin((int) (i % origins), port) + "/section/" + (i % 97) + "/page-" + i / origins + ".html";
@@ -57,7 +62,8 @@ public final class QueuedCrawlFixture {
       System.out.printf(Locale.ROOT, "%s: %,d URLs queued over %,d origins in %.1f s; frontier %,.0f MB%n", dir,
           frontier.stats().queued(), origins, (System.nanoTime() - start) / 1e9, frontier.diskBytes() / 1e6);
     }
-    job.runEnded(CrawlJob.Status.STOPPED);
+    job.runEnded(CrawlSummary.End.STOPPED, CrawlState.fresh());
+    job.close();
   }
 
   private static String origin(int i, int port) {

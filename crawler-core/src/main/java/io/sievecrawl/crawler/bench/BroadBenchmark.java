@@ -5,6 +5,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
@@ -71,10 +72,10 @@ public final class BroadBenchmark {
       long start = System.nanoTime(); // real time, as every benchmark here measures (see the package notes)
       CrawlSummary summary;
       try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(),
-          tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin,
+          tuned.filter().falsePositiveRate(), CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue,
           FrontierOptions.defaults(Setting.FILTER_N.key()).withSyncInterval(tuned.frontier().syncInterval())
               .withCheckpointInterval(tuned.frontier().checkpointInterval()), Ticker.SYSTEM)) {
-        summary = Crawler.builder(tuned, sink).frontier(frontier).build().run(served.rootUrls());
+        summary = Crawler.builder(tuned, sink).home(MemoryHome.over(tuned, frontier)).build().run(served.rootUrls());
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       double cpu = (processCpuNanos() - cpuBefore) / 1e9;

@@ -6,6 +6,7 @@ import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.Frontier;
@@ -86,10 +87,10 @@ public final class CrawlBenchmark {
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
         frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(), tuned.filter().falsePositiveRate(),
-            CrawlTask.CODEC, CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults(Setting.FILTER_N.key())
+            CrawlTask.CODEC, CrawlTask::key, CrawlTask::queue, FrontierOptions.defaults(Setting.FILTER_N.key())
                 .withSyncInterval(tuned.frontier().syncInterval())
                 .withCheckpointInterval(tuned.frontier().checkpointInterval()), Ticker.SYSTEM);
-        crawler.frontier(frontier);
+        crawler.home(MemoryHome.over(tuned, frontier));
       }
       // With warc.dir set, the pages are archived too: the cost of WARC output, measured.
       WarcSettings warcSettings = tuned.warc();

@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 /**
  * The pages of a generated site: {@code pages} HTML pages of realistic size (about 8 to 40 KB), each linking to its
  * successor (so every page is reachable from {@code /}) and to {@code fanOut} pages chosen at random, with links
- * written in the forms real pages use (absolute, relative, with fragments, repeated). Page 0 is {@code /}.
+ * written in the forms real pages use (absolute, relative, with fragments, repeated), and showing an image of its own
+ * ({@code /img/N.png}) and the site's style sheet. Page 0 is {@code /}.
  *
  * <p>{@link #varied} pages add the markup of reference documentation ({@link VariedMarkup}) to each page: what a
  * training run shows the JIT compiler, so that the code it compiles for the plain pages of a benchmark is not all it
@@ -54,6 +55,24 @@ final class SyntheticPages {
     }
   }
 
+  /** The path of the image page {@code page} shows (a requisite of its own). */
+  static String imageOf(int page) {
+    return "/img/" + page + ".png";
+  }
+
+  /** The page whose image a path names, or -1. */
+  int imageOf(String path) {
+    if (!path.startsWith("/img/") || !path.endsWith(".png")) {
+      return -1;
+    }
+    try {
+      int page = Integer.parseInt(path.substring(5, path.length() - 4));
+      return page >= 0 && page < pages && path.equals(imageOf(page)) ? page : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   static String pathOf(int page) {
     return page == 0 ? "/" : "/section/" + (page % 50) + "/" + page + ".html";
   }
@@ -64,7 +83,8 @@ final class SyntheticPages {
     StringBuilder html = new StringBuilder(48 * 1024);
     html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>Page ").append(page)
         .append("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>")
-        .append("<a href=\"/\">Home</a> <a href=\"/#top\">Top</a></nav><main><h1>Page ").append(page).append("</h1>");
+        .append("<a href=\"/\">Home</a> <a href=\"/#top\">Top</a></nav><main><h1>Page ").append(page).append("</h1>")
+        .append("<img src=\"").append(imageOf(page)).append("\" alt=\"\">");
     int paragraphs = 4 + random.nextInt(30);
     for (int p = 0; p < paragraphs; p++) {
       html.append("<p>").append(FILLER, 0, 60 + random.nextInt(FILLER.length() - 60)).append(FILLER).append("</p>\n");

@@ -17,15 +17,25 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * A generated web site ({@link SyntheticPages}) served on the loopback interface, for benchmarks and tests. Counts
- * the requests for each page so a run can check every page was fetched once.
+ * the requests for each page so a run can check every page was fetched once. Every page uses one style sheet,
+ * {@value #STYLE_SHEET}, and shows an image of its own, {@code /img/N.png}: page requisites, whose requests are counted
+ * apart.
  */
 public final class SyntheticSite implements AutoCloseable {
+  /** The path of the style sheet every page uses. */
+  public static final String STYLE_SHEET = "/static/site.css";
+  private static final byte[] STYLE = "body { font-family: serif; max-width: 40em }\n"
+      .getBytes(StandardCharsets.UTF_8);
+  private static final byte[] PNG_HEAD = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  private final java.util.concurrent.atomic.AtomicInteger styleSheetRequests =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final int pages;
   private final SyntheticPages site;
   private final String origin; // http://127.0.0.1:port
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final AtomicIntegerArray requests;
+  private final AtomicIntegerArray imageRequests;
   private final AtomicIntegerArray versions; // a page's content changes with its version; -1: removed (404)
   private final java.util.concurrent.atomic.AtomicInteger notModified = new java.util.concurrent.atomic.AtomicInteger();
   private final AtomicLong bytesServed = new AtomicLong();
@@ -38,6 +48,7 @@ public final class SyntheticSite implements AutoCloseable {
     this.site = new SyntheticPages(pages, fanOut, varied);
     this.responseDelayMillis = responseDelayMillis;
     this.requests = new AtomicIntegerArray(pages);
+    this.imageRequests = new AtomicIntegerArray(pages);
     this.versions = new AtomicIntegerArray(pages);
     configureJdkServer();
     this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
@@ -145,8 +156,44 @@ public final class SyntheticSite implements AutoCloseable {
     return notModified.get();
   }
 
+  /** Images requested exactly once so far. */
+  public int imagesServedOnce() {
+    int once = 0;
+    for (int i = 0; i < pages; i++) {
+      once += imageRequests.get(i) == 1 ? 1 : 0;
+    }
+    return once;
+  }
+
+  /** Requests for images beyond the first one per image. */
+  public int repeatedImageRequests() {
+    int repeats = 0;
+    for (int i = 0; i < pages; i++) {
+      repeats += Math.max(0, imageRequests.get(i) - 1);
+    }
+    return repeats;
+  }
+
+  /** Images never requested so far. */
+  public int imagesNeverServed() {
+    int never = 0;
+    for (int i = 0; i < pages; i++) {
+      never += imageRequests.get(i) == 0 ? 1 : 0;
+    }
+    return never;
+  }
+
+  /** Requests for the style sheet, {@value #STYLE_SHEET}. */
+  public int styleSheetRequests() {
+    return styleSheetRequests.get();
+  }
+
   /** Forgets the requests counted so far, as if the site had just started (for a second crawl of it). */
   public void resetCounts() {
+    styleSheetRequests.set(0);
+    for (int i = 0; i < pages; i++) {
+      imageRequests.set(i, 0);
+    }
     for (int i = 0; i < pages; i++) {
       requests.set(i, 0);
     }
@@ -169,9 +216,27 @@ public final class SyntheticSite implements AutoCloseable {
     return origin + SyntheticPages.pathOf(page);
   }
 
+  /** The URL of the image page {@code page} shows. */
+  public String imageUrl(int page) {
+    return origin + SyntheticPages.imageOf(page);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
+      if (path.equals(STYLE_SHEET)) {
+        styleSheetRequests.incrementAndGet();
+        send(exchange, STYLE, "text/css", false);
+        return;
+      }
+      int image = site.imageOf(path);
+      if (image >= 0) {
+        imageRequests.incrementAndGet(image);
+        byte[] png = java.util.Arrays.copyOf(PNG_HEAD, PNG_HEAD.length + 4);
+        java.nio.ByteBuffer.wrap(png).putInt(PNG_HEAD.length, image); // an image of its own for each page
+        send(exchange, png, "image/png", false);
+        return;
+      }
       int page = site.pageOf(path);
       if (page < 0) {
         exchange.sendResponseHeaders(404, -1);
@@ -200,26 +265,36 @@ public final class SyntheticSite implements AutoCloseable {
       boolean latin = site.varied() && page % 5 == 2;
       byte[] body = latin ? html.replace("<meta charset=\"utf-8\">", "<meta charset=\"windows-1252\">")
           .getBytes(Charset.forName("windows-1252")) : html.getBytes(StandardCharsets.UTF_8);
-      // As nginx does: an ETag of the content, and 304 without a body when the request names it.
-      String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "-" + body.length + "\"";
-      exchange.getResponseHeaders().set("ETag", etag);
-      if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
-        notModified.incrementAndGet();
-        exchange.sendResponseHeaders(304, -1);
-        return;
-      }
-      exchange.getResponseHeaders().set("Content-Type", latin ? "text/html" : "text/html; charset=utf-8");
       String accepted = exchange.getRequestHeaders().getFirst("Accept-Encoding");
-      if (site.varied() && page % 3 == 1 && accepted != null && accepted.contains("gzip")) {
-        body = gzip(body);
-        exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+      boolean gzip = site.varied() && page % 3 == 1 && accepted != null && accepted.contains("gzip");
+      if (send(exchange, body, latin ? "text/html" : "text/html; charset=utf-8", gzip)) {
+        notModified.incrementAndGet();
       }
-      exchange.sendResponseHeaders(200, body.length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(body);
-      }
-      bytesServed.addAndGet(body.length);
     }
+  }
+
+  /**
+   * Sends {@code body} as nginx does: with an ETag of the content, or a 304 without a body when the request's
+   * If-None-Match names it (then returns true); gzip-compressed if {@code gzip}.
+   */
+  private boolean send(HttpExchange exchange, byte[] body, String type, boolean gzip) throws IOException {
+    String etag = "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "-" + body.length + "\"";
+    exchange.getResponseHeaders().set("ETag", etag);
+    if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
+      exchange.sendResponseHeaders(304, -1);
+      return true;
+    }
+    exchange.getResponseHeaders().set("Content-Type", type);
+    byte[] sent = gzip ? gzip(body) : body;
+    if (gzip) {
+      exchange.getResponseHeaders().set("Content-Encoding", "gzip");
+    }
+    exchange.sendResponseHeaders(200, sent.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(sent);
+    }
+    bytesServed.addAndGet(sent.length);
+    return false;
   }
 
   private static byte[] gzip(byte[] body) throws IOException {

@@ -77,7 +77,7 @@ public final class CaptureInterceptor implements Interceptor {
     byte[] requestHead = requestHead(request, keepCredentials);
     ResponseBody body = response.body();
     Capture capture = new Capture(request.url().toString(), date, ip, requestHead, response, body.contentLength(),
-        request.tag(Revalidation.class));
+        request.tag(Revalidation.class), request.tag(CaptureNote.class));
     return response.newBuilder().body(new CapturedBody(body, capture)).build();
   }
 
@@ -140,6 +140,7 @@ public final class CaptureInterceptor implements Interceptor {
     private final long declaredLength;
     private final CaptureBuffer body;
     private final Revalidation revalidation;
+    private final CaptureNote note; // null for a request that asks for none (robots.txt)
     private final AtomicBoolean recorded = new AtomicBoolean();
     private boolean overCap;
     private IOException copyFailure;
@@ -147,8 +148,9 @@ public final class CaptureInterceptor implements Interceptor {
     private volatile boolean atEnd;
 
     Capture(String url, Instant date, InetAddress ip, byte[] requestHead, Response response, long declaredLength,
-        Revalidation revalidation) {
+        Revalidation revalidation, CaptureNote note) {
       this.revalidation = revalidation;
+      this.note = note;
       this.url = url;
       this.date = date;
       this.ip = ip;
@@ -191,8 +193,11 @@ public final class CaptureInterceptor implements Interceptor {
       Exchange.Truncation truncation = whole ? null
           : failed ? Exchange.Truncation.DISCONNECT : Exchange.Truncation.LENGTH;
       try (CaptureBuffer captured = body) {
-        recorder.record(new Exchange(url, date, ip, requestHead, responseHead(response, captured.size(), whole),
-            captured, truncation, revalidation));
+        StoredAs stored = recorder.record(new Exchange(url, date, ip, requestHead,
+            responseHead(response, captured.size(), whole), captured, truncation, revalidation));
+        if (note != null) {
+          note.stored(stored);
+        }
       } catch (IOException e) {
         onFailure.accept(e);
       }

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
+import okhttp3.CookieJar;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.internal.concurrent.TaskRunner;
@@ -38,6 +39,7 @@ public final class ConnectionPools {
   static final int MAX_IDLE = 20_000;
 
   private final OkHttpClient[] shards;
+  private final OkHttpClient[] bareShards; // the same pools, without the user's extra headers and cookies
   private final int idleBudget;
   private final PoolUpkeep upkeep = new PoolUpkeep();
 
@@ -46,11 +48,20 @@ public final class ConnectionPools {
     int count = Math.max(1, (idleBudget + PER_SHARD - 1) / PER_SHARD);
     int perShard = (idleBudget + count - 1) / count;
     this.shards = new OkHttpClient[count];
+    this.bareShards = new OkHttpClient[count];
     TaskRunner runner = upkeep.taskRunner();
     for (int i = 0; i < count; i++) {
       shards[i] = base.newBuilder().connectionPool(new ConnectionPool(perShard, keepAlive.toMillis(),
           TimeUnit.MILLISECONDS, runner, ConnectionListener.Companion.getNONE())).build();
+      bareShards[i] = bare(shards[i]);
     }
+  }
+
+  /** {@code client} without the user's extra headers ({@link RequestHeaders}) and cookies, on its pool. */
+  private static OkHttpClient bare(OkHttpClient client) {
+    OkHttpClient.Builder bare = client.newBuilder().cookieJar(CookieJar.NO_COOKIES);
+    bare.networkInterceptors().removeIf(interceptor -> interceptor instanceof RequestHeaders);
+    return bare.build();
   }
 
   /**
@@ -95,8 +106,20 @@ public final class ConnectionPools {
 
   /** The client for requests to {@code url}'s origin. */
   public OkHttpClient clientFor(HttpUrl url) {
+    return shards[shardOf(url)];
+  }
+
+  /**
+   * The client for requests to {@code url}'s origin when it is outside the crawl's scope (a page's requisite on a
+   * CDN): the same connections, but neither the user's extra headers (fetch.header) nor cookies, sent or kept.
+   */
+  public OkHttpClient bareClientFor(HttpUrl url) {
+    return bareShards[shardOf(url)];
+  }
+
+  private int shardOf(HttpUrl url) {
     int hash = (url.host().hashCode() * 31 + url.port()) * 31 + (url.isHttps() ? 1 : 0);
-    return shards[Math.floorMod(hash * 0x9E3779B9, shards.length)];
+    return Math.floorMod(hash * 0x9E3779B9, shards.length);
   }
 
   /** The idle connections the shards keep at most, together. */

@@ -9,8 +9,11 @@ public interface ExchangeRecorder {
   /**
    * Records one exchange, on the thread that read its body, before that fetch returns: a page is recorded before
    * its result is written. The exchange's body is released afterwards.
+   *
+   * @return how it was stored when it repeats a capture already kept (a revisit record), {@code null} when it was
+   *     stored as a capture of its own (or not at all)
    */
-  void record(Exchange exchange) throws IOException;
+  StoredAs record(Exchange exchange) throws IOException;
 
   /** Where bodies too large for the heap wait while they are read. */
   Path spillDirectory();

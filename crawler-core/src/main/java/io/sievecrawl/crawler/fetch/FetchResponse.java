@@ -24,6 +24,10 @@ import java.time.Instant;
  * @param millis time from the request to the end of the body
  * @param errorKind what went wrong, or {@code null}
  * @param error a one-line description, or {@code null}
+ * @param etag the response's ETag, or {@code null}
+ * @param lastModified its Last-Modified, or {@code null}
+ * @param payloadDigest the body's digest as sent, {@code sha1:BASE32}, or {@code null} when no whole body came
+ * @param storedAs how the archive stored it when it repeats a capture kept already (a revisit), else {@code null}
  */
 public record FetchResponse(
     Integer status,
@@ -42,20 +46,27 @@ public record FetchResponse(
     String error,
     String etag,
     String lastModified,
-    String payloadDigest) {
+    String payloadDigest,
+    StoredAs storedAs) {
 
   /** A response without validators or digest (a test's, or one that failed before its head came). */
   public FetchResponse(Integer status, String contentType, String charset, String location, Duration retryAfter,
       String robotsTag, boolean setsCookie, byte[] body, long bytes, boolean truncated, Instant startedAt, long millis,
       ErrorKind errorKind, String error) {
     this(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes, truncated, startedAt,
-        millis, errorKind, error, null, null, null);
+        millis, errorKind, error, null, null, null, null);
   }
 
   /** This response, as failed for {@code kind}, described by {@code why}. */
   public FetchResponse withError(ErrorKind kind, String why) {
     return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes,
-        truncated, startedAt, millis, kind, why, etag, lastModified, payloadDigest);
+        truncated, startedAt, millis, kind, why, etag, lastModified, payloadDigest, storedAs);
+  }
+
+  /** This response, stored by the archive as {@code as}. */
+  FetchResponse withStoredAs(StoredAs as) {
+    return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, body, bytes,
+        truncated, startedAt, millis, errorKind, error, etag, lastModified, payloadDigest, as);
   }
 
   /** Whether the body is HTML the crawler parses for links. */

@@ -54,6 +54,7 @@ public final class PageFetcher implements AutoCloseable {
   private final CallTracker calls = new CallTracker();
   private final String userAgent;
   private final long maxBodySize;
+  private final long maxRequisiteSize;
   private final boolean capturing;
   private final boolean payloadDigests;
   private final BoundedCookieJar cookies; // null when fetch.cookies is off
@@ -173,6 +174,7 @@ public final class PageFetcher implements AutoCloseable {
     this.capturing = capture != null;
     this.userAgent = fetch.userAgentHeader();
     this.maxBodySize = fetch.maxBodySize();
+    this.maxRequisiteSize = settings.requisites().maxBodySize();
   }
 
   /** The crawl's clients, for its other fetches (robots.txt), so that they share its connections. */
@@ -189,6 +191,9 @@ public final class PageFetcher implements AutoCloseable {
   public long tlsHandshakes() {
     return connections.handshakes();
   }
+
+  /** What a fetch keeps of the body, and how it asks: a page's, a sitemap's or a requisite's. */
+  private record Reading(boolean keepBody, boolean anyType, boolean requisite, boolean foreign, boolean readsHtml) {}
 
   /** The cookies the crawl keeps that have not expired; none when fetch.cookies is off. */
   public List<Cookie> cookies() {
@@ -250,11 +255,30 @@ public final class PageFetcher implements AutoCloseable {
    * is about to go on the wire: a refusal ends the fetch with a network error and nothing sent, the gate knowing why.
    */
   public FetchResponse fetch(Url url, boolean keepBody, boolean anyType, Revalidation last, SendGate gate) {
+    return fetch(url, new Reading(keepBody, anyType, false, false, false), last, gate);
+  }
+
+  /**
+   * GETs a page's requisite (a style sheet, an image, a script...) as a browser asks for one ({@code Accept: *}{@code
+   * /*}), its body read up to requisites.max-body-size. A style sheet's body is kept, to read its own requisites, and
+   * an HTML body when {@code readsHtml} (a requisite in the crawl's scope is read as a page), both up to
+   * fetch.max-body-size.
+   *
+   * @param foreign whether its origin is outside the crawl's scope: the request then carries no extra header
+   *     (fetch.header) and no cookie, and keeps none it is sent
+   * @param last what the last visit learned, for a conditional GET, or {@code null}
+   * @param gate asked as the request is about to go on the wire, or {@code null}
+   */
+  public FetchResponse fetchRequisite(Url url, boolean foreign, boolean readsHtml, Revalidation last, SendGate gate) {
+    return fetch(url, new Reading(true, false, true, foreign, readsHtml), last, gate);
+  }
+
+  private FetchResponse fetch(Url url, Reading reading, Revalidation last, SendGate gate) {
     Instant startedAt = clock.instant();
     long start = ticker.nanos();
     HttpUrl target = HttpUrl.get(url.toString()); // the one place a crawl's URL becomes OkHttp's
     Request.Builder builder = new Request.Builder().url(target).header("User-Agent", userAgent)
-        .header("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+        .header("Accept", reading.requisite() ? "*/*" : "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
         .header("Accept-Encoding", Bodies.ACCEPT_ENCODING);
     if (last != null) {
       if (last.etag() != null) {
@@ -269,10 +293,13 @@ public final class PageFetcher implements AutoCloseable {
     if (gate != null) {
       builder.tag(SendGate.class, gate);
     }
+    CaptureNote note = new CaptureNote(); // how the archive stored the exchange, once the response is closed
+    builder.tag(CaptureNote.class, note);
     Request request = builder.build();
-    Call call = pools.clientFor(target).newCall(request);
+    Call call = (reading.foreign() ? pools.bareClientFor(target) : pools.clientFor(target)).newCall(request);
     Integer status = null;
     CallTracker.Tracked tracked = calls.track(call);
+    FetchResponse fetched;
     try (Response response = call.execute()) {
       status = response.code();
       ResponseBody body = response.body();
@@ -283,16 +310,14 @@ public final class PageFetcher implements AutoCloseable {
       Duration retryAfter = parseRetryAfter(response.header("Retry-After"), clock);
       String robotsTag = response.header("X-Robots-Tag");
       String encoding = response.header("Content-Encoding");
-      // a page without a usable Content-Type is kept if it starts as HTML, as a browser would show it
-      boolean sniff = keepBody && !anyType && status / 100 == 2 && HtmlSniffer.typeUnknown(contentType);
-      boolean parse = sniff || keepBody && status / 100 == 2
-          && (anyType || "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType)
-              || isXml(contentType)); // a sitemap or a feed, perhaps
+      boolean parse = parses(reading, status, contentType);
+      boolean sniff = parse && !reading.anyType() && HtmlSniffer.typeUnknown(contentType);
+      long cap = reading.requisite() && !parse ? maxRequisiteSize : maxBodySize;
       // Read to the end, or to the cap: a page cut off at the cap is still parsed as far as it was read. A body that
       // is neither parsed nor archived and says it is over the cap is not read at all: that would only count bytes.
-      boolean worthReading = parse || capturing || body.contentLength() <= maxBodySize;
-      Bodies.Raw raw = worthReading ? Bodies.readUntilCut(body.source(), maxBodySize, parse,
-          payloadDigests) : Bodies.Raw.notRead(true);
+      boolean worthReading = parse || capturing || body.contentLength() <= cap;
+      Bodies.Raw raw = worthReading ? Bodies.readUntilCut(body.source(), cap, parse, payloadDigests)
+          : Bodies.Raw.notRead(true);
       byte[] bytes = new byte[0];
       boolean truncated = raw.truncated();
       ErrorKind errorKind = null;
@@ -321,15 +346,33 @@ public final class PageFetcher implements AutoCloseable {
         }
       }
       boolean setsCookie = response.header("Set-Cookie") != null;
-      return new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, bytes,
+      fetched = new FetchResponse(status, contentType, charset, location, retryAfter, robotsTag, setsCookie, bytes,
           raw.length(), truncated, startedAt, elapsedMillis(start), errorKind, error, response.header("ETag"),
-          response.header("Last-Modified"), raw.payloadDigest());
+          response.header("Last-Modified"), raw.payloadDigest(), null);
     } catch (IOException e) {
       return new FetchResponse(status, null, null, null, null, null, false, new byte[0], 0, false, startedAt,
           elapsedMillis(start), classify(e), describe(e));
     } finally {
       tracked.close();
     }
+    return note.storedAs() == null ? fetched : fetched.withStoredAs(note.storedAs()); // recorded at the close
+  }
+
+  /**
+   * Whether the body is kept to be read: a 2xx HTML page, XML document (a sitemap or a feed, perhaps) or, for a
+   * sitemap, anything; a requisite's style sheet, or its HTML when it is read as a page. A page without a usable
+   * Content-Type is kept if it starts as HTML, as a browser would show it.
+   */
+  private static boolean parses(Reading reading, int status, String contentType) {
+    if (!reading.keepBody() || status / 100 != 2) {
+      return false;
+    }
+    boolean html = "text/html".equals(contentType) || "application/xhtml+xml".equals(contentType);
+    boolean untyped = HtmlSniffer.typeUnknown(contentType);
+    if (reading.requisite()) {
+      return "text/css".equals(contentType) || reading.readsHtml() && (html || untyped);
+    }
+    return reading.anyType() || html || untyped || isXml(contentType);
   }
 
   /**

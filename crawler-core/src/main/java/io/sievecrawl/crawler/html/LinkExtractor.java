@@ -94,18 +94,28 @@ public final class LinkExtractor {
 
   /** As {@link #extract(byte[], String, Url, String)}, with the page's visible text if {@code withText}. */
   public PageLinks extract(byte[] body, String headerCharset, Url pageUrl, String robotsTag, boolean withText) {
+    return extract(body, headerCharset, pageUrl, robotsTag, withText, false);
+  }
+
+  /**
+   * As {@link #extract(byte[], String, Url, String, boolean)}, with the page's requisites if {@code withRequisites}
+   * ({@link RequisiteFinder}; a nofollow page has them too: they are not links to follow).
+   */
+  public PageLinks extract(byte[] body, String headerCharset, Url pageUrl, String robotsTag, boolean withText,
+      boolean withRequisites) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
     // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
-    Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag));
+    Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag),
+        withRequisites ? new RequisiteFinder(maxLinks) : null);
     Element document = parser.parse(page.text(), pageUrl.toString());
     finder.walk(document, false, false);
     String text = withText ? RenderedText.of(document) : null;
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
+    ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.encoding())
+        : normalizer.resolverFor(pageUrl, finder.base, page.encoding());
     if (!finder.nofollow) {
-      ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.encoding())
-          : normalizer.resolverFor(pageUrl, finder.base, page.encoding());
       for (int i = 0; i < finder.raw.size(); i++) {
         if (links.size() >= maxLinks) {
           overCap = finder.raw.size() - i; // a hostile page of 450,000 links must not become 450,000 URLs in memory
@@ -120,8 +130,19 @@ public final class LinkExtractor {
         }
       }
     }
+    List<Url> requisites = List.of();
+    if (finder.requisites != null) {
+      Set<Url> resolved = new LinkedHashSet<>();
+      for (String reference : finder.requisites.raw()) {
+        Url url = resolver.resolveOrNull(withoutNul(reference));
+        if (url != null) {
+          resolved.add(url);
+        }
+      }
+      requisites = List.copyOf(resolved);
+    }
     return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong),
-        finder.title, text);
+        finder.title, text, requisites, finder.requisites == null ? 0 : finder.requisites.overCap());
   }
 
   /**
@@ -134,8 +155,11 @@ public final class LinkExtractor {
     String base; // as written: resolved against the page's URL by the resolver
     String title;
 
-    Finder(boolean nofollow) {
+    final RequisiteFinder requisites; // null when they are not wanted
+
+    Finder(boolean nofollow, RequisiteFinder requisites) {
       this.nofollow = nofollow;
+      this.requisites = requisites;
     }
 
     /**
@@ -151,6 +175,9 @@ public final class LinkExtractor {
             continue; // its content is a fragment of its own, not part of the document
           }
           visit(e, name, inSvg, inFrameset);
+          if (requisites != null) {
+            requisites.visit(e, name, inSvg);
+          }
           if (e.childNodeSize() > 0) {
             walk(e, name.equals("svg") || inSvg && !name.equals("foreignobject"),
                 inFrameset || name.equals("frameset"));

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The names of the files a crawl keeps in its crawl directory, in one place: {@link CrawlJob}, {@link Generation},
+ * The names of the files a crawl keeps in its crawl directory, in one place: {@link DirectoryHome}, {@link Generation},
  * {@link DirectoryLock} and {@link RobotsFile} name their files from here, and {@link #describe} tells whether a
  * path the user gives for an output is one of them (an output written there would destroy the crawl, or the crawl
  * the output).

@@ -27,12 +27,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A generation's visits, one JSON line per URL visited or kept, appended as pages complete (before they are
  * acknowledged, so a kill loses none): {@code {"url":...,"fetchedAt":...,"status":200,"etag":...,
- * "lastModified":...,"payloadDigest":...,"capturedAt":...,"gone":0,"depth":2,"sitemap":false}}. The next recrawl
- * reads it newest line first; a last line without its newline (a write cut short) is left out.
+ * "lastModified":...,"payloadDigest":...,"capturedAt":...,"gone":0,"depth":2,"sitemap":false}} (and
+ * {@code "requisite":true} for a page's requisite, {@code "capturedUrl"} as below). The next recrawl reads it newest
+ * line first; a last line without its newline (a write cut short) is left out.
  *
  * <p>{@code capturedAt} is when the content was last captured whole (a revisit keeps the date of the capture it
- * repeats; an error keeps the last one): the date a WARC revisit record refers to. {@code gone} counts the visits
- * in a row that answered 404 or 410.
+ * repeats; an error keeps the last one): the date a WARC revisit record refers to; {@code capturedUrl}, written only
+ * then, the URL of that capture when it is another's (an identical payload the archive holds once). {@code gone}
+ * counts the visits in a row that answered 404 or 410.
  */
 final class VisitFile implements VisitLog, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(VisitFile.class);
@@ -61,19 +63,23 @@ final class VisitFile implements VisitLog, AutoCloseable {
     Revalidation before = last == null ? null : last.revalidation();
     CrawlResult.Capture capture = result.capture();
     Instant capturedAt;
+    String capturedUrl = null;
     if (capture != null && capture.revisit() != null) {
       capturedAt = capture.capturedAt();
+      capturedUrl = capture.capturedUrl();
     } else if (capture != null && capture.payloadDigest() != null) {
       capturedAt = result.fetchedAt().truncatedTo(ChronoUnit.MILLIS); // as its WARC-Date
     } else {
       capturedAt = before == null ? null : before.capturedAt();
+      capturedUrl = before == null ? null : before.capturedUrl();
     }
     boolean gone = result.status() != null && (result.status() == 404 || result.status() == 410);
     write(result.url(), result.fetchedAt(), result.status(), capture == null ? null : capture.etag(),
         capture == null ? null : capture.lastModified(),
         capture != null && capture.payloadDigest() != null ? capture.payloadDigest()
             : before == null ? null : before.payloadDigest(),
-        capturedAt, gone ? (last == null ? 1 : last.gone() + 1) : 0, task.depth(), task.sitemap());
+        capturedAt, capturedUrl, gone ? (last == null ? 1 : last.gone() + 1) : 0, task.depth(), task.sitemap(),
+        task.requisite());
   }
 
   @Override
@@ -81,11 +87,12 @@ final class VisitFile implements VisitLog, AutoCloseable {
     LastVisit last = task.last();
     Revalidation r = last.revalidation();
     write(task.key(), last.fetchedAt(), last.status(), r.etag(), r.lastModified(), r.payloadDigest(), r.capturedAt(),
-        last.gone(), task.depth(), task.sitemap());
+        r.capturedUrl(), last.gone(), task.depth(), task.sitemap(), task.requisite());
   }
 
   private void write(String url, Instant fetchedAt, Integer status, String etag, String lastModified, String digest,
-      Instant capturedAt, int gone, int depth, boolean sitemap) throws IOException {
+      Instant capturedAt, String capturedUrl, int gone, int depth, boolean sitemap, boolean requisite)
+      throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream(256);
     try (JsonGenerator json = JSON.createGenerator(line)) {
       json.writeStartObject();
@@ -100,9 +107,15 @@ final class VisitFile implements VisitLog, AutoCloseable {
       json.writeStringField("lastModified", lastModified);
       json.writeStringField("payloadDigest", digest);
       json.writeStringField("capturedAt", capturedAt == null ? null : capturedAt.toString());
+      if (capturedUrl != null) {
+        json.writeStringField("capturedUrl", capturedUrl); // only then: files written before read the same
+      }
       json.writeNumberField("gone", gone);
       json.writeNumberField("depth", depth);
       json.writeBooleanField("sitemap", sitemap);
+      if (requisite) {
+        json.writeBooleanField("requisite", true); // only then: files written before requisites read the same
+      }
       json.writeEndObject();
     }
     line.write('\n');
@@ -212,9 +225,11 @@ final class VisitFile implements VisitLog, AutoCloseable {
     String lastModified = null;
     String digest = null;
     Instant capturedAt = null;
+    String capturedUrl = null;
     int gone = 0;
     int depth = 0;
     boolean sitemap = false;
+    boolean requisite = false;
     try (JsonParser json = JSON.createParser(line)) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("not a JSON object");
@@ -231,9 +246,11 @@ final class VisitFile implements VisitLog, AutoCloseable {
           case "lastModified" -> lastModified = none ? null : json.getText();
           case "payloadDigest" -> digest = none ? null : json.getText();
           case "capturedAt" -> capturedAt = none ? null : Instant.parse(json.getText());
+          case "capturedUrl" -> capturedUrl = none ? null : json.getText();
           case "gone" -> gone = json.getIntValue();
           case "depth" -> depth = json.getIntValue();
           case "sitemap" -> sitemap = json.getBooleanValue();
+          case "requisite" -> requisite = json.getBooleanValue();
           default -> json.skipChildren();
         }
       }
@@ -245,8 +262,9 @@ final class VisitFile implements VisitLog, AutoCloseable {
       throw new CrawlJobException(path + ": a line lacks its url or fetchedAt: "
           + new String(line, StandardCharsets.UTF_8));
     }
-    return new Visit(url, new LastVisit(fetchedAt, status, new Revalidation(etag, lastModified, digest, capturedAt),
-        gone, fetchedAt.isAfter(cutoff), depth, sitemap));
+    return new Visit(url, new LastVisit(fetchedAt, status, new Revalidation(etag, lastModified, digest, capturedAt,
+        capturedUrl),
+        gone, fetchedAt.isAfter(cutoff), depth, sitemap, requisite));
   }
 
   private static void cutTornLine(Path path) throws IOException {

@@ -1,6 +1,8 @@
 /**
- * The crawl directory: everything a crawl needs to continue after any interruption. Start with
- * {@link io.sievecrawl.crawler.job.CrawlJob}.
+ * The crawl directory: a crawl's home ({@link io.sievecrawl.crawler.home.CrawlHome}) on disk, everything a crawl
+ * needs to continue after any interruption. Start with {@link io.sievecrawl.crawler.job.DirectoryHome}; its
+ * {@link io.sievecrawl.crawler.job.Manifest} and {@link io.sievecrawl.crawler.job.StateFiles} keep what the names
+ * say.
  *
  * <pre>
  * DIR/manifest.json        format, version, status, results file, filter n and p (replaced atomically)

@@ -25,6 +25,8 @@ import java.util.List;
  * @param attempts fetches tried for this URL, retries and the second fetch after a cookie check included
  * @param text an HTML page's visible text when {@code results.text} is on, else {@code null}
  * @param links the links a page gave when {@code results.links} is on, else {@code null}
+ * @param capture the response's validators and payload digest, and whether it repeats the last capture
+ * @param requisite whether it was fetched as a requisite of {@code referrer}, the page (or style sheet) that needs it
  */
 public record CrawlResult(
     String url,
@@ -44,7 +46,8 @@ public record CrawlResult(
     int attempts,
     String text,
     List<Link> links,
-    Capture capture) {
+    Capture capture,
+    boolean requisite) {
 
   /**
    * What identifies this response's content, for the next visit: its validators and payload digest; and, when it was
@@ -57,10 +60,18 @@ public record CrawlResult(
    *     when no whole body came
    * @param revisit {@code null}, {@code server-not-modified} or {@code identical-payload-digest}
    * @param capturedAt for a revisit, when the capture it repeats was made; {@code null} otherwise
+   * @param capturedUrl for a revisit of another URL's capture (an identical payload archived once), that URL;
+   *     {@code null} otherwise
    */
-  public record Capture(String etag, String lastModified, String payloadDigest, String revisit, Instant capturedAt) {
+  public record Capture(String etag, String lastModified, String payloadDigest, String revisit, Instant capturedAt,
+      String capturedUrl) {
     public static final String SERVER_NOT_MODIFIED = "server-not-modified";
     public static final String IDENTICAL_PAYLOAD_DIGEST = "identical-payload-digest";
+
+    /** A capture that repeats none of another URL. */
+    public Capture(String etag, String lastModified, String payloadDigest, String revisit, Instant capturedAt) {
+      this(etag, lastModified, payloadDigest, revisit, capturedAt, null);
+    }
   }
 
   /**
@@ -68,6 +79,14 @@ public record CrawlResult(
    * {@code null} when it was admitted.
    */
   public record Link(String url, String notFollowed) {}
+
+  /** A record of a URL that is no requisite. */
+  public CrawlResult(String url, Integer status, String contentType, String title, long bytes, boolean truncated,
+      int depth, String referrer, Instant fetchedAt, long fetchMillis, int outlinks, String redirectTo,
+      ErrorKind errorKind, String error, int attempts, String text, List<Link> links, Capture capture) {
+    this(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis, outlinks,
+        redirectTo, errorKind, error, attempts, text, links, capture, false);
+  }
 
   /** A record without text, links or capture. */
   public CrawlResult(String url, Integer status, String contentType, String title, long bytes, boolean truncated,
@@ -85,25 +104,31 @@ public record CrawlResult(
   /** This record with the failure {@code kind}, described by {@code why}. */
   public CrawlResult withError(ErrorKind kind, String why) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, redirectTo, kind, why, attempts, text, links, capture);
+        outlinks, redirectTo, kind, why, attempts, text, links, capture, requisite);
   }
 
   /** This record of a redirect to {@code target}. */
   public CrawlResult withRedirectTo(String target) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, target, errorKind, error, attempts, text, links, capture);
+        outlinks, target, errorKind, error, attempts, text, links, capture, requisite);
   }
 
   /** This record with what was read from the body: links found, whether the read was cut short, title and text. */
   public CrawlResult withContent(int found, boolean cutShort, String pageTitle, String pageText) {
     return new CrawlResult(url, status, contentType, pageTitle, bytes, truncated || cutShort, depth, referrer,
-        fetchedAt, fetchMillis, found, redirectTo, errorKind, error, attempts, pageText, links, capture);
+        fetchedAt, fetchMillis, found, redirectTo, errorKind, error, attempts, pageText, links, capture, requisite);
   }
 
   /** This record with the links a page gave and their fate. */
   public CrawlResult withLinks(List<Link> given) {
     return new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer, fetchedAt, fetchMillis,
-        outlinks, redirectTo, errorKind, error, attempts, text, List.copyOf(given), capture);
+        outlinks, redirectTo, errorKind, error, attempts, text, List.copyOf(given), capture, requisite);
+  }
+
+  /** This record, of a requisite. */
+  public CrawlResult asRequisite() {
+    return requisite ? this : new CrawlResult(url, status, contentType, title, bytes, truncated, depth, referrer,
+        fetchedAt, fetchMillis, outlinks, redirectTo, errorKind, error, attempts, text, links, capture, true);
   }
 
   /** The status class as counted in summaries: {@code "2xx"} ... {@code "5xx"}, or {@code "none"}. */

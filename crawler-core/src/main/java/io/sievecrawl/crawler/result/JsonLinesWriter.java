@@ -18,9 +18,9 @@ import java.io.OutputStream;
  *
  * <pre>{"url":"https://example.com/","status":200,"contentType":"text/html","title":"Example","bytes":5120,
  * "truncated":false,"depth":0,
- * "referrer":null,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
+ * "referrer":null,"requisite":false,"fetchedAt":"2026-11-21T05:00:00.123Z","fetchMillis":42,"outlinks":17,"redirectTo":null,
  * "errorKind":null,"error":null,"attempts":1,"etag":"\"5f3a-1f40\"","lastModified":null,
- * "payloadDigest":"sha1:2Y5KZ...","revisit":null,"capturedAt":null}</pre>
+ * "payloadDigest":"sha1:2Y5KZ...","revisit":null,"capturedAt":null,"capturedUrl":null}</pre>
  */
 public final class JsonLinesWriter implements ResultSink {
   private final JsonGenerator json;
@@ -52,6 +52,7 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeBooleanField("truncated", r.truncated());
     json.writeNumberField("depth", r.depth());
     json.writeStringField("referrer", r.referrer());
+    json.writeBooleanField("requisite", r.requisite());
     json.writeStringField("fetchedAt", r.fetchedAt().toString());
     json.writeNumberField("fetchMillis", r.fetchMillis());
     json.writeNumberField("outlinks", r.outlinks());
@@ -66,6 +67,7 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeStringField("revisit", capture == null ? null : capture.revisit());
     json.writeStringField("capturedAt", capture == null || capture.capturedAt() == null ? null
         : capture.capturedAt().toString());
+    json.writeStringField("capturedUrl", capture == null ? null : capture.capturedUrl());
     if (r.text() != null) {
       json.writeStringField("text", r.text());
     }

@@ -9,6 +9,7 @@ import io.sievecrawl.crawler.fetch.ConnectionPools;
 import io.sievecrawl.crawler.fetch.FailureCause;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Predicate;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
@@ -48,13 +49,19 @@ final class RobotsFetcher {
   }
 
   private final ConnectionPools clients;
+  private final Predicate<String> bare;
   private final CallTracker calls;
   private final String userAgent;
   private final List<String> robotNames;
 
-  /** @param clients the crawl's clients, which follow no redirect themselves */
-  RobotsFetcher(ConnectionPools clients, CallTracker calls, String userAgent, String robotName) {
+  /**
+   * @param clients the crawl's clients, which follow no redirect themselves
+   * @param bare whether an origin is asked without the user's extra headers and cookies (outside the crawl's scope)
+   */
+  RobotsFetcher(ConnectionPools clients, Predicate<String> bare, CallTracker calls, String userAgent,
+      String robotName) {
     this.clients = clients;
+    this.bare = bare;
     this.calls = calls;
     this.userAgent = userAgent;
     this.robotNames = List.of(robotName);
@@ -63,7 +70,7 @@ final class RobotsFetcher {
   /** The outcome of fetching {@code origin}'s robots.txt; never throws. */
   Outcome fetch(String origin) {
     try {
-      return fetch(HttpUrl.get(origin + "/robots.txt"));
+      return fetch(HttpUrl.get(origin + "/robots.txt"), bare.test(origin));
     } catch (IOException e) {
       FailureCause cause = FailureCause.of(e);
       return Outcome.failed(cause.description(), cause.permanent(), true);
@@ -72,12 +79,12 @@ final class RobotsFetcher {
     }
   }
 
-  private Outcome fetch(HttpUrl robotsUrl) throws IOException {
+  private Outcome fetch(HttpUrl robotsUrl, boolean asBare) throws IOException {
     HttpUrl current = robotsUrl;
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       Request request = new Request.Builder().url(current).header("User-Agent", userAgent)
           .header("Accept-Encoding", Bodies.ACCEPT_ENCODING).build();
-      Call call = clients.clientFor(current).newCall(request);
+      Call call = (asBare ? clients.bareClientFor(current) : clients.clientFor(current)).newCall(request);
       CallTracker.Tracked tracked = calls.track(call);
       try (Response response = call.execute()) {
         int code = response.code();

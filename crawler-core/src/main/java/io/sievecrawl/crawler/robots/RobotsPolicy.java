@@ -95,13 +95,19 @@ public final class RobotsPolicy implements AutoCloseable {
    */
   public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
       Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock) {
-    this(clients, calls, userAgent, robotName, maxCrawlDelay, retryAfter, cacheBytes, clock, RobotsStore.NONE);
+    this(clients, origin -> false, calls, userAgent, robotName, maxCrawlDelay, retryAfter, cacheBytes, clock,
+        RobotsStore.NONE);
   }
 
-  /** As the other constructor, keeping rules in {@code store} beyond this process's memory. */
-  public RobotsPolicy(ConnectionPools clients, CallTracker calls, String userAgent, String robotName,
-      Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock, RobotsStore store) {
-    this.fetcher = new RobotsFetcher(clients, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
+  /**
+   * As {@link #RobotsPolicy(ConnectionPools, CallTracker, String, String, Duration, Duration, long, Clock)}, asking
+   * the origins {@code bare} names (those only requisites lead to, outside the crawl's scope) without the user's extra
+   * headers and cookies, and keeping rules in {@code store} beyond this process's memory.
+   */
+  public RobotsPolicy(ConnectionPools clients, java.util.function.Predicate<String> bare, CallTracker calls,
+      String userAgent, String robotName, Duration maxCrawlDelay, Duration retryAfter, long cacheBytes, Clock clock,
+      RobotsStore store) {
+    this.fetcher = new RobotsFetcher(clients, bare, calls, userAgent, robotName.toLowerCase(Locale.ROOT));
     this.maxCrawlDelay = maxCrawlDelay;
     this.retryAfter = retryAfter;
     this.cacheBytes = cacheBytes;

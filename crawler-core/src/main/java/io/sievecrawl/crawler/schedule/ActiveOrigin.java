@@ -1,16 +1,21 @@
 package io.sievecrawl.crawler.schedule;
 
 import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.QueueKeys;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * An origin the scheduler has checked out of the frontier: its pace, its requests in flight, the tasks handed back to
- * it for a retry, and its place in the due-heap. Guarded by the scheduler's lock.
+ * An origin the scheduler has checked out of the frontier: its queues checked out (its own, its lanes: see
+ * {@link QueueLanes}), its pace, its requests in flight, the tasks handed back to it for a retry, and its place in the
+ * due-heap. Guarded by the scheduler's lock.
  */
 final class ActiveOrigin<T> {
   final String origin;
   final OriginPace pace;
   private ArrayDeque<Claim<T>> retries; // tried again before the frontier's next task; made when first needed
+  private final ArrayList<String> queues = new ArrayList<>(2); // checked out: lanes first, then its own queue
   int inFlight;
   int leases; // since it was checked out: an origin that had its turns yields to one waiting in line
   long nextStart; // pace.nextStart, cached: the due-heap orders by it
@@ -24,6 +29,26 @@ final class ActiveOrigin<T> {
     this.origin = origin;
     this.pace = new OriginPace(politeness);
     this.nextStart = now;
+  }
+
+  /** The queue {@code key} (its own, or one of its lanes) was checked out for it: lanes are served first. */
+  void checkedOut(String key) {
+    if (!queues.contains(key)) {
+      queues.add(QueueKeys.isLane(key) ? 0 : queues.size(), key);
+    }
+  }
+
+  /** Its queues checked out, lanes first: a copy. */
+  List<String> queues() {
+    return List.copyOf(queues);
+  }
+
+  boolean hasLane() {
+    return !queues.isEmpty() && QueueKeys.isLane(queues.get(0));
+  }
+
+  void clearQueues() {
+    queues.clear();
   }
 
   /** Whether the frontier may be asked for its next task or a retry waits: not at its limit of requests in flight. */

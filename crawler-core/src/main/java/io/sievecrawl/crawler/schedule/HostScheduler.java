@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.schedule;
 
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontier;
+import io.sievecrawl.sieve.QueueKeys;
 import io.sievecrawl.sieve.Ticker;
 import java.time.Duration;
 import java.util.BitSet;
@@ -62,6 +63,7 @@ public final class HostScheduler<T> {
   private static final long SHARED_RECHECK_MILLIS = 200;
 
   private final Frontier<T> frontier;
+  private final QueueLanes<T> lanes;
   private final Politeness politeness;
   private final int hostConcurrency;
   private final Ticker ticker;
@@ -105,6 +107,7 @@ public final class HostScheduler<T> {
    */
   public HostScheduler(Frontier<T> frontier, Politeness politeness, Ticker ticker, LeaseObserver observer) {
     this.frontier = frontier;
+    this.lanes = new QueueLanes<>(frontier, this::outside);
     this.politeness = politeness;
     this.hostConcurrency = politeness.hostConcurrency();
     this.ticker = ticker;
@@ -130,6 +133,7 @@ public final class HostScheduler<T> {
     if (!admitted.isEmpty()) {
       lock.lock();
       try {
+        lanes.laneOffered(); // perhaps: the scheduler does not know the tasks' queues
         if (admitted.cardinality() == 1) {
           timekeeper.wakeOne();
         } else {
@@ -166,17 +170,37 @@ public final class HostScheduler<T> {
     }
   }
 
-  /** Whether the crawl is finished: nothing waits, nothing is in flight, and no producer may offer more. */
+  /**
+   * Whether the crawl is finished: nothing waits, nothing is in flight, and no producer may offer more; or, once
+   * {@linkplain #closeMainQueues origins' own queues are closed}, no lane's task is left.
+   */
   public boolean isFinished() {
     lock.lock();
     try {
       if (producers > 0) {
         return false;
       }
+      if (lanes.drained(active.values())) {
+        return true;
+      }
     } finally {
       lock.unlock();
     }
     return frontier.isFinished();
+  }
+
+  /**
+   * Serves only the origins' lanes from now on (their requisites), not their own queues: the page limit was reached,
+   * and the pages fetched still get what they need. The crawl is finished once no lane's task is left.
+   */
+  public void closeMainQueues() {
+    lock.lock();
+    try {
+      lanes.closeMainQueues();
+      timekeeper.wakeAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Whether this process may still work on the lease's task (see {@link Frontier#owns}). */
@@ -202,7 +226,7 @@ public final class HostScheduler<T> {
         if (lease != null) {
           return lease;
         }
-        if (producers == 0 && leasesOut == 0 && frontierFinished()) {
+        if (producers == 0 && (lanes.drained(active.values()) || leasesOut == 0 && frontierFinished())) {
           timekeeper.wakeAll(); // a shared frontier finishes without a signal here: every worker should see it
           return null;
         }
@@ -316,18 +340,18 @@ public final class HostScheduler<T> {
     if (active.size() + checkingOut >= politeness.maxActive()) {
       return false;
     }
-    String origin = nextQueueUnlocked();
-    if (origin == null) {
+    String queue = nextQueueUnlocked();
+    if (queue == null) {
       return false;
     }
-    admit(origin, ticker.nanos());
+    admit(queue, ticker.nanos());
     return true;
   }
 
   private String nextQueueUnlocked() {
     checkingOut++;
     try {
-      return outside(frontier::nextQueue);
+      return lanes.nextQueue();
     } finally {
       checkingOut--;
     }
@@ -338,7 +362,7 @@ public final class HostScheduler<T> {
     due.remove(o);
     o.busy = true;
     try {
-      return outside(() -> frontier.poll(o.origin));
+      return lanes.poll(o);
     } finally {
       o.busy = false;
     }
@@ -353,8 +377,11 @@ public final class HostScheduler<T> {
     } // else requests are in flight: the first to end puts it back in the heap
   }
 
-  private void admit(String origin, long now) {
-    ActiveOrigin<T> o = active.computeIfAbsent(origin, key -> new ActiveOrigin<>(key, politeness, now));
+  /** The queue {@code key} was checked out: its origin joins the set at hand, or has one more of its queues. */
+  private void admit(String key, long now) {
+    ActiveOrigin<T> o = active.computeIfAbsent(QueueKeys.origin(key), origin -> new ActiveOrigin<>(origin, politeness,
+        now));
+    o.checkedOut(key);
     if (o.hasRoom(hostConcurrency) && !o.busy) {
       due.add(o);
     }
@@ -400,10 +427,7 @@ public final class HostScheduler<T> {
   private void giveBack(ActiveOrigin<T> o) {
     due.remove(o);
     active.remove(o.origin);
-    outside(() -> {
-      frontier.releaseQueue(o.origin);
-      return null;
-    });
+    lanes.release(o);
   }
 
   private Lease<T> lease(ActiveOrigin<T> o, Claim<T> claim, long now) {
@@ -613,36 +637,12 @@ public final class HostScheduler<T> {
   }
 
   /** Where the origins at hand stand now, for a progress line. */
-  public Snapshot snapshot() {
+  public SchedulerSnapshot snapshot() {
     lock.lock();
     try {
-      long now = ticker.nanos();
-      int dueNow = 0;
-      int waiting = 0;
-      int heldBack = 0;
-      int retries = 0;
-      for (ActiveOrigin<T> o : active.values()) {
-        retries += o.retryCount();
-        if (o.pace.isHeldBack(now)) {
-          heldBack++;
-        } else if (o.inHeap && o.nextStart - now <= 0) {
-          dueNow++;
-        } else if (o.inHeap) {
-          waiting++;
-        }
-      }
-      return new Snapshot(active.size(), dueNow, waiting, heldBack, retries);
+      return SchedulerSnapshot.of(active.values(), ticker.nanos());
     } finally {
       lock.unlock();
     }
   }
-
-  /**
-   * @param active origins at hand (checked out of the frontier)
-   * @param due of those, origins that may start a request now
-   * @param waitingOnDelay origins waiting out their politeness delay (or Crawl-delay)
-   * @param heldBack origins paused (429, 503, Retry-After, robots.txt awaited or unreachable) or backing off
-   * @param retries tasks held here to be tried again
-   */
-  public record Snapshot(int active, int due, int waitingOnDelay, int heldBack, int retries) {}
 }

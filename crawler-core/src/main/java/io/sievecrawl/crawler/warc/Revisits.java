@@ -55,12 +55,20 @@ final class Revisits {
     String lastDigest = last.payloadDigest();
     boolean same = status / 100 == 2 && lastDigest != null && exchange.body().size() > 0
         && lastDigest.substring(lastDigest.indexOf(':') + 1).equalsIgnoreCase(digests.payload().base32());
-    return same ? identicalPayload(exchange, digests, exchange.url(), last.capturedAt()) : null;
+    return same ? identicalPayload(exchange, digests, originalOf(exchange, last), last.capturedAt()) : null;
+  }
+
+  /**
+   * The URL of the capture that holds the last payload: the URL's own, or another's when the archive kept its payload
+   * as a revisit of an identical one (a revisit must refer to a record that holds a payload, or replay finds none).
+   */
+  private static String originalOf(Exchange exchange, Revalidation last) {
+    return last.capturedUrl() != null ? last.capturedUrl() : exchange.url();
   }
 
   /** A 304 to a conditional request: no block, so that replay takes the original capture whole (see the notes). */
   static WarcRevisit notModified(Exchange exchange, Revalidation last) {
-    WarcRevisit.Builder revisit = builder(exchange, WarcRevisit.SERVER_NOT_MODIFIED_1_1, exchange.url(),
+    WarcRevisit.Builder revisit = builder(exchange, WarcRevisit.SERVER_NOT_MODIFIED_1_1, originalOf(exchange, last),
         last.capturedAt()).blockDigest(RecordDigests.empty());
     WarcDigest payload = parse(last.payloadDigest());
     if (payload != null) {

@@ -4,6 +4,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.fetch.CaptureBuffer;
 import io.sievecrawl.crawler.fetch.Exchange;
 import io.sievecrawl.crawler.fetch.ExchangeRecorder;
+import io.sievecrawl.crawler.fetch.StoredAs;
 import io.sievecrawl.sieve.Durable;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -87,10 +88,12 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   private long exchanges;
   private int files;
   private final WarcIndex.Indexer indexer;
+  private final FirstCaptures firstCaptures;
 
-  private WarcArchive(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info, int nextSerial,
-      FileChannel lock, Clock clock) {
+  private WarcArchive(Path dir, String prefix, long maxFileSize, int dedupDigests, Map<String, List<String>> info,
+      int nextSerial, FileChannel lock, Clock clock) {
     this.dir = dir;
+    this.firstCaptures = new FirstCaptures(dedupDigests);
     this.lock = lock;
     this.clock = clock;
     this.prefix = prefix;
@@ -109,18 +112,29 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
    */
   public static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
       Clock clock) throws IOException {
+    return open(dir, prefix, maxFileSize, 0, info, clock);
+  }
+
+  /**
+   * As {@link #open(Path, String, long, Map, Clock)}, storing an identical payload once: a response whose payload was
+   * archived already in this run is written as a revisit of that capture ({@link FirstCaptures}).
+   *
+   * @param dedupDigests the payload digests remembered for it (warc.dedup-digests); 0 stores every payload whole
+   */
+  public static WarcArchive open(Path dir, String prefix, long maxFileSize, int dedupDigests,
+      Map<String, List<String>> info, Clock clock) throws IOException {
     Files.createDirectories(dir);
     FileChannel lock = lock(dir, prefix); // before the repair: another process's open file is not ours to repair
     try {
-      return open(dir, prefix, maxFileSize, info, lock, clock);
+      return open(dir, prefix, maxFileSize, dedupDigests, info, lock, clock);
     } catch (IOException | RuntimeException e) {
       lock.close();
       throw e;
     }
   }
 
-  private static WarcArchive open(Path dir, String prefix, long maxFileSize, Map<String, List<String>> info,
-      FileChannel lock, Clock clock) throws IOException {
+  private static WarcArchive open(Path dir, String prefix, long maxFileSize, int dedupDigests,
+      Map<String, List<String>> info, FileChannel lock, Clock clock) throws IOException {
     Pattern name = Pattern.compile(Pattern.quote(prefix) + "-\\d{17}-(\\d{5,})\\.warc\\.gz("
         + Pattern.quote(OPEN_SUFFIX) + ")?");
     int highest = 0;
@@ -140,7 +154,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         }
       }
     }
-    return new WarcArchive(dir, prefix, maxFileSize, info, highest + 1, lock, clock);
+    return new WarcArchive(dir, prefix, maxFileSize, dedupDigests, info, highest + 1, lock, clock);
   }
 
   /**
@@ -248,11 +262,11 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
   }
 
   @Override
-  public void record(Exchange exchange) throws IOException {
+  public StoredAs record(Exchange exchange) throws IOException {
     // An interrupt (a robots.txt fetch cut off at the end of a run) would close the channels used below under us.
     boolean interrupted = Thread.interrupted();
     try {
-      recordUninterrupted(exchange);
+      return recordUninterrupted(exchange);
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -260,15 +274,24 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     }
   }
 
-  private void recordUninterrupted(Exchange exchange) throws IOException {
+  private StoredAs recordUninterrupted(Exchange exchange) throws IOException {
     // Digests, records and, for all but bodies over IN_MEMORY_RECORD, their compression happen on the recording
     // thread, outside the lock: the lock appends finished bytes (a large body is compressed as it is appended).
+    // The payload digest is the archive's own, of the bytes it writes: an identical payload is decided on it.
     WarcCaptureRecord response;
+    RecordDigests digests;
+    StoredAs storedAs;
     byte[] compressedResponse = null;
     byte[] compressedRequest;
     try {
-      RecordDigests digests = RecordDigests.of(exchange);
-      WarcRevisit revisit = Revisits.of(exchange, digests);
+      digests = RecordDigests.of(exchange);
+      WarcRevisit revisit = Revisits.of(exchange, digests); // a recrawl's unchanged page
+      StoredAs repeated = revisit == null ? firstCaptures.repeated(exchange, digests) : null;
+      if (repeated != null) {
+        revisit = Revisits.identicalPayload(exchange, digests, repeated.uri(), repeated.date());
+      }
+      storedAs = revisit == null ? null : new StoredAs(revisit.refersToTargetURI().orElseThrow().toString(),
+          Instant.parse(revisit.headers().first("WARC-Refers-To-Date").orElseThrow()));
       response = revisit != null ? revisit : response(exchange, digests);
       compressedRequest = compress(request(exchange, digests, response.id()));
       if (exchange.body().size() <= IN_MEMORY_RECORD) {
@@ -280,7 +303,7 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
     synchronized (this) {
       if (closed) {
         log.debug("not recorded, the archive is closed: {}", exchange.url()); // a fetch cut off by the run's end
-        return;
+        return null;
       }
       if (broken != null) {
         throw new WarcWriteException(dir, broken);
@@ -306,6 +329,18 @@ public final class WarcArchive implements ExchangeRecorder, Closeable {
         throw new WarcWriteException(dir, e);
       }
     }
+    if (storedAs == null) {
+      firstCaptures.captured(exchange, digests, warcDate(exchange.date())); // written: later copies refer to it
+    }
+    return storedAs;
+  }
+
+  /**
+   * Responses this run stored as revisits of an identical payload archived already (another URL's, or this one's
+   * earlier), and the payload bytes not written again for them.
+   */
+  public long[] identicalPayloads() {
+    return firstCaptures.saved();
   }
 
   /** The open file as a stream, for a record too large to compress in memory. */

@@ -174,8 +174,9 @@ class CaptureInterceptorTest {
     long cap = settings.fetch().maxBodySize();
     ExchangeRecorder recorder = new ExchangeRecorder() {
       @Override
-      public void record(Exchange exchange) {
+      public StoredAs record(Exchange exchange) {
         recorded.add(exchange); // its body is closed after this returns: only its size is read later
+        return null;
       }
 
       @Override

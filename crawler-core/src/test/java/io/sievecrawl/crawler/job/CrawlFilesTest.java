@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.crawler.CrawlSummary;
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,11 +52,11 @@ class CrawlFilesTest {
   @Test
   void theNamesAreThoseTheCrawlWrites() throws IOException {
     Path job = dir.resolve("job");
-    try (CrawlJob crawl = CrawlJob.create(job, CrawlSettings.builder().build(), List.of("https://example.com/"),
-        "-", Clock.systemUTC())) {
-      crawl.writeState(CrawlState.fresh());
-      crawl.openVisitLog();
-      crawl.runEnded(CrawlJob.Status.STOPPED);
+    CrawlSettings settings = CrawlSettings.builder().build();
+    try (DirectoryHome crawl = DirectoryHome.create(job, settings, List.of("https://example.com/"), "-",
+        Clock.systemUTC())) {
+      crawl.runStarts(new RunOptions(settings, "filter.n", Ticker.SYSTEM));
+      crawl.runEnded(CrawlSummary.End.STOPPED, CrawlState.fresh());
     }
     try (Stream<Path> files = Files.list(job)) {
       for (Path file : files.toList()) {
@@ -81,7 +84,7 @@ class CrawlFilesTest {
   @Test
   void aDeletedCrawlLeavesTheFilesItDidNotWriteAndItsDirectoryWithThem() throws IOException {
     Path job = dir.resolve("job");
-    CrawlJob crawl = CrawlJob.create(job, CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
+    DirectoryHome crawl = DirectoryHome.create(job, CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
         Clock.systemUTC());
     Files.createDirectories(job.resolve("warc"));
     Files.writeString(job.resolve("warc/sievecrawl-1.warc.gz"), "archived");
@@ -90,7 +93,7 @@ class CrawlFilesTest {
       assertEquals(List.of(job.resolve("warc")), left.toList());
     }
     Path other = dir.resolve("other");
-    CrawlJob.create(other, CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
+    DirectoryHome.create(other, CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
         Clock.systemUTC()).delete();
     assertFalse(Files.exists(other), "nothing else in it: the directory goes");
   }

@@ -87,7 +87,7 @@ class GenerationTest {
   void theUrlsStillQueuedAreCarriedToTheNextGenerationWhole() throws IOException {
     Path frontierDir = dir.resolve("frontier");
     try (DiskFrontier<CrawlTask> frontier = DiskFrontier.open(frontierDir, 1_000, 0.01, CrawlTask.CODEC,
-        CrawlTask::key, CrawlTask::origin, FrontierOptions.defaults("n"), Ticker.SYSTEM)) {
+        CrawlTask::key, CrawlTask::queue, FrontierOptions.defaults("n"), Ticker.SYSTEM)) {
       for (int i = 0; i < 300; i++) {
         frontier.offer(task("https://host" + (i % 3) + ".example/" + i, null));
       }

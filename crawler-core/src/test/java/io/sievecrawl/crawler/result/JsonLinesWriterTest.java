@@ -30,9 +30,9 @@ class JsonLinesWriterTest {
     List<String> lines = text.lines().toList();
     assertEquals(3, lines.size());
     assertEquals("{\"url\":\"https://example.com/\\\"quoted\\\"\u2028\",\"status\":200,\"contentType\":\"text/html\","
-        + "\"title\":\"A page\",\"bytes\":5120,\"truncated\":true,\"depth\":0,\"referrer\":null,\"fetchedAt\":\"2026-11-21T05:00:00.123Z\",\"fetchMillis\":42,"
+        + "\"title\":\"A page\",\"bytes\":5120,\"truncated\":true,\"depth\":0,\"referrer\":null,\"requisite\":false,\"fetchedAt\":\"2026-11-21T05:00:00.123Z\",\"fetchMillis\":42,"
         + "\"outlinks\":17,\"redirectTo\":null,\"errorKind\":null,\"error\":null,\"attempts\":1,\"etag\":null,"
-        + "\"lastModified\":null,\"payloadDigest\":null,\"revisit\":null,\"capturedAt\":null}", lines.get(0));
+        + "\"lastModified\":null,\"payloadDigest\":null,\"revisit\":null,\"capturedAt\":null,\"capturedUrl\":null}", lines.get(0));
     JsonNode second = new ObjectMapper().readTree(lines.get(1));
     assertEquals("TIMEOUT", second.get("errorKind").asText());
     assertEquals(true, second.get("status").isNull());
@@ -40,6 +40,7 @@ class JsonLinesWriterTest {
     assertEquals("\"5f-1a\"", revisit.get("etag").asText());
     assertEquals("server-not-modified", revisit.get("revisit").asText());
     assertEquals("2026-11-21T05:00:01.250Z", revisit.get("capturedAt").asText());
+    assertEquals(false, revisit.get("requisite").asBoolean());
     assertEquals('\n', text.charAt(text.length() - 1));
   }
 

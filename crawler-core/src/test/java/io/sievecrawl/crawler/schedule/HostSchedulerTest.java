@@ -383,7 +383,7 @@ class HostSchedulerTest {
     HostScheduler.Lease<String> b = s.poll();
     s.pause("https://b.example", Duration.ofMinutes(1));
     s.complete(b);
-    HostScheduler.Snapshot snapshot = s.snapshot();
+    SchedulerSnapshot snapshot = s.snapshot();
     assertEquals(2, snapshot.active(), "c waits in the frontier's line");
     assertEquals(1, snapshot.waitingOnDelay());
     assertEquals(1, snapshot.heldBack());

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>same: the crawler's URL is the browsers' URL in the crawler's canonical form (the normalizer applied to the
  *       expected URL gives the same string), or both refuse it;
- *   <li>refused: browsers accept it and the crawler refuses it, for one of the reasons the README gives;
+ *   <li>refused: browsers accept it and the crawler refuses it, for one of the reasons app/docs/links.md gives;
  *   <li>accepted (browsers refuse it), different (both accept it, the URLs differ even in canonical form) or
  *       refused for another reason: a failure.
  * </ul>
@@ -112,8 +112,8 @@ class WhatwgTestDataTest {
   }
 
   /**
-   * Whether a refusal is one the README's "Links: read as browsers read them" gives: port 0, a host that is no DNS
-   * name, or one the HTTP client would read as another.
+   * Whether a refusal is one app/docs/links.md ("Links: read as browsers read them") gives: port 0, a host that is
+   * no DNS name, or one the HTTP client would read as another.
    */
   private static boolean isDocumented(String reason) {
     return reason.equals("invalid port '0'") || (reason.startsWith("host '")

@@ -217,13 +217,15 @@ final class OutageRetry {
 
   /**
    * Whether the failure means Redis cannot answer now: it cannot be reached, the connection dropped (the reply of a
-   * command in flight is then lost), it did not answer in time, or it is loading its data after a restart. A
-   * refused password is no outage, nor is any other error Redis answers with.
+   * command in flight is then lost), it did not answer in time, or it is loading its data after a restart; on a
+   * Redis Cluster, also while a slot has no master ({@code CLUSTERDOWN}, until a replica takes over) or is halfway
+   * through a migration ({@code TRYAGAIN}: a script's keys are split between two nodes for a moment). A refused
+   * password is no outage, nor is any other error Redis answers with.
    */
   static boolean isOutage(RedisException e) {
     String message = RedisCrawl.rootMessage(e);
     if (e instanceof RedisLoadingException || e instanceof RedisCommandTimeoutException
-        || message.startsWith("LOADING")) {
+        || message.startsWith("LOADING") || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")) {
       return true;
     }
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {

@@ -1,16 +1,13 @@
 package io.sievecrawl.sieve.redis;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterURIUtil;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -64,12 +61,11 @@ public final class RedisCrawl implements AutoCloseable {
   private final BloomSizing sizing;
   private final Map<String, String> shas = new ConcurrentHashMap<>();
 
-  private RedisCrawl(RedisClient client, StatefulRedisConnection<String, byte[]> connection, String uri, String name,
-      Map<String, String> meta, Ticker ticker) {
+  private RedisCrawl(RedisLink link, String uri, String name, Map<String, String> meta, Ticker ticker) {
     this.uri = uri;
     this.ticker = ticker;
     this.name = name;
-    this.connection = new SharedConnection(client, connection, key(name, "meta"), this::lost);
+    this.connection = new SharedConnection(link, key(name, "meta"), this::lost);
     this.meta = meta;
     this.sizing = new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()), Integer.parseInt(meta.get("k")),
         Long.parseLong(meta.get("blocks")));
@@ -123,7 +119,7 @@ public final class RedisCrawl implements AutoCloseable {
       String settings, Clock clock, Ticker ticker) throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
-    Link link = connect(rawUri);
+    RedisLink link = connect(rawUri);
     try {
       BloomSizing sizing = BloomSizing.of(n, p);
       Map<String, String> fields = new java.util.LinkedHashMap<>();
@@ -144,7 +140,7 @@ public final class RedisCrawl implements AutoCloseable {
         args.add(bytes(k));
         args.add(bytes(v));
       });
-      RedisCommands<String, byte[]> redis = link.connection().sync();
+      RedisClusterCommands<String, byte[]> redis = link.first().sync();
       String metaKey = key(name, "meta");
       Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER,
           new String[] {metaKey, key(name, "counters")}, args.toArray(byte[][]::new));
@@ -159,7 +155,7 @@ public final class RedisCrawl implements AutoCloseable {
             + uri + " exists with n = " + meta.get("n") + " and p = " + meta.get("p") + "; join it with the same n and"
             + " p (or with 'sievecrawl join'), or choose another --crawl-name");
       }
-      return new RedisCrawl(link.client(), link.connection(), uri, name, meta, ticker);
+      return new RedisCrawl(link, uri, name, meta, ticker);
     } catch (RedisException e) {
       link.close();
       throw failure(uri, e);
@@ -178,10 +174,10 @@ public final class RedisCrawl implements AutoCloseable {
   public static RedisCrawl join(String rawUri, String name, Ticker ticker) throws SharedCrawlException {
     checkName(name);
     String uri = shown(rawUri);
-    Link link = connect(rawUri);
+    RedisLink link = connect(rawUri);
     try {
-      Map<String, String> meta = readMeta(link.connection().sync(), uri, name);
-      return new RedisCrawl(link.client(), link.connection(), uri, name, meta, ticker);
+      Map<String, String> meta = readMeta(link.first().sync(), uri, name);
+      return new RedisCrawl(link, uri, name, meta, ticker);
     } catch (RedisException e) {
       link.close();
       throw failure(uri, e);
@@ -192,7 +188,7 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** Whether the crawl has its seeds, admitted URLs and has none open: a crawl that ran to its end. */
-  private static boolean isFinished(RedisCommands<String, byte[]> redis, String name) {
+  private static boolean isFinished(RedisClusterCommands<String, byte[]> redis, String name) {
     List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(key(name, "counters"), "admitted", "open",
         "seeding");
     long admitted = counters.get(0).hasValue() ? Long.parseLong(new String(counters.get(0).getValue(),
@@ -203,17 +199,10 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** Redis's clock in milliseconds: agents' heartbeats are written in it. */
-  static long redisMillis(RedisCommands<String, byte[]> redis) {
+  static long redisMillis(RedisClusterCommands<String, byte[]> redis) {
     List<byte[]> time = redis.time();
     return Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
         + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000;
-  }
-
-  /** A client and its one connection. */
-  record Link(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
-    void close() {
-      RedisCrawl.close(client, connection);
-    }
   }
 
   /**
@@ -255,48 +244,58 @@ public final class RedisCrawl implements AutoCloseable {
   /** The environment variable a Redis password may come from when the URI holds none. */
   public static final String PASSWORD_VARIABLE = "SIEVECRAWL_REDIS_PASSWORD";
 
-  static Link connect(String rawUri) throws SharedCrawlException {
+  /**
+   * Connects to the Redis {@code rawUri} names: one server, or a Redis Cluster through one or more of its nodes
+   * ({@code redis://HOST1:PORT1,HOST2:PORT2}), told apart by asking the first node that answers ({@link RedisLink}).
+   */
+  static RedisLink connect(String rawUri) throws SharedCrawlException {
     String uri = shown(rawUri);
-    RedisURI parsed;
+    List<RedisURI> seeds;
     try {
       checkUserInfo(rawUri);
       checkHostAndPort(rawUri);
-      parsed = RedisURI.create(rawUri);
+      seeds = rawUri.contains(",") ? RedisClusterURIUtil.toRedisURIs(java.net.URI.create(rawUri))
+          : List.of(RedisURI.create(rawUri));
     } catch (IllegalArgumentException e) {
-      throw new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri + "'"
-          + (e.getMessage() != null && e.getMessage().startsWith("the ") ? ": " + e.getMessage() : "")
-          + " (expected redis://[:PASSWORD@]HOST:PORT[/DB], the password percent-encoded, or rediss:// for TLS)");
+      throw notAUri(uri, e);
     }
     String password = System.getenv(PASSWORD_VARIABLE);
-    if (!hasUserInfo(rawUri) && password != null && !password.isEmpty()) {
-      parsed.setAuthentication(password.toCharArray()); // the URI names none: the environment's
+    for (RedisURI seed : seeds) {
+      if (!hasUserInfo(rawUri) && password != null && !password.isEmpty()) {
+        seed.setAuthentication(password.toCharArray()); // the URI names none: the environment's
+      }
+      seed.setTimeout(COMMAND_TIMEOUT);
     }
-    parsed.setTimeout(COMMAND_TIMEOUT);
-    RedisClient client = RedisClient.create(parsed);
-    client.setOptions(ClientOptions.builder().autoReconnect(false) // SharedConnection says why
-        .timeoutOptions(TimeoutOptions.enabled(COMMAND_TIMEOUT)).build());
     for (int attempt = 1; ; attempt++) {
       try {
-        return new Link(client, client.connect(SharedConnection.CODEC));
+        return RedisLink.open(seeds, COMMAND_TIMEOUT);
+      } catch (IllegalArgumentException e) {
+        throw notAUri(uri, e);
       } catch (RedisException e) {
         // Lettuce closes the connection when its handshake fails (a wrong password, say), and now and then reports
         // that close instead of the server's answer; asking again gets the answer.
         if (attempt < HANDSHAKE_ATTEMPTS && rootMessage(e).contains("closed prematurely")) {
           continue;
         }
-        client.shutdown();
         throw failure(uri, e);
       }
     }
   }
 
-  private static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name)
+  private static SharedCrawlException notAUri(String uri, IllegalArgumentException e) {
+    return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "not a Redis URI: '" + uri + "'"
+        + (e.getMessage() != null && e.getMessage().startsWith("the ") ? ": " + e.getMessage() : "")
+        + " (expected redis://[:PASSWORD@]HOST:PORT[/DB], or redis://HOST1:PORT1,HOST2:PORT2 for nodes of a Redis"
+        + " Cluster, the password percent-encoded, or rediss:// for TLS)");
+  }
+
+  private static Map<String, String> readMeta(RedisClusterCommands<String, byte[]> redis, String uri, String name)
       throws SharedCrawlException {
     return readMeta(redis, uri, name, true);
   }
 
   /** The crawl's meta hash; {@code thisVersion}: refused unless this build's version of the format. */
-  static Map<String, String> readMeta(RedisCommands<String, byte[]> redis, String uri, String name,
+  static Map<String, String> readMeta(RedisClusterCommands<String, byte[]> redis, String uri, String name,
       boolean thisVersion) throws SharedCrawlException {
     Map<String, byte[]> raw = redis.hgetall(key(name, "meta"));
     if (raw == null || raw.isEmpty()) {
@@ -334,17 +333,19 @@ public final class RedisCrawl implements AutoCloseable {
       return; // another form (a Unix socket, a Sentinel list): Lettuce's own parser decides
     }
     String authority = parsed.getRawAuthority();
-    String hostPort = authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
-    int colon = hostPort.lastIndexOf(':');
-    if (colon > hostPort.lastIndexOf(']')) {
-      String port = hostPort.substring(colon + 1);
-      if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
-        throw new IllegalArgumentException("the port '" + port + "' is not a number from 1 to 65535");
+    String hosts = authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
+    for (String hostPort : hosts.split(",", -1)) { // several nodes of a cluster: HOST1:PORT1,HOST2:PORT2
+      int colon = hostPort.lastIndexOf(':');
+      if (colon > hostPort.lastIndexOf(']')) {
+        String port = hostPort.substring(colon + 1);
+        if (!port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65535) {
+          throw new IllegalArgumentException("the port '" + port + "' is not a number from 1 to 65535");
+        }
+        hostPort = hostPort.substring(0, colon);
       }
-      hostPort = hostPort.substring(0, colon);
-    }
-    if (hostPort.isEmpty()) {
-      throw new IllegalArgumentException("the host is missing");
+      if (hostPort.isEmpty()) {
+        throw new IllegalArgumentException("the host is missing");
+      }
     }
   }
 
@@ -423,10 +424,10 @@ public final class RedisCrawl implements AutoCloseable {
    * after a pause until the grace period runs out. Only a command whose second run is safe after a first one whose
    * reply was lost may come here. A Redis failure becomes a {@link FrontierFailure} naming the cause.
    */
-  <R> R call(Function<RedisCommands<String, byte[]>, R> command) {
+  <R> R call(Function<RedisClusterCommands<String, byte[]>, R> command) {
     try {
       return retry.call(() -> {
-        StatefulRedisConnection<String, byte[]> used = connection.live();
+        RedisLink.Connection used = connection.live();
         try {
           return command.apply(used.sync());
         } catch (RedisException e) {
@@ -448,7 +449,7 @@ public final class RedisCrawl implements AutoCloseable {
    * Runs {@code read} once, without waiting for Redis: {@code null} when it cannot answer now, for what only shows
    * the crawl's state (progress lines, summaries).
    */
-  <R> R readNow(Function<RedisCommands<String, byte[]>, R> read) {
+  <R> R readNow(Function<RedisClusterCommands<String, byte[]>, R> read) {
     try {
       return connection.vanished() || retry.gaveUp() ? null : read.apply(connection.live().sync());
     } catch (RedisException | FrontierFailure e) {
@@ -520,7 +521,7 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /** Whether an exact store of fingerprints, in Redis beside the filter, confirms its "maybe seen" answers. */
-  boolean confirmed() {
+  public boolean confirmed() {
     return Boolean.parseBoolean(meta.getOrDefault("confirm", "false"));
   }
 
@@ -552,13 +553,5 @@ public final class RedisCrawl implements AutoCloseable {
   @Override
   public void close() {
     connection.close();
-  }
-
-  private static void close(RedisClient client, StatefulRedisConnection<String, byte[]> connection) {
-    try {
-      connection.close();
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
   }
 }

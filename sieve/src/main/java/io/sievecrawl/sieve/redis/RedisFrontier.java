@@ -10,6 +10,7 @@ import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.TaskCodec;
+import io.sievecrawl.sieve.QueueKeys;
 import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -162,8 +163,9 @@ public final class RedisFrontier<T> implements Frontier<T> {
     leases.beat();
   }
 
-  int shardOf(String origin) {
-    return Math.floorMod(origin.hashCode() * 0x9E3779B9, crawl.shards());
+  /** The shard of a queue: its origin's, a lane's too ({@link QueueKeys}), so that an origin is worked by one agent. */
+  int shardOf(String queue) {
+    return Math.floorMod(QueueKeys.origin(queue).hashCode() * 0x9E3779B9, crawl.shards());
   }
 
   /** The field of the counters hash that counts the shard's open tasks (waiting or claimed). */

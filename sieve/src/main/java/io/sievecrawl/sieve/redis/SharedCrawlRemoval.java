@@ -3,7 +3,7 @@ package io.sievecrawl.sieve.redis;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.ScanArgs;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -24,9 +24,10 @@ public final class SharedCrawlRemoval {
       throws SharedCrawlException {
     RedisCrawl.checkName(name);
     String uri = RedisCrawl.shown(rawUri);
-    RedisCrawl.Link link = RedisCrawl.connect(rawUri);
+    RedisLink link = RedisCrawl.connect(rawUri);
     try {
-      RedisCommands<String, byte[]> redis = link.connection().sync();
+      // on a cluster, SCAN walks every master and UNLINK splits its keys by slot
+      RedisClusterCommands<String, byte[]> redis = link.first().sync();
       // a crawl of an older build goes too
       Map<String, String> meta = RedisCrawl.readMeta(redis, uri, name, false);
       Duration quiet = agentsQuietFor.apply(meta.getOrDefault("settings", ""));

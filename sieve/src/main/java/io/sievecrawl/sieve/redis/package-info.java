@@ -3,8 +3,9 @@
  * {@link io.sievecrawl.sieve.redis.RedisCrawl} (connecting, creating or joining a named crawl) and
  * {@link io.sievecrawl.sieve.redis.RedisFrontier}.
  *
- * <p>Every key of one crawl carries the hash tag {@code {NAME}}, so each script touches keys of one hash slot and
- * runs unchanged on Redis Cluster (which then spreads crawls over its nodes, not the keys of one crawl):
+ * <p>An agent reaches one Redis server or a Redis Cluster through {@link io.sievecrawl.sieve.redis.RedisLink}, which
+ * tells them apart on connecting. Every key of one crawl carries the hash tag {@code {NAME}}, so each script touches
+ * keys of one hash slot and runs on a cluster (which then spreads crawls over its nodes, not the keys of one crawl):
  *
  * <pre>
  * sievecrawl:{NAME}:meta        hash: format, version, n, p, seed, blocks, k, shards, settings, created

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The process {@link DiskFrontierKillTest} kills: opens the frontier (a queue per host) in {@code args[0]}, then
+ * The process {@link DiskFrontierKillIT} kills: opens the frontier (a queue per host) in {@code args[0]}, then
  * offers URLs from index {@code args[1]} on (with {@code args[2]} "confirmed": through a filter of n = 2,000 that an
  * exact store confirms, so that most answers are settled by the store), checks queues out and releases them, claims and completes tasks out of
  * order and checkpoints now and then, forever. It prints a line after each call has returned: {@code A i} (URL i
@@ -25,7 +25,7 @@ public final class FrontierKillChild {
     Random random = new Random(next);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
     boolean confirmed = args.length > 2 && args[2].equals("confirmed");
-    DiskFrontier<String> frontier = DiskFrontier.open(dir, confirmed ? DiskFrontierKillTest.CONFIRMED_N : 100_000,
+    DiskFrontier<String> frontier = DiskFrontier.open(dir, confirmed ? DiskFrontierKillIT.CONFIRMED_N : 100_000,
         0.001, Strings.CODEC, s -> s, Strings::host, Strings.quietOptions(16 * 1024)
             .withSyncInterval(java.time.Duration.ofMillis(50)).withConfirmation(confirmed), Ticker.SYSTEM);
     ArrayDeque<Claim<String>> inFlight = new ArrayDeque<>();

@@ -171,6 +171,9 @@ class OutageRetryTest {
     assertTrue(OutageRetry.isOutage(new RedisException("Currently not connected. Commands are rejected.")));
     assertTrue(OutageRetry.isOutage(new io.lettuce.core.RedisCommandTimeoutException("Command timed out")));
     assertTrue(OutageRetry.isOutage(new RedisException(new java.io.IOException("Connection reset by peer"))));
+    assertTrue(OutageRetry.isOutage(new RedisCommandExecutionException("CLUSTERDOWN The cluster is down")));
+    assertTrue(OutageRetry.isOutage(new RedisCommandExecutionException("TRYAGAIN Multiple keys request during"
+        + " rehashing of slot")));
     assertFalse(OutageRetry.isOutage(new RedisCommandExecutionException("OOM command not allowed")));
     assertFalse(OutageRetry.isOutage(new RedisCommandExecutionException("ERR " + Scripts.LOST)));
   }

@@ -1,0 +1,84 @@
+package io.sievecrawl.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A child JVM with the serial collector allocates 1.5 GB in objects that outlive a young collection and then die, as
+ * pages in flight do: without the ceiling its old generation fills with them up to the maximum heap; with it, the
+ * old generation stays within a few young collections' promotions of the live set plus the margin.
+ */
+class HeapCeilingIT {
+  private static final Pattern PEAK = Pattern.compile("old generation peak (\\d+) MB, (\\d+) full collections");
+  private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-Xms64m", "-Xmx512m", "-Xmn16m");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void boundsTheSerialCollectorsOldGeneration() throws Exception {
+    long[] without = churn("without");
+    long[] with = churn("with");
+    assertTrue(without[0] > 350, "without the ceiling the old generation fills with garbage: " + without[0] + " MB");
+    assertTrue(with[0] < 200, "with it, it stays near the live set (6 MB) plus the margin (32 MB): " + with[0] + " MB");
+    assertTrue(with[1] > without[1], "by full collections: " + with[1] + " against " + without[1]);
+  }
+
+  @Test
+  void doesNothingUnderOtherCollectors() {
+    boolean serial = ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .anyMatch(gc -> gc.getName().equals("MarkSweepCompact"));
+    try (HeapCeiling ceiling = HeapCeiling.install()) {
+      assertEquals(serial, ceiling.isActive());
+    }
+  }
+
+  /** Runs {@link Churn} in a child JVM; returns its old generation's peak in MB and its full collections. */
+  private long[] churn(String ceiling) throws Exception {
+    Path stderr = dir.resolve(ceiling + ".txt");
+    Process child = ChildProcess.start(Churn.class, JVM, stderr, ceiling);
+    assertTrue(child.waitFor(2, TimeUnit.MINUTES), "the child ends");
+    String err = Files.readString(stderr);
+    assertEquals(0, child.exitValue(), err);
+    Matcher m = PEAK.matcher(err);
+    assertTrue(m.find(), err);
+    return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+  }
+
+  /** Allocates 4 KB arrays, each kept until 1,500 newer ones exist (6 MB live); prints the old generation's peak. */
+  public static final class Churn {
+    public static void main(String[] args) {
+      HeapCeiling ceiling = args[0].equals("with") ? HeapCeiling.install(32L << 20) : null;
+      ArrayDeque<byte[]> window = new ArrayDeque<>();
+      for (int i = 0; i < 375_000; i++) {
+        window.add(new byte[4096]);
+        if (window.size() > 1_500) {
+          window.poll();
+        }
+      }
+      if (ceiling != null) {
+        ceiling.close();
+      }
+      MemoryPoolMXBean old = ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(p -> p.getType() == MemoryType.HEAP && p.isUsageThresholdSupported()).findFirst().orElseThrow();
+      long fulls = ManagementFactory.getGarbageCollectorMXBeans().stream()
+          .filter(gc -> gc.getName().equals("MarkSweepCompact")).mapToLong(GarbageCollectorMXBean::getCollectionCount)
+          .sum();
+      System.err.printf("old generation peak %d MB, %d full collections%n", old.getPeakUsage().getUsed() >> 20, fulls);
+    }
+  }
+}

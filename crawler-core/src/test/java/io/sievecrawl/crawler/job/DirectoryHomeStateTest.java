@@ -1,0 +1,97 @@
+package io.sievecrawl.crawler.job;
+
+import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.sieve.Ticker;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DirectoryHomeStateTest {
+  private static final RunOptions RUN = new RunOptions(CrawlSettings.builder().build(), "filter.n", Ticker.SYSTEM);
+  private final FakeClock clock = new FakeClock();
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aStateSavedAgainUnchangedLeavesItsFilesAloneAndAChangeReplacesOnlyWhatChanged() throws IOException {
+    DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock);
+    CrawlState state = CrawlState.fresh();
+    job.save(state);
+    Object sketch = fileKey("pages-per-origin.cms");
+    Object totals = fileKey("state.json");
+
+    job.save(state);
+    assertEquals(sketch, fileKey("pages-per-origin.cms"), "unchanged: not rewritten");
+    assertEquals(totals, fileKey("state.json"));
+
+    state.pagesPerOrigin().incrementIfBelow("https://example.com", 10);
+    job.save(state);
+    assertNotEquals(sketch, fileKey("pages-per-origin.cms"), "changed: replaced");
+    assertEquals(totals, fileKey("state.json"));
+    job.close();
+    try (DirectoryHome reopened = DirectoryHome.open(dir.resolve("job"), clock)) {
+      assertEquals(1, reopened.loadState().pagesPerOrigin().estimate("https://example.com"));
+    }
+    assertTrue(Files.size(dir.resolve("job/pages-per-origin.cms")) < 16_384,
+        "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
+  }
+
+  @Test
+  void runsKilledBeforeTheyFirstSavedTheirTotalsAreStillCountedAsRuns() throws IOException {
+    DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(), List.of("https://example.com/"), "-",
+        clock).close();
+    for (int killed = 0; killed < 3; killed++) {
+      try (DirectoryHome run = DirectoryHome.open(dir.resolve("job"), clock)) {
+        run.runStarts(RUN); // and dies before its first save
+      }
+    }
+    try (DirectoryHome resumed = DirectoryHome.open(dir.resolve("job"), clock)) {
+      resumed.runStarts(RUN);
+      assertEquals(3, resumed.loadState().totals().runs(), "the three runs before this one");
+      assertEquals(4, resumed.runs());
+    }
+  }
+
+  @Test
+  void whatMayHoldSecretsIsReadableByItsOwnerOnly() throws IOException {
+    try (DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock)) {
+      job.save(CrawlState.fresh());
+      for (String name : List.of("settings.conf", "cookies.txt")) {
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dir.resolve("job").resolve(name))), name);
+      }
+    }
+  }
+
+  @Test
+  void oneProcessAtATimeWorksACrawlDirectory() throws IOException {
+    DirectoryHome first = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock);
+    CrawlJobException e = assertThrows(CrawlJobException.class, () -> DirectoryHome.open(dir.resolve("job"), clock));
+    assertEquals(dir.resolve("job") + " is in use by another sievecrawl process (process "
+        + ProcessHandle.current().pid() + "): one process per crawl directory; wait for it to end, or stop it"
+        + " (Ctrl-C, or kill with its process id)", e.getMessage());
+    first.close();
+    DirectoryHome.open(dir.resolve("job"), clock).close();
+  }
+
+  /** The file's identity (its inode): an atomic replacement makes a new one. */
+  private Object fileKey(String name) throws IOException {
+    return Files.readAttributes(dir.resolve("job").resolve(name), BasicFileAttributes.class).fileKey();
+  }
+}

@@ -1,0 +1,203 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How an agent reaches Redis: one server, or a Redis Cluster found through any of its nodes, told apart when
+ * connecting ({@code INFO cluster}). The crawl sees only the commands both kinds share, {@link RedisClusterCommands}:
+ * on a cluster, Lettuce's cluster client sends each command to the master that serves its key's slot, follows
+ * {@code MOVED} and {@code ASK}, and keeps its view of the cluster fresh (every {@link #TOPOLOGY_REFRESH}, and at
+ * once on a redirect or a node it does not know).
+ */
+final class RedisLink implements AutoCloseable {
+  /*
+   * Design notes.
+   *
+   * 1. Lettuce's reconnection is off for both kinds (SharedConnection says why). A cluster connection holds one
+   *    connection per node; when one of them drops, the whole cluster connection is made again (SharedConnection),
+   *    after a fresh read of the topology (refreshTopology), so that a slot whose master died is sent to the replica
+   *    that took over as soon as the cluster says so.
+   * 2. Adaptive refreshes are rate-limited by Lettuce (30 s by default); one second here, so that a failover or a
+   *    slot migration is seen within a second of the first redirect rather than half a minute.
+   * 3. A cluster has database 0 only: a URI naming another is refused rather than silently using 0.
+   * 4. Without reconnection, Lettuce's default rejects commands while "disconnected", and for a cluster that
+   *    includes a command whose node connection is still being made (as every one is, lazily, at first): every
+   *    first command to a node would fail. ACCEPT_COMMANDS lets such a command wait for its connection. A node
+   *    connection that drops is not made again (note 1), and a command sent to it would wait out its timeout;
+   *    SharedConnection replaces the whole cluster connection at the first failure instead, which fails the commands
+   *    waiting on the old one at once (they are sent again on the new one).
+   */
+  /** How often a cluster's topology is read again without a cause. */
+  static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
+  private static final Duration ADAPTIVE_REFRESH_LIMIT = Duration.ofSeconds(1);
+
+  /** A connection, of either kind, and its synchronous commands. */
+  record Connection(StatefulConnection<String, byte[]> stateful, RedisClusterCommands<String, byte[]> sync) {
+    boolean isOpen() {
+      return stateful.isOpen();
+    }
+
+    void close() {
+      stateful.close();
+    }
+  }
+
+  private final AbstractRedisClient client;
+  private final Connection first;
+
+  private RedisLink(AbstractRedisClient client, Connection first) {
+    this.client = client;
+    this.first = first;
+  }
+
+  /**
+   * Connects to the Redis that {@code seeds} name (one server, or one or more nodes of a cluster), with
+   * {@code timeout} on every command.
+   *
+   * @throws RedisException if no seed can be reached or Redis refuses us
+   * @throws IllegalArgumentException saying what is wrong (starting with "the") with a URI that does not fit the
+   *     Redis found: several seeds that are no cluster, a database other than 0 on a cluster
+   */
+  static RedisLink open(List<RedisURI> seeds, Duration timeout) {
+    RedisException failure = null;
+    for (RedisURI seed : seeds) {
+      RedisClient probe = RedisClient.create(seed);
+      probe.setOptions(ClientOptions.builder().autoReconnect(false)
+          .timeoutOptions(TimeoutOptions.enabled(timeout)).build());
+      StatefulRedisConnection<String, byte[]> connection;
+      try {
+        connection = probe.connect(SharedConnection.CODEC);
+      } catch (RedisException e) {
+        probe.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (seed.getDatabase() != 0 && RedisCrawl.rootMessage(e).contains("SELECT is not allowed in cluster mode")) {
+          throw notDatabaseZero(seed);
+        }
+        failure = e;
+        continue;
+      }
+      boolean cluster;
+      try {
+        cluster = inClusterMode(connection);
+      } catch (RedisException e) {
+        closeQuietly(connection, probe);
+        throw e;
+      }
+      if (!cluster) {
+        if (seeds.size() > 1) {
+          closeQuietly(connection, probe);
+          throw new IllegalArgumentException("the URI names " + seeds.size() + " nodes, but " + seed.getHost() + ":"
+              + seed.getPort() + " is a Redis without cluster mode: name that one server alone");
+        }
+        return new RedisLink(probe, new Connection(connection, connection.sync()));
+      }
+      closeQuietly(connection, probe);
+      return cluster(seeds, timeout);
+    }
+    throw failure;
+  }
+
+  private static IllegalArgumentException notDatabaseZero(RedisURI seed) {
+    return new IllegalArgumentException("the database is " + seed.getDatabase() + ", but a Redis Cluster has"
+        + " database 0 only: leave /" + seed.getDatabase() + " out of the URI");
+  }
+
+  /** Whether the server runs in cluster mode; one that refuses INFO (renamed, or denied by an ACL) does not. */
+  private static boolean inClusterMode(StatefulRedisConnection<String, byte[]> connection) {
+    try {
+      return connection.sync().info("cluster").contains("cluster_enabled:1");
+    } catch (RedisCommandExecutionException e) {
+      return false;
+    }
+  }
+
+  private static RedisLink cluster(List<RedisURI> seeds, Duration timeout) {
+    RedisClusterClient client = RedisClusterClient.create(seeds);
+    client.setOptions(ClusterClientOptions.builder().autoReconnect(false) // note 1
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS) // note 4
+        .timeoutOptions(TimeoutOptions.enabled(timeout))
+        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+            .enablePeriodicRefresh(TOPOLOGY_REFRESH)
+            .enableAllAdaptiveRefreshTriggers()
+            .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_LIMIT) // note 2
+            .build())
+        .build());
+    try {
+      StatefulRedisClusterConnection<String, byte[]> connection = client.connect(SharedConnection.CODEC);
+      return new RedisLink(client, new Connection(connection, connection.sync()));
+    } catch (RedisException | IllegalArgumentException e) {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(StatefulRedisConnection<String, byte[]> connection, RedisClient client) {
+    try {
+      connection.close();
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /** Whether this is a Redis Cluster. */
+  boolean cluster() {
+    return client instanceof RedisClusterClient;
+  }
+
+  /** The connection made when connecting. */
+  Connection first() {
+    return first;
+  }
+
+  /**
+   * A new connection.
+   *
+   * @throws RedisException while Redis cannot be reached
+   */
+  Connection connect() {
+    if (client instanceof RedisClusterClient clusterClient) {
+      StatefulRedisClusterConnection<String, byte[]> connection = clusterClient.connect(SharedConnection.CODEC);
+      return new Connection(connection, connection.sync());
+    }
+    StatefulRedisConnection<String, byte[]> connection = ((RedisClient) client).connect(SharedConnection.CODEC);
+    return new Connection(connection, connection.sync());
+  }
+
+  /**
+   * Reads a cluster's topology again, now: after an outage, a slot may be served by another node (a replica that
+   * took over, a slot migrated). Nothing for one server.
+   *
+   * @throws RedisException if no node answers
+   */
+  void refreshTopology() {
+    if (client instanceof RedisClusterClient clusterClient) {
+      clusterClient.refreshPartitions();
+    }
+  }
+
+  /** Closes the first connection if it is still open, and the client with every connection it made. */
+  @Override
+  public void close() {
+    try {
+      if (first.isOpen()) { // else Lettuce closed it when it dropped
+        first.close();
+      }
+    } finally {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+}
