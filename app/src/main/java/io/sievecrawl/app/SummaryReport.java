@@ -52,11 +52,11 @@ final class SummaryReport {
   private static List<String> lines(CrawlSummary s, String leftFor, NextRun next, long startN) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
-    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages%s in %s (%,.1f pages/s), %s read%s",
+    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages%s in %s (%s), %s read%s",
         s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched() - s.requisites(),
         s.requisites() > 0 ? String.format(Locale.ROOT, " and %,d requisite%s", s.requisites(),
             s.requisites() == 1 ? "" : "s") : "",
-        took(s.elapsed()), s.pagesPerSecond(), Values.formatSize(s.bytes()),
+        took(s.elapsed()), rate(s), Values.formatSize(s.bytes()),
         s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at %s", s.truncated(),
             Setting.MAX_BODY_SIZE.key()) : ""));
     String notFetched = (s.skipped().isEmpty() ? "none" : join(s.skipped()))
@@ -164,6 +164,15 @@ final class SummaryReport {
   static String connectionDetail(CrawlSummary s) {
     return String.format(Locale.ROOT, "  connections:     %,d opened (%.3f per page), %,d TLS handshakes",
         s.connections(), s.connectionsPerPage(), s.tlsHandshakes());
+  }
+
+  /** Pages per second; with requisites, also every fetch per second: pages alone would hide what the crawl did. */
+  private static String rate(CrawlSummary s) {
+    if (s.requisites() == 0) {
+      return String.format(Locale.ROOT, "%,.1f pages/s", s.pagesPerSecond());
+    }
+    double pages = s.pagesPerSecond() * (s.fetched() - s.requisites()) / s.fetched();
+    return String.format(Locale.ROOT, "%,.1f pages/s, %,.1f with requisites", pages, s.pagesPerSecond());
   }
 
   /** {@code 12.3 s} under a minute, to the tenth; {@code 12m05s}, {@code 3h02m} beyond. */
