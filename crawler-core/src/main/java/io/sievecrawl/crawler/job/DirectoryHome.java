@@ -11,6 +11,7 @@ import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.CrawlIdentity;
 import io.sievecrawl.crawler.home.Frontiers;
 import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.sieve.DirectoryLock;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -25,7 +26,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,7 +108,8 @@ public final class DirectoryHome implements CrawlHome {
       throw new CrawlJobException(dir + " is a file, not a directory");
     }
     Files.createDirectories(dir);
-    DirectoryLock lock = DirectoryLock.take(dir);
+    DirectoryLock lock = DirectoryLock.take(dir.resolve(CrawlFiles.LOCK),
+        holder -> CrawlJobException.inUse(dir, holder));
     try {
       Files.createDirectories(dir.resolve(CrawlFiles.FRONTIER));
       Durable.replacePrivate(dir.resolve(CrawlFiles.SETTINGS), ("# The settings of this crawl; 'sievecrawl resume'"
@@ -142,7 +143,9 @@ public final class DirectoryHome implements CrawlHome {
         throw new CrawlJobException(dir.resolve(needed) + ": missing from the crawl directory");
       }
     }
-    return new DirectoryHome(dir, DirectoryLock.take(dir), manifest, clock);
+    DirectoryLock lock = DirectoryLock.take(dir.resolve(CrawlFiles.LOCK),
+        holder -> CrawlJobException.inUse(dir, holder));
+    return new DirectoryHome(dir, lock, manifest, clock);
   }
 
   @Override
@@ -387,11 +390,5 @@ public final class DirectoryHome implements CrawlHome {
   public void delete() throws IOException {
     close();
     CrawlFiles.deleteCrawl(dir);
-  }
-
-  /** Manifest fields for display: status, runs, output. */
-  public synchronized Map<String, String> describe() {
-    return Map.of("status", manifest.status(), "runs", Integer.toString(manifest.runs()), "output",
-        manifest.output());
   }
 }
