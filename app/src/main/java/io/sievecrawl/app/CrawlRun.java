@@ -2,11 +2,11 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.FrontierFailure;

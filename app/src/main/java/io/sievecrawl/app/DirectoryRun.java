@@ -2,10 +2,10 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.job.DirectoryHome;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FileWriteException;

@@ -2,11 +2,11 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Values;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.SharedCrawls;
 import io.sievecrawl.crawler.home.SharedHome;
 import io.sievecrawl.crawler.home.SharedHomeException;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WaczPackage;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;

@@ -2,8 +2,8 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Values;
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.CrawlTotals;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.SieveStats;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.sievecrawl.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.CrawlTotals;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.ByteArrayOutputStream;

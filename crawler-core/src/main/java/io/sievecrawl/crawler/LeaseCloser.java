@@ -1,9 +1,14 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
+import io.sievecrawl.crawler.report.SkipLog;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.scope.RequisiteScope;
+import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
 import java.time.Clock;
@@ -200,7 +205,7 @@ final class LeaseCloser {
   private String rejection(CrawlTask next) {
     String why;
     if (next.requisite()) {
-      why = requisiteScope.rejection(next);
+      why = requisiteScope.rejection(next.url(), next.referrer());
     } else {
       ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
       why = reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);

@@ -3,6 +3,7 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.sitemap.SitemapReader;
 import io.sievecrawl.crawler.url.ReferenceResolver;

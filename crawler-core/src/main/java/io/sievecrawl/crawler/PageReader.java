@@ -4,6 +4,7 @@ import io.sievecrawl.config.ResultsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.html.PageLinks;
+import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
 import java.util.ArrayList;

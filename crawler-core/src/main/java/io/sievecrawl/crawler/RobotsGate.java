@@ -1,6 +1,8 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.RobotsSettings;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.robots.RobotsPolicy;

@@ -3,6 +3,7 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.crawler.encoding.WebEncoding;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.CssUrls;
+import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;

@@ -15,6 +15,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.RequisiteFetch;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
 import java.util.Comparator;

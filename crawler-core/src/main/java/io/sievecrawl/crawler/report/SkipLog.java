@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 /**
  * Hears of every URL the crawl leaves out, with why: out of scope, a spider trap, the depth limit, already seen

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import crawlercommons.domains.EffectiveTldFinder;
 import io.sievecrawl.config.CrawlLimits;
@@ -24,9 +24,9 @@ import java.util.regex.Pattern;
  * server. {@code host} scope keeps to the seeds' sites; {@code domain} scope to the seeds' registrable domains, on
  * the default ports or the seeds' own ports.
  */
-final class ScopePolicy {
+public final class ScopePolicy {
   /** Why a URL is out of scope; the summary counts them by reason. */
-  enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
+  public enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
 
   private static final String HTTPS = "https://";
 
@@ -48,7 +48,7 @@ final class ScopePolicy {
    * @param seedUrls the normalized seed URLs
    * @param moreSeedSites sites that count as the seeds' too (brought into scope by seed redirects in an earlier run)
    */
-  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
+  public ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
     CrawlLimits crawl = settings.crawl();
     this.scope = crawl.scope();
     this.include = crawl.include();
@@ -61,17 +61,17 @@ final class ScopePolicy {
     moreSeedSites.forEach(this::addSeedSite);
   }
 
-  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls) {
+  public ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls) {
     this(settings, seedUrls, List.of());
   }
 
   /** Runs {@code listener} for every site a seed redirect brings into scope from now on (to share it). */
-  void onNewSite(java.util.function.Consumer<String> listener) {
+  public void onNewSite(java.util.function.Consumer<String> listener) {
     this.onNewSite = listener;
   }
 
   /** Adds a seed URL: its origin takes credentials, its site is in scope. Returns whether its site is new. */
-  boolean addSeed(Url seed) {
+  public boolean addSeed(Url seed) {
     seedOrigins.add(seed.origin());
     String site = siteOf(seed);
     if (seedSites.contains(site)) {
@@ -82,13 +82,8 @@ final class ScopePolicy {
   }
 
   /** Adds sites that count as the seeds' (shared by other agents of the crawl). */
-  void addSites(Collection<String> sites) {
+  public void addSites(Collection<String> sites) {
     sites.forEach(this::addSeedSite);
-  }
-
-  /** Whether {@code host} is a seed's host (which may resolve to a local address when others may not). */
-  boolean isSeedHost(String host) {
-    return seedHosts.contains(host);
   }
 
   /**
@@ -97,13 +92,13 @@ final class ScopePolicy {
    * seed redirect brought in). Never over http to a site whose seed was https, and never to another port of a seed's
    * host: that is another server (curl's rule, CVE-2022-27776).
    */
-  boolean takesCredentials(String origin) {
+  public boolean takesCredentials(String origin) {
     return seedOrigins.contains(origin)
         || (origin.startsWith(HTTPS) && seedSites.contains(origin.substring(HTTPS.length())));
   }
 
   /** The sites that count as the seeds' now, for a resumed crawl. */
-  Set<String> seedSites() {
+  public Set<String> seedSites() {
     return Set.copyOf(seedSites);
   }
 
@@ -112,7 +107,7 @@ final class ScopePolicy {
    * {@code www.example.com}) brings that site into scope: that is where the user's site lives. A redirect to
    * another domain (a login or consent page elsewhere) does not.
    */
-  void addSeedRedirect(Url seed, Url target) {
+  public void addSeedRedirect(Url seed, Url target) {
     if (registrableDomain(target.host()).equals(registrableDomain(seed.host()))) {
       String site = siteOf(target);
       if (!seedSites.contains(site)) {
@@ -138,7 +133,7 @@ final class ScopePolicy {
   }
 
   /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not. */
-  Reason rejection(Url url, int depth) {
+  public Reason rejection(Url url, int depth) {
     if (depth > maxDepth) {
       return Reason.DEPTH;
     }
@@ -157,7 +152,7 @@ final class ScopePolicy {
   }
 
   /** Whether the site of {@code url} is in scope: a seed's (crawl.scope host), of a seed's domain, or any. */
-  boolean coversSiteOf(Url url) {
+  public boolean coversSiteOf(Url url) {
     if (scope == Scope.ANY) {
       return true;
     }
@@ -190,12 +185,12 @@ final class ScopePolicy {
    * Whether {@code host} may resolve to a local address although a public page led to it: a seed's host, or one
    * crawl.scope covers (under scope domain, a host of a seed's registrable domain).
    */
-  boolean mayBeLocal(String host) {
+  public boolean mayBeLocal(String host) {
     return seedHosts.contains(host) || scope == Scope.DOMAIN && seedDomains.contains(registrableDomain(host));
   }
 
   /** Whether {@code url} is one the include patterns let in (every URL when there are none). */
-  boolean included(Url url) {
+  public boolean included(Url url) {
     return include.isEmpty() || matchesAny(include, url.toString());
   }
 
@@ -212,7 +207,7 @@ final class ScopePolicy {
    * The site of a URL: its host, plus {@code :port} when the port is not its scheme's default (its origin names a
    * port only then).
    */
-  static String siteOf(Url url) {
+  public static String siteOf(Url url) {
     String origin = url.origin();
     int hostStart = url.scheme().length() + 3;
     return origin.length() == hostStart + url.host().length() ? url.host() : origin.substring(hostStart);

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.sieve.SieveStats;
@@ -75,7 +75,7 @@ public record CrawlSummary(
     PAGE_LIMIT,
     /** crawl.max-time was reached. */
     TIME_LIMIT,
-    /** {@link Crawler#stop()} was called. */
+    /** {@link io.sievecrawl.crawler.Crawler#stop()} was called. */
     STOPPED,
     /** A failure ended the run: see {@link CrawlSummary#failure()}. */
     FAILED
@@ -106,7 +106,7 @@ public record CrawlSummary(
    * URLs were all fetched recently enough to be kept had no work.
    */
   public boolean reachedNothing() {
-    long fresh = skipped.getOrDefault(FreshGate.FRESH, 0L);
+    long fresh = skipped.getOrDefault("fresh", 0L); // FreshGate.FRESH
     return responses == 0 && carriedOver + admitted - fresh > 0;
   }
 

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import io.sievecrawl.config.RequisiteSettings;
 import io.sievecrawl.config.Scope;
@@ -12,21 +12,24 @@ import java.util.Locale;
  * crawl.allow-private-addresses), nothing crawl.exclude leaves out, nothing a trap guard refuses ({@link
  * ScopePolicy#requisiteRejection}). No depth limit: a requisite is no hop.
  */
-final class RequisiteScope {
+public final class RequisiteScope {
   private final Scope scope;
   private final ScopePolicy crawl;
 
-  RequisiteScope(RequisiteSettings settings, ScopePolicy crawl) {
+  public RequisiteScope(RequisiteSettings settings, ScopePolicy crawl) {
     this.scope = settings.scope();
     this.crawl = crawl;
   }
 
-  /** Why {@code requisite} is not fetched ({@code out-of-scope-host}, ...), or {@code null} if it is. */
-  String rejection(CrawlTask requisite) {
-    if (scope != Scope.ANY && requisite.referrer() != null && !near(requisite.url(), requisite.referrer())) {
+  /**
+   * Why the requisite {@code url}, needed by {@code referrer} (the page or style sheet, {@code null} for none), is not
+   * fetched ({@code out-of-scope-host}, ...), or {@code null} if it is.
+   */
+  public String rejection(Url url, String referrer) {
+    if (scope != Scope.ANY && referrer != null && !near(url, referrer)) {
       return "out-of-scope-host";
     }
-    ScopePolicy.Reason reason = crawl.requisiteRejection(requisite.url());
+    ScopePolicy.Reason reason = crawl.requisiteRejection(url);
     return reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
   }
 
