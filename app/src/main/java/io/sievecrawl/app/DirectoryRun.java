@@ -6,6 +6,7 @@ import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FileWriteException;
@@ -185,7 +186,7 @@ final class DirectoryRun implements HomeRun {
   /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */
   private static String whyNothing(CrawlSummary summary) {
     List<String> why = new ArrayList<>();
-    long disallowed = summary.skipped().getOrDefault("robots", 0L);
+    long disallowed = summary.skipped(SkipReason.ROBOTS);
     if (disallowed > 0) {
       why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL"
           : String.format(Locale.ROOT, "all %,d URLs", disallowed)));

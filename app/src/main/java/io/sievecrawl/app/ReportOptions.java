@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.report.OriginRow;
 import io.sievecrawl.crawler.report.SkipLog;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.FileOutputStream;
@@ -212,14 +213,14 @@ final class ReportOptions {
     }
 
     @Override
-    public synchronized void skipped(String url, String referrer, int depth, String reason) {
+    public synchronized void skipped(String url, String referrer, int depth, SkipReason reason) {
       if (broken) {
         return;
       }
       try {
         json.writeStartObject();
         json.writeStringField("url", url);
-        json.writeStringField("reason", reason);
+        json.writeStringField("reason", reason.wireName());
         json.writeStringField("referrer", referrer);
         json.writeNumberField("depth", depth);
         json.writeEndObject();

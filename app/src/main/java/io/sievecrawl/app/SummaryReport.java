@@ -4,6 +4,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Values;
 import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.report.CrawlTotals;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.SieveStats;
 import java.time.Duration;
@@ -121,7 +122,7 @@ final class SummaryReport {
     Map<String, Long> v = s.visits();
     long again = v.getOrDefault("unchanged", 0L) + v.getOrDefault("changed", 0L) + v.getOrDefault("gone", 0L)
         + v.getOrDefault("failed", 0L);
-    long fresh = s.skipped().getOrDefault("fresh", 0L);
+    long fresh = s.skipped(SkipReason.FRESH);
     if (again > 0) {
       lines.add(String.format(Locale.ROOT, "  against the last visit: unchanged %,d, changed %,d, new %,d, gone %,d%s",
           v.getOrDefault("unchanged", 0L), v.getOrDefault("changed", 0L), v.getOrDefault("new", 0L),

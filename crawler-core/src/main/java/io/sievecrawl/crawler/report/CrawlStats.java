@@ -57,20 +57,25 @@ public final class CrawlStats {
   }
 
   /** An admitted URL that will not be fetched (robots.txt, a budget, the page limit). */
-  public void skip(String reason) {
-    skipped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  public void skip(SkipReason reason) {
+    skipped.computeIfAbsent(reason.wireName(), k -> new LongAdder()).increment();
   }
 
   /**
    * Links and redirect targets refused before the frontier (out of scope, a trap, a redirect to a seen URL, past the
    * per-page cap).
    */
-  public void notAdmitted(String reason) {
+  public void notAdmitted(SkipReason reason) {
     notAdmitted(reason, 1);
   }
 
-  public void notAdmitted(String reason, long count) {
-    notAdmitted.computeIfAbsent(reason, k -> new LongAdder()).add(count);
+  public void notAdmitted(SkipReason reason, long count) {
+    notAdmitted.computeIfAbsent(reason.wireName(), k -> new LongAdder()).add(count);
+  }
+
+  /** A page's requisite refused before the frontier, counted apart from links: {@code requisite-out-of-scope-...}. */
+  public void requisiteNotAdmitted(SkipReason reason) {
+    notAdmitted.computeIfAbsent(reason.ofRequisite(), k -> new LongAdder()).increment();
   }
 
   public Map<String, Long> byStatusClass() {
@@ -81,10 +86,12 @@ public final class CrawlStats {
     return snapshot(byError);
   }
 
+  /** Admitted URLs not fetched, by the {@link SkipReason#wireName()} of why. */
   public Map<String, Long> skipped() {
     return snapshot(skipped);
   }
 
+  /** URLs refused before the frontier, by the {@link SkipReason#wireName()} of why. */
   public Map<String, Long> notAdmitted() {
     return snapshot(notAdmitted);
   }

@@ -2,8 +2,8 @@ package io.sievecrawl.crawler.scope;
 
 import io.sievecrawl.config.RequisiteSettings;
 import io.sievecrawl.config.Scope;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
-import java.util.Locale;
 
 /**
  * Where a page's requisites may come from. Not the page's scope: a style sheet on a CDN is needed all the same. By
@@ -23,14 +23,13 @@ public final class RequisiteScope {
 
   /**
    * Why the requisite {@code url}, needed by {@code referrer} (the page or style sheet, {@code null} for none), is not
-   * fetched ({@code out-of-scope-host}, ...), or {@code null} if it is.
+   * fetched (an {@code OUT_OF_SCOPE_...}), or {@code null} if it is.
    */
-  public String rejection(Url url, String referrer) {
+  public SkipReason rejection(Url url, String referrer) {
     if (scope != Scope.ANY && referrer != null && !near(url, referrer)) {
-      return "out-of-scope-host";
+      return SkipReason.OUT_OF_SCOPE_HOST;
     }
-    ScopePolicy.Reason reason = crawl.requisiteRejection(url);
-    return reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+    return crawl.requisiteRejection(url);
   }
 
   /** Whether {@code url} is on the site (host scope) or registrable domain (domain scope) of {@code page}. */

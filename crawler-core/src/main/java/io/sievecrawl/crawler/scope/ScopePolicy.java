@@ -5,6 +5,7 @@ import io.sievecrawl.config.CrawlLimits;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,9 +26,6 @@ import java.util.regex.Pattern;
  * the default ports or the seeds' own ports.
  */
 public final class ScopePolicy {
-  /** Why a URL is out of scope; the summary counts them by reason. */
-  public enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
-
   private static final String HTTPS = "https://";
 
   private final Scope scope;
@@ -132,23 +130,23 @@ public final class ScopePolicy {
     }
   }
 
-  /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not. */
-  public Reason rejection(Url url, int depth) {
+  /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not (an {@code OUT_OF_SCOPE_...}). */
+  public SkipReason rejection(Url url, int depth) {
     if (depth > maxDepth) {
-      return Reason.DEPTH;
+      return SkipReason.OUT_OF_SCOPE_DEPTH;
     }
     if (!coversSiteOf(url)) {
-      return Reason.HOST;
+      return SkipReason.OUT_OF_SCOPE_HOST;
     }
     String host = url.host();
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
-      return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
+      return SkipReason.OUT_OF_SCOPE_PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
     String canonical = url.toString();
     if (matchesAny(exclude, canonical) || (!include.isEmpty() && !matchesAny(include, canonical))) {
-      return Reason.PATTERN;
+      return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? Reason.TRAP : null;
+    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /** Whether the site of {@code url} is in scope: a seed's (crawl.scope host), of a seed's domain, or any. */
@@ -170,15 +168,15 @@ public final class ScopePolicy {
    * (unless crawl.allow-private-addresses, or a host the crawl's scope covers), crawl.exclude, a trap guard; null if
    * it may.
    */
-  Reason requisiteRejection(Url url) {
+  SkipReason requisiteRejection(Url url) {
     String host = url.host();
     if (!allowLocal && PrivateAddresses.isLocalLiteral(host) && !mayBeLocal(host)) {
-      return Reason.PRIVATE;
+      return SkipReason.OUT_OF_SCOPE_PRIVATE;
     }
     if (matchesAny(exclude, url.toString())) {
-      return Reason.PATTERN;
+      return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? Reason.TRAP : null;
+    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /**
