@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CrawlRun {
   static final String CAPACITY_HINT = Setting.FILTER_N.key() + " (-n)";
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(CrawlRun.class);
   /** The state is saved this often: a kill loses at most this much of the totals, page counts and cookies. */
   private static final long STATE_EVERY_MILLIS = 1_000;
 

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * names the directory in its messages, and that every way out says how to continue ({@code resume DIR}).
  */
 final class DirectoryRun implements HomeRun {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(DirectoryRun.class);
 
   private final DirectoryHome home;
   private final boolean temporary;

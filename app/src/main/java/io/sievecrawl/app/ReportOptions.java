@@ -94,7 +94,7 @@ final class ReportOptions {
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger("sievecrawl").warn("could not write {} ({}); 'sievecrawl wacz' can make it"
+      org.slf4j.LoggerFactory.getLogger(ReportOptions.class).warn("could not write {} ({}); 'sievecrawl wacz' can make it"
           + " from the WARC files", wacz, Errors.reason(e));
     }
   }
@@ -201,7 +201,7 @@ final class ReportOptions {
 
   /** Skipped URLs as JSON Lines: one line per URL, written whole. */
   private static final class JsonSkipLog implements SkipLog {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("sievecrawl");
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReportOptions.class);
     private final FileOutputStream file;
     private final JsonGenerator json;
     private boolean broken;

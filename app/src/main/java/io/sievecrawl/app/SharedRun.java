@@ -30,7 +30,7 @@ final class SharedRun implements HomeRun {
   static final int SHARDS = 64;
   /** How long {@code join} waits for a crawl that another agent has not started yet (agents started together). */
   static final Duration JOIN_WAIT = Duration.ofMinutes(1);
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(SharedRun.class);
 
   private final SharedHome home;
 
