@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         "With --sites N: a broad crawl of N sites on one server (their names pinned to it), politely (see --delay),"
             + " for --seconds; prints pages/s against the ideal of one page per site per delay, and pages per site."})
 final class BenchCommand implements Callable<Integer> {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("sievecrawl");
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(BenchCommand.class);
   private final Terminal terminal;
   private final Clocks clocks;
 

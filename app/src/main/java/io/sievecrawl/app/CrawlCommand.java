@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
         "Settings: defaults < config file (-c) < flags. The capacity warning in the log starts with"
             + " 'URL filter over capacity'."})
 final class CrawlCommand implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(CrawlCommand.class);
   private static final DateTimeFormatter JOB_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   private final Terminal terminal;

@@ -2,11 +2,11 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.sieve.FailureLog;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CrawlRun {
   static final String CAPACITY_HINT = Setting.FILTER_N.key() + " (-n)";
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(CrawlRun.class);
   /** The state is saved this often: a kill loses at most this much of the totals, page counts and cookies. */
   private static final long STATE_EVERY_MILLIS = 1_000;
 

@@ -2,10 +2,11 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import io.sievecrawl.crawler.job.DirectoryHome;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
 import io.sievecrawl.sieve.FileWriteException;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * names the directory in its messages, and that every way out says how to continue ({@code resume DIR}).
  */
 final class DirectoryRun implements HomeRun {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(DirectoryRun.class);
 
   private final DirectoryHome home;
   private final boolean temporary;
@@ -185,7 +186,7 @@ final class DirectoryRun implements HomeRun {
   /** Why a crawl with work fetched no page: robots.txt refused it, origins were given up, or no server answered. */
   private static String whyNothing(CrawlSummary summary) {
     List<String> why = new ArrayList<>();
-    long disallowed = summary.skipped().getOrDefault("robots", 0L);
+    long disallowed = summary.skipped(SkipReason.ROBOTS);
     if (disallowed > 0) {
       why.add("robots.txt disallowed " + (disallowed == 1 ? "the only URL"
           : String.format(Locale.ROOT, "all %,d URLs", disallowed)));

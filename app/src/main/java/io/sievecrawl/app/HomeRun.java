@@ -1,7 +1,7 @@
 package io.sievecrawl.app;
 
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.CrawlHome;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
         + " yet is waited for up to a minute.",
         "The crawl's own settings apply; flags may change this agent's concurrency, delays, limits and log."})
 final class JoinCommand implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(JoinCommand.class);
 
   private final Terminal terminal;
   private final Clocks clocks;

@@ -1,6 +1,6 @@
 package io.sievecrawl.app;
 
-import io.sievecrawl.crawler.CrawlProgress;
+import io.sievecrawl.crawler.report.CrawlProgress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.sievecrawl.app;
 
-import io.sievecrawl.crawler.CrawlProgress;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.report.CrawlProgress;
 import io.sievecrawl.sieve.Ticker;
 import java.util.List;
 import java.util.concurrent.Executors;

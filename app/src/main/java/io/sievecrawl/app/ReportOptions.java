@@ -6,9 +6,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.OriginRow;
-import io.sievecrawl.crawler.SkipLog;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.OriginRow;
+import io.sievecrawl.crawler.report.SkipLog;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.FileOutputStream;
@@ -93,7 +94,7 @@ final class ReportOptions {
       CrawlRun.print(String.format(Locale.ROOT, "WACZ:            %s, %,d pages, %s", wacz, s.pages(),
           io.sievecrawl.config.Values.formatSize(s.packageBytes())), status, verbosity);
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger("sievecrawl").warn("could not write {} ({}); 'sievecrawl wacz' can make it"
+      org.slf4j.LoggerFactory.getLogger(ReportOptions.class).warn("could not write {} ({}); 'sievecrawl wacz' can make it"
           + " from the WARC files", wacz, Errors.reason(e));
     }
   }
@@ -200,7 +201,7 @@ final class ReportOptions {
 
   /** Skipped URLs as JSON Lines: one line per URL, written whole. */
   private static final class JsonSkipLog implements SkipLog {
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger("sievecrawl");
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ReportOptions.class);
     private final FileOutputStream file;
     private final JsonGenerator json;
     private boolean broken;
@@ -212,14 +213,14 @@ final class ReportOptions {
     }
 
     @Override
-    public synchronized void skipped(String url, String referrer, int depth, String reason) {
+    public synchronized void skipped(String url, String referrer, int depth, SkipReason reason) {
       if (broken) {
         return;
       }
       try {
         json.writeStartObject();
         json.writeStringField("url", url);
-        json.writeStringField("reason", reason);
+        json.writeStringField("reason", reason.wireName());
         json.writeStringField("referrer", referrer);
         json.writeNumberField("depth", depth);
         json.writeEndObject();

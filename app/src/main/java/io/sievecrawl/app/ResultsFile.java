@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * or repaired.
  */
 final class ResultsFile implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(ResultsFile.class);
 
   private final String name;
   private final FileOutputStream file; // null for standard output

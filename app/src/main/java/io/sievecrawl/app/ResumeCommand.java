@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
         "Results are appended to the crawl's results file. Flags may change concurrency, delays, limits and the log"
             + " for this run; n and p (the URL filter) and the scope (--scope, --include, --exclude) cannot change."})
 class ResumeCommand implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(ResumeCommand.class);
 
   final Terminal terminal;
   final Clocks clocks;

@@ -2,11 +2,11 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Values;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.SharedCrawls;
 import io.sievecrawl.crawler.home.SharedHome;
 import io.sievecrawl.crawler.home.SharedHomeException;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.WaczPackage;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcWriteException;
@@ -30,7 +30,7 @@ final class SharedRun implements HomeRun {
   static final int SHARDS = 64;
   /** How long {@code join} waits for a crawl that another agent has not started yet (agents started together). */
   static final Duration JOIN_WAIT = Duration.ofMinutes(1);
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(SharedRun.class);
 
   private final SharedHome home;
 

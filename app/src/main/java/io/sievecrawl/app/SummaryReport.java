@@ -2,8 +2,9 @@ package io.sievecrawl.app;
 
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Values;
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.CrawlTotals;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.SieveStats;
 import java.time.Duration;
@@ -52,11 +53,11 @@ final class SummaryReport {
   private static List<String> lines(CrawlSummary s, String leftFor, NextRun next, long startN) {
     List<String> lines = new ArrayList<>();
     SieveStats f = s.sieve();
-    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages%s in %s (%,.1f pages/s), %s read%s",
+    lines.add(String.format(Locale.ROOT, "crawl %s: %,d pages%s in %s (%s), %s read%s",
         s.end().name().toLowerCase(Locale.ROOT).replace('_', ' '), s.fetched() - s.requisites(),
         s.requisites() > 0 ? String.format(Locale.ROOT, " and %,d requisite%s", s.requisites(),
             s.requisites() == 1 ? "" : "s") : "",
-        took(s.elapsed()), s.pagesPerSecond(), Values.formatSize(s.bytes()),
+        took(s.elapsed()), rate(s), Values.formatSize(s.bytes()),
         s.truncated() > 0 ? String.format(Locale.ROOT, "; %,d cut off at %s", s.truncated(),
             Setting.MAX_BODY_SIZE.key()) : ""));
     String notFetched = (s.skipped().isEmpty() ? "none" : join(s.skipped()))
@@ -121,7 +122,7 @@ final class SummaryReport {
     Map<String, Long> v = s.visits();
     long again = v.getOrDefault("unchanged", 0L) + v.getOrDefault("changed", 0L) + v.getOrDefault("gone", 0L)
         + v.getOrDefault("failed", 0L);
-    long fresh = s.skipped().getOrDefault("fresh", 0L);
+    long fresh = s.skipped(SkipReason.FRESH);
     if (again > 0) {
       lines.add(String.format(Locale.ROOT, "  against the last visit: unchanged %,d, changed %,d, new %,d, gone %,d%s",
           v.getOrDefault("unchanged", 0L), v.getOrDefault("changed", 0L), v.getOrDefault("new", 0L),
@@ -164,6 +165,15 @@ final class SummaryReport {
   static String connectionDetail(CrawlSummary s) {
     return String.format(Locale.ROOT, "  connections:     %,d opened (%.3f per page), %,d TLS handshakes",
         s.connections(), s.connectionsPerPage(), s.tlsHandshakes());
+  }
+
+  /** Pages per second; with requisites, also every fetch per second: pages alone would hide what the crawl did. */
+  private static String rate(CrawlSummary s) {
+    if (s.requisites() == 0) {
+      return String.format(Locale.ROOT, "%,.1f pages/s", s.pagesPerSecond());
+    }
+    double pages = s.pagesPerSecond() * (s.fetched() - s.requisites()) / s.fetched();
+    return String.format(Locale.ROOT, "%,.1f pages/s, %,.1f with requisites", pages, s.pagesPerSecond());
   }
 
   /** {@code 12.3 s} under a minute, to the tenth; {@code 12m05s}, {@code 3h02m} beyond. */

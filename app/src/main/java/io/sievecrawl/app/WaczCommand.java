@@ -7,8 +7,8 @@ import io.sievecrawl.config.Version;
 import io.sievecrawl.crawler.job.CrawlFiles;
 import io.sievecrawl.crawler.job.WarcDirectories;
 import io.sievecrawl.crawler.warc.WaczPackage;
-import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcDamagedException;
+import io.sievecrawl.crawler.warc.WarcDirectory;
 import io.sievecrawl.crawler.warc.WarcInUseException;
 import io.sievecrawl.crawler.warc.WarcIndex;
 import java.io.IOException;
@@ -97,7 +97,7 @@ final class WaczCommand implements Callable<Integer> {
   /** Closes the WARC files a killed crawl left open in {@code warcDir}; refuses one a crawl is writing to. */
   private static int closeLeftovers(Path warcDir) throws IOException {
     try {
-      return WarcArchive.closeLeftovers(warcDir);
+      return WarcDirectory.closeLeftovers(warcDir);
     } catch (WarcInUseException e) {
       throw new UserError(ExitCodes.JOB, "cannot package " + warcDir + ": a crawl is writing to it: wait for it to"
           + " end");

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * repaired then), described by a warcinfo record, forced to disk with the results, closed at the end.
  */
 final class WarcOutput {
-  private static final Logger log = LoggerFactory.getLogger("sievecrawl");
+  private static final Logger log = LoggerFactory.getLogger(WarcOutput.class);
 
   private WarcOutput() {}
 

@@ -2,7 +2,7 @@ package io.sievecrawl.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.sievecrawl.crawler.CrawlProgress;
+import io.sievecrawl.crawler.report.CrawlProgress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

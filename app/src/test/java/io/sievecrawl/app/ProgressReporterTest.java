@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
-import io.sievecrawl.crawler.CrawlTotals;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.home.MemoryHome;
+import io.sievecrawl.crawler.report.CrawlTotals;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

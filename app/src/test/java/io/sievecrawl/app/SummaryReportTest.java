@@ -3,8 +3,8 @@ package io.sievecrawl.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sievecrawl.crawler.CrawlSummary;
-import io.sievecrawl.crawler.CrawlTotals;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.report.CrawlTotals;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.sieve.SieveStats;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +35,8 @@ class SummaryReportTest {
   @Test
   void pagesAndRequisitesAreCountedApart() {
     CrawlSummary s = summary(Duration.ofSeconds(125), 0);
-    assertEquals("crawl stopped: 100,000 pages and 23,456 requisites in 2m05s (987.6 pages/s), 1.23GB read",
+    assertEquals("crawl stopped: 100,000 pages and 23,456 requisites in 2m05s (800.0 pages/s, 987.6 with"
+        + " requisites), 1.23GB read",
         SummaryReport.lines(withRequisites(s, 23_456), SummaryReport.NextRun.RESUME, 10_000_000).get(0));
     assertTrue(SummaryReport.lines(withRequisites(s, 1), SummaryReport.NextRun.RESUME, 10_000_000).get(0)
         .startsWith("crawl stopped: 123,455 pages and 1 requisite in "));

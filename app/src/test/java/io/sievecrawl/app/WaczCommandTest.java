@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcDirectory;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -60,7 +61,7 @@ class WaczCommandTest {
   @Test
   void aDamagedFileLeftOpenIsRefusedWithTheWholeSentence() throws IOException {
     Path file = warcFile();
-    Path open = Files.move(file, file.resolveSibling(file.getFileName() + WarcArchive.OPEN_SUFFIX));
+    Path open = Files.move(file, file.resolveSibling(file.getFileName() + WarcDirectory.OPEN_SUFFIX));
     try (RandomAccessFile raf = new RandomAccessFile(open.toFile(), "rw")) {
       raf.seek(raf.length() / 3);
       raf.write(new byte[64]); // damage in the middle, whole records after it: not what a kill leaves

@@ -2,6 +2,7 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.html.LinkExtractor;
+import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * the page limit and a fatal failure all end up here; {@code onStop} (the scheduler's stop) runs once, on the first.
  */
 final class CrawlControl {
-  private static final Logger log = LoggerFactory.getLogger(Crawler.class);
+  private static final Logger log = LoggerFactory.getLogger(CrawlControl.class);
 
   private final Runnable onStop;
   private final Runnable onPageLimit;

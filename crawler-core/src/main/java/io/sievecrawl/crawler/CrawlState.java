@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.crawler.report.CrawlTotals;
 import io.sievecrawl.sieve.CountMinSketch;
 import java.util.Collections;
 import java.util.List;

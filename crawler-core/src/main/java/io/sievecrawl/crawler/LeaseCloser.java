@@ -1,9 +1,15 @@
 package io.sievecrawl.crawler;
 
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
+import io.sievecrawl.crawler.report.SkipLog;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.scope.RequisiteScope;
+import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.sieve.FrontierFailure;
 import java.io.IOException;
 import java.time.Clock;
@@ -11,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,8 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseCloser {
   private static final Logger log = LoggerFactory.getLogger(LeaseCloser.class);
-  /** Why a link longer than traps.max-url-length is not followed: a trap guard with a name of its own. */
-  static final String TOO_LONG = "too-long";
 
   private final HostScheduler<CrawlTask> scheduler;
   private final ScopePolicy scope;
@@ -133,23 +136,24 @@ final class LeaseCloser {
       return outcome.result();
     }
     for (String link : found.tooLong()) { // a trap guard's refusal, logged as it was written
-      stats.notAdmitted(TOO_LONG);
-      skips.skipped(link, task.key(), task.depth() + 1, TOO_LONG);
+      stats.notAdmitted(SkipReason.TOO_LONG);
+      skips.skipped(link, task.key(), task.depth() + 1, SkipReason.TOO_LONG);
     }
     List<CrawlTask> batch = new ArrayList<>(outcome.requisites().size() + found.tasks().size());
     batch.addAll(outcome.requisites());
     batch.addAll(found.tasks());
-    List<String> notFollowed = offerAll(batch).subList(outcome.requisites().size(), batch.size());
+    List<SkipReason> notFollowed = offerAll(batch).subList(outcome.requisites().size(), batch.size());
     CrawlResult result = outcome.result();
     if (result.links() == null) {
       return result;
     }
     List<CrawlResult.Link> links = new ArrayList<>(notFollowed.size() + found.tooLong().size());
     for (int i = 0; i < notFollowed.size(); i++) {
-      links.add(new CrawlResult.Link(found.tasks().get(i).key(), notFollowed.get(i)));
+      SkipReason why = notFollowed.get(i);
+      links.add(new CrawlResult.Link(found.tasks().get(i).key(), why == null ? null : why.wireName()));
     }
     for (String link : found.tooLong()) {
-      links.add(new CrawlResult.Link(link, TOO_LONG));
+      links.add(new CrawlResult.Link(link, SkipReason.TOO_LONG.wireName()));
     }
     return result.withLinks(links);
   }
@@ -158,15 +162,15 @@ final class LeaseCloser {
    * Offers the tasks in scope to the frontier as one batch (one round trip to a shared frontier); logs the rest and
    * those seen before as skipped. Why each task was not followed, in order, {@code null} for those admitted.
    */
-  private List<String> offerAll(List<CrawlTask> tasks) {
+  private List<SkipReason> offerAll(List<CrawlTask> tasks) {
     if (tasks.isEmpty()) {
       return List.of();
     }
-    List<String> notFollowed = new ArrayList<>(tasks.size());
+    List<SkipReason> notFollowed = new ArrayList<>(tasks.size());
     List<CrawlTask> inScope = new ArrayList<>(tasks.size());
     List<Integer> at = new ArrayList<>(tasks.size());
     for (CrawlTask next : tasks) {
-      String rejection = rejection(next);
+      SkipReason rejection = rejection(next);
       notFollowed.add(rejection);
       if (rejection == null) {
         at.add(notFollowed.size() - 1);
@@ -176,8 +180,8 @@ final class LeaseCloser {
     BitSet admitted = scheduler.offerAll(inScope);
     for (int i = admitted.nextClearBit(0); i < inScope.size(); i = admitted.nextClearBit(i + 1)) {
       CrawlTask seen = inScope.get(i);
-      skips.skipped(seen.key(), seen.referrer(), seen.depth(), "seen");
-      notFollowed.set(at.get(i), "seen");
+      skips.skipped(seen.key(), seen.referrer(), seen.depth(), SkipReason.SEEN);
+      notFollowed.set(at.get(i), SkipReason.SEEN);
     }
     return notFollowed;
   }
@@ -188,8 +192,8 @@ final class LeaseCloser {
       scope.addSeedRedirect(task.url(), target.url());
     }
     if (rejection(target) == null && !scheduler.offer(target)) {
-      stats.notAdmitted("redirect-to-seen-url");
-      skips.skipped(target.key(), target.referrer(), target.depth(), "seen");
+      stats.notAdmitted(SkipReason.REDIRECT_TO_SEEN_URL);
+      skips.skipped(target.key(), target.referrer(), target.depth(), SkipReason.SEEN);
     }
   }
 
@@ -197,18 +201,17 @@ final class LeaseCloser {
    * Why {@code next} is out of scope ({@code out-of-scope-host}, ...; a requisite by the requisites' scope), counted
    * (a requisite's as {@code requisite-out-of-scope-...}) and logged; null if it is in.
    */
-  private String rejection(CrawlTask next) {
-    String why;
-    if (next.requisite()) {
-      why = requisiteScope.rejection(next);
-    } else {
-      ScopePolicy.Reason reason = scope.rejection(next.url(), next.depth());
-      why = reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
-    }
+  private SkipReason rejection(CrawlTask next) {
+    SkipReason why = next.requisite() ? requisiteScope.rejection(next.url(), next.referrer())
+        : scope.rejection(next.url(), next.depth());
     if (why == null) {
       return null;
     }
-    stats.notAdmitted(next.requisite() ? "requisite-" + why : why);
+    if (next.requisite()) {
+      stats.requisiteNotAdmitted(why);
+    } else {
+      stats.notAdmitted(why);
+    }
     skips.skipped(next.key(), next.referrer(), next.depth(), why);
     return why;
   }
@@ -217,7 +220,7 @@ final class LeaseCloser {
    * Writes a record and counts it, only once written: a record the sink refused belongs to a page done again on
    * resume. A URL given up without a fetch is counted and logged as skipped, recorded or not, rather than fetched.
    */
-  private void write(CrawlTask task, CrawlResult given, String skipReason) throws IOException {
+  private void write(CrawlTask task, CrawlResult given, SkipReason skipReason) throws IOException {
     CrawlResult result = given != null && task.requisite() ? given.asRequisite() : given;
     if (result != null) {
       sink.accept(result);

@@ -3,6 +3,7 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.fetch.StoredAs;
+import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.Url;

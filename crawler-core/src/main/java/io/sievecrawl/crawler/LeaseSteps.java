@@ -3,6 +3,8 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.html.LinkExtractor;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.url.UrlNormalizer;

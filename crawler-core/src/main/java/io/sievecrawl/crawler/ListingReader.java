@@ -3,6 +3,8 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.sitemap.SitemapReader;
 import io.sievecrawl.crawler.url.ReferenceResolver;
@@ -68,14 +70,14 @@ final class ListingReader implements LeaseStep {
       throws SitemapReader.NotASitemapException {
     SitemapReader.Listing listing = SitemapReader.read(response.body(), response.contentType(), task.key());
     if (listing.overCap() > 0) {
-      stats.notAdmitted("links-over-page-cap", listing.overCap());
+      stats.notAdmitted(SkipReason.LINKS_OVER_PAGE_CAP, listing.overCap());
     }
     ReferenceResolver resolver = normalizer.resolverFor(task.url());
     List<CrawlTask> listed = new ArrayList<>(listing.urls().size());
     for (String entry : listing.urls()) {
       Url url = resolver.resolveOrNull(entry);
       if (url == null) {
-        stats.notAdmitted("invalid-url");
+        stats.notAdmitted(SkipReason.INVALID_URL);
       } else {
         listed.add(task.listed(url, listing.index()));
       }

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  */
 final class OriginWarnings {
   static final int MAX_ORIGINS = 10_000;
-  private static final Logger log = LoggerFactory.getLogger(Crawler.class);
+  private static final Logger log = LoggerFactory.getLogger(OriginWarnings.class);
 
   private final Set<String> warned = ConcurrentHashMap.newKeySet();
 

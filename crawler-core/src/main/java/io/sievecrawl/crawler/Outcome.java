@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
 import java.util.List;
@@ -25,8 +26,8 @@ import java.util.function.BooleanSupplier;
  * @param requisites what a page (or a style sheet) needs to be shown, offered with its links, in the requisites'
  *     scope
  */
-record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow, CrawlResult result, String skipReason,
-    FoundLinks links, List<CrawlTask> listed, CrawlTask redirect, List<CrawlTask> requisites) {
+record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow, CrawlResult result,
+    SkipReason skipReason, FoundLinks links, List<CrawlTask> listed, CrawlTask redirect, List<CrawlTask> requisites) {
 
   /** How a lease ends. */
   enum End {
@@ -66,7 +67,7 @@ record Outcome(End end, CrawlTask next, Duration after, BooleanSupplier readyNow
   }
 
   /** Given up without a request, for {@code reason}; {@code result} recorded when not {@code null}. */
-  static Outcome skipped(CrawlResult result, String reason) {
+  static Outcome skipped(CrawlResult result, SkipReason reason) {
     return new Outcome(End.UNFETCHED, null, null, null, result, Objects.requireNonNull(reason), null, List.of(), null,
         List.of());
   }

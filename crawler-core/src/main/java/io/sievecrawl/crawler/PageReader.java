@@ -4,6 +4,8 @@ import io.sievecrawl.config.ResultsSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.html.PageLinks;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -39,10 +41,10 @@ final class PageReader implements LeaseStep {
     PageLinks page = links.extract(response.body(), response.charset(), task.url(), response.robotsTag(),
         recordText, requisites);
     if (page.overCap() > 0) {
-      stats.notAdmitted("links-over-page-cap", page.overCap());
+      stats.notAdmitted(SkipReason.LINKS_OVER_PAGE_CAP, page.overCap());
     }
     if (page.requisitesOverCap() > 0) {
-      stats.notAdmitted("requisites-over-page-cap", page.requisitesOverCap());
+      stats.notAdmitted(SkipReason.REQUISITES_OVER_PAGE_CAP, page.requisitesOverCap());
     }
     List<CrawlTask> next = new ArrayList<>(page.urls().size());
     for (Url link : page.urls()) {

@@ -2,6 +2,8 @@ package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.io.IOException;
 import java.time.Duration;

@@ -1,6 +1,9 @@
 package io.sievecrawl.crawler;
 
 import io.sievecrawl.config.RobotsSettings;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
@@ -61,7 +64,7 @@ final class RobotsGate implements LeaseStep {
     return switch (verdict.decision()) {
       case DISALLOWED -> {
         origins.disallowed(origin);
-        yield skipped(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", "robots");
+        yield skipped(task, ErrorKind.ROBOTS_DISALLOWED, "disallowed by robots.txt", SkipReason.ROBOTS);
       }
       // robots.txt is being fetched in the background: the origin waits for it, this worker moves on
       case PENDING -> Outcome.postpone(UNTIL_ROBOTS_ARRIVES, () -> robots.isSettled(task.url()));
@@ -83,14 +86,15 @@ final class RobotsGate implements LeaseStep {
     if (verdict.unreachable()) {
       origins.robots(origin, "unreachable: " + verdict.reason());
       return skipped(task, ErrorKind.ORIGIN_UNREACHABLE, "origin unreachable: " + verdict.reason()
-          + " (no request sent for this URL)", "origin-unreachable");
+          + " (no request sent for this URL)", SkipReason.ORIGIN_UNREACHABLE);
     }
     origins.robots(origin, "unavailable: " + verdict.reason());
-    return skipped(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(), "robots-unavailable");
+    return skipped(task, ErrorKind.ROBOTS_UNAVAILABLE, "origin given up: " + verdict.reason(),
+        SkipReason.ROBOTS_UNAVAILABLE);
   }
 
   /** A URL given up without a fetch, recorded with why. */
-  private Outcome skipped(CrawlTask task, ErrorKind kind, String why, String reason) {
+  private Outcome skipped(CrawlTask task, ErrorKind kind, String why, SkipReason reason) {
     return Outcome.skipped(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
         clock.instant(), 0, 0, null, kind, why, 0), reason);
   }
@@ -106,7 +110,7 @@ final class RobotsGate implements LeaseStep {
     for (String sitemap : listed) {
       Url url = resolver.resolveOrNull(sitemap);
       if (url == null) {
-        stats.notAdmitted("invalid-url");
+        stats.notAdmitted(SkipReason.INVALID_URL);
       } else {
         tasks.add(CrawlTask.listedSitemap(url, robotsTxt));
       }

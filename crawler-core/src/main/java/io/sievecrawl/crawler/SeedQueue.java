@@ -3,6 +3,8 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.scope.ScopePolicy;
+import io.sievecrawl.crawler.scope.ScopeSites;
 import io.sievecrawl.crawler.url.InvalidUrlException;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * the frontier a thousand at a time, while the workers fetch on a frontier of this process.
  */
 final class SeedQueue {
-  private static final Logger log = LoggerFactory.getLogger(Crawler.class);
+  private static final Logger log = LoggerFactory.getLogger(SeedQueue.class);
   private static final int SEED_BATCH = 1_000;
 
   private final CrawlSettings settings;

@@ -3,6 +3,8 @@ package io.sievecrawl.crawler;
 import io.sievecrawl.crawler.encoding.WebEncoding;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.CssUrls;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
@@ -39,7 +41,7 @@ final class StyleSheetReader implements LeaseStep {
     List<String> found = new ArrayList<>();
     int overCap = CssUrls.scan(decode(response.body(), response.charset()), found, maxRequisites);
     if (overCap > 0) {
-      stats.notAdmitted("requisites-over-page-cap", overCap);
+      stats.notAdmitted(SkipReason.REQUISITES_OVER_PAGE_CAP, overCap);
     }
     ReferenceResolver resolver = normalizer.resolverFor(task.url()); // CSS URLs are UTF-8, whatever the sheet's
     Set<Url> urls = new LinkedHashSet<>();

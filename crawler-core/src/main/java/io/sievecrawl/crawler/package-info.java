@@ -9,6 +9,8 @@
  * {@link io.sievecrawl.crawler.LeaseCloser}, the one place that touches scope, the frontier, the scheduler and the
  * sinks, carries it out. The pieces live in sub-packages:
  * {@code url} (normalization), {@code fetch} (OkHttp), {@code html} (jsoup links), {@code robots}
- * (robots.txt), {@code schedule} (per-host politeness) and {@code result} (records and their JSON Lines form).
+ * (robots.txt), {@code schedule} (per-host politeness), {@code scope} (which URLs belong to the crawl),
+ * {@code report} (counters, the summary, the skip log), {@code result} (records and their JSON Lines form),
+ * {@code home} (where a crawl lives), {@code job} (the crawl directory) and {@code warc} (archives).
  */
 package io.sievecrawl.crawler;

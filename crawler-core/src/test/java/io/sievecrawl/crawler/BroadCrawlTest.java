@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.bench.SyntheticSites;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

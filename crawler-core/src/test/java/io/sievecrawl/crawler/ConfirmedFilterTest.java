@@ -8,6 +8,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.bench.SyntheticSite;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.sieve.BloomFilter;
 import io.sievecrawl.sieve.BloomSizing;

@@ -14,6 +14,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;

@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.io.BufferedReader;

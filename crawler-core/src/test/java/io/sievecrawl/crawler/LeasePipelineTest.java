@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.Revalidation;
+import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
+import io.sievecrawl.crawler.scope.RequisiteScope;
+import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.BloomFilter;
@@ -121,7 +126,7 @@ class LeasePipelineTest {
     assertEquals(List.of(new CrawlResult.Link("http://example.test/a", null),
         new CrawlResult.Link("http://elsewhere.test/", "out-of-scope-host"),
         new CrawlResult.Link("http://example.test/", "seen"),
-        new CrawlResult.Link("http://x.test/long", LeaseCloser.TOO_LONG)), sink.results().get(0).links());
+        new CrawlResult.Link("http://x.test/long", SkipReason.TOO_LONG.wireName())), sink.results().get(0).links());
     assertEquals(1, frontier.stats().queued(), "only the new link in scope was admitted");
     assertEquals(List.of("http://x.test/long too-long", "http://elsewhere.test/ out-of-scope-host",
         "http://example.test/ seen"), skipped);

@@ -15,6 +15,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.RequisiteFetch;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
 import java.util.Comparator;
@@ -168,6 +169,45 @@ class RequisitesTest {
     Crawl crawl = crawl(s -> s.set(Setting.REQUISITES_SCOPE, Scope.HOST));
     assertEquals(List.of(), requested(cdn.server()));
     assertEquals(1L, crawl.summary().notAdmitted().get("requisite-out-of-scope-host"));
+  }
+
+  @Test
+  void requisitesScopeDomainKeepsToThePagesRegistrableDomain() {
+    int cdnPort = cdn.server().port();
+    root = "http://www.example.com:" + site.server().port();
+    site.server().stubFor(get(urlEqualTo("/")).willReturn(aResponse().withHeader("Content-Type", "text/html")
+        .withBody("""
+            <title>Home</title><link rel="stylesheet" href="http://static.example.com:%d/lib.css">
+            <img src="http://images.example.net:%d/logo.png">""".formatted(cdnPort, cdnPort))));
+    css(cdn.server(), "/lib.css", "p { color: red }");
+    cdn.server().stubFor(get(urlEqualTo("/logo.png")).willReturn(aResponse().withHeader("Content-Type", "image/png")
+        .withBody(PNG)));
+    String pins = "www.example.com:%d:127.0.0.1 static.example.com:%d:127.0.0.1 images.example.net:%d:127.0.0.1"
+        .formatted(site.server().port(), cdnPort, cdnPort); // every name on loopback: nothing leaves the machine
+
+    crawl(s -> s.parse(Setting.RESOLVE, pins, "test"));
+    assertEquals(List.of("/lib.css", "/logo.png"), requested(cdn.server()).stream().sorted().toList(), "scope any");
+    cdn.server().resetRequests();
+    Crawl domain = crawl(s -> s.parse(Setting.RESOLVE, pins, "test").set(Setting.REQUISITES_SCOPE, Scope.DOMAIN));
+    assertEquals(List.of("/lib.css"), requested(cdn.server()), "example.net is another registrable domain");
+    assertEquals(1L, domain.summary().notAdmitted().get("requisite-out-of-scope-host"));
+  }
+
+  @Test
+  void aRequisiteIsReadUpToItsOwnCapNotThePages() {
+    byte[] big = new byte[8_192];
+    new java.util.Random(34).nextBytes(big); // bytes no gzip makes smaller on the wire
+    site.server().stubFor(get(urlEqualTo("/logo.png")).willReturn(aResponse().withHeader("Content-Type", "image/png")
+        .withBody(big)));
+    Crawl capped = crawl(s -> s.parse(Setting.REQUISITES_MAX_BODY_SIZE, "2048", "test"));
+    CrawlResult logo = capped.sink().get(root + "/logo.png");
+    assertTrue(logo.truncated(), "cut off at requisites.max-body-size");
+    assertEquals(2_048, logo.bytes());
+    assertFalse(capped.sink().get(root + "/").truncated());
+
+    Crawl pagesCapped = crawl(s -> s.parse(Setting.MAX_BODY_SIZE, "2048", "test"));
+    assertFalse(pagesCapped.sink().get(root + "/logo.png").truncated(), "fetch.max-body-size is the pages' cap");
+    assertEquals(8_192, pagesCapped.sink().get(root + "/logo.png").bytes());
   }
 
   @Test

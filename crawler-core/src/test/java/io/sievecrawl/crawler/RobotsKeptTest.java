@@ -15,6 +15,7 @@ import io.sievecrawl.crawler.fetch.ConnectionPools;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.RunOptions;
 import io.sievecrawl.crawler.job.DirectoryHome;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.robots.RobotsStore;
 import io.sievecrawl.crawler.robots.RobotsVerdict;

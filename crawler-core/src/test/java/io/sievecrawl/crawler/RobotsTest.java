@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;

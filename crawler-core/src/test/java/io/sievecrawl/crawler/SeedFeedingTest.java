@@ -12,6 +12,8 @@ import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.scope.ScopeSites;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -79,12 +81,12 @@ class SeedFeedingTest {
    */
   @Test
   void aRunWithoutSeedsDoesNotWarnThatNoSeedMatchesCrawlInclude() {
-    ch.qos.logback.classic.Logger crawlerLog =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Crawler.class);
+    ch.qos.logback.classic.Logger seedLog =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SeedQueue.class);
     ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
         new ch.qos.logback.core.read.ListAppender<>();
     logged.start();
-    crawlerLog.addAppender(logged);
+    seedLog.addAppender(logged);
     try {
       for (String include : List.of("", "/docs/")) {
         CrawlSettings settings = CrawlSettings.builder().parse(Setting.INCLUDE, include, "test")
@@ -100,7 +102,7 @@ class SeedFeedingTest {
       assertEquals(List.of("no seed matches crawl.include (/docs/): the seeds are fetched, but of the links found only"
           + " those it matches; to crawl a part of a site, start from a page in it"), warnings(logged));
     } finally {
-      crawlerLog.detachAppender(logged);
+      seedLog.detachAppender(logged);
     }
   }
 

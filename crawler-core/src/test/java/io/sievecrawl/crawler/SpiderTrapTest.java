@@ -15,6 +15,7 @@ import com.github.tomakehurst.wiremock.http.Response;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.ErrorKind;
 import java.time.Duration;
 import java.util.List;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;

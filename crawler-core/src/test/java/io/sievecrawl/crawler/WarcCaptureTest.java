@@ -16,6 +16,7 @@ import com.github.tomakehurst.wiremock.common.Gzip;
 import com.github.tomakehurst.wiremock.core.Options;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.warc.JwarcValidate;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import java.io.IOException;

@@ -10,6 +10,7 @@ import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;

@@ -2,10 +2,10 @@ package io.sievecrawl.crawler.bench;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
 import io.sievecrawl.crawler.home.MemoryHome;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;

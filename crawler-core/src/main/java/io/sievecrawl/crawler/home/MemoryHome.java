@@ -3,9 +3,9 @@ package io.sievecrawl.crawler.home;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlState;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
-import io.sievecrawl.crawler.ScopeSites;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.scope.ScopeSites;
 import io.sievecrawl.sieve.Frontier;
 import java.util.Objects;
 

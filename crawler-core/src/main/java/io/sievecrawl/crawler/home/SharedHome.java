@@ -1,11 +1,11 @@
 package io.sievecrawl.crawler.home;
 
 import io.sievecrawl.crawler.CrawlState;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
-import io.sievecrawl.crawler.ScopeSites;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.ResultSink;
 import io.sievecrawl.crawler.robots.RobotsStore;
+import io.sievecrawl.crawler.scope.ScopeSites;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.PerKeyBudget;

@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The names of the files a crawl keeps in its crawl directory, in one place: {@link DirectoryHome}, {@link Generation},
- * {@link DirectoryLock} and {@link RobotsFile} name their files from here, and {@link #describe} tells whether a
- * path the user gives for an output is one of them (an output written there would destroy the crawl, or the crawl
- * the output).
+ * {@link RobotsFile} and the directory's lock name their files from here, and {@link #describe} tells whether a path
+ * the user gives for an output is one of them (an output written there would destroy the crawl, or the crawl the
+ * output).
  */
 public final class CrawlFiles {
   private static final Logger log = LoggerFactory.getLogger(CrawlFiles.class);

@@ -3,7 +3,6 @@ package io.sievecrawl.crawler.job;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.CrawlState;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.VisitLog;
@@ -11,7 +10,9 @@ import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.CrawlIdentity;
 import io.sievecrawl.crawler.home.Frontiers;
 import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.robots.RobotsStore;
+import io.sievecrawl.sieve.DirectoryLock;
 import io.sievecrawl.sieve.Durable;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
@@ -26,7 +27,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +109,8 @@ public final class DirectoryHome implements CrawlHome {
       throw new CrawlJobException(dir + " is a file, not a directory");
     }
     Files.createDirectories(dir);
-    DirectoryLock lock = DirectoryLock.take(dir);
+    DirectoryLock lock = DirectoryLock.take(dir.resolve(CrawlFiles.LOCK),
+        holder -> CrawlJobException.inUse(dir, holder));
     try {
       Files.createDirectories(dir.resolve(CrawlFiles.FRONTIER));
       Durable.replacePrivate(dir.resolve(CrawlFiles.SETTINGS), ("# The settings of this crawl; 'sievecrawl resume'"
@@ -143,7 +144,9 @@ public final class DirectoryHome implements CrawlHome {
         throw new CrawlJobException(dir.resolve(needed) + ": missing from the crawl directory");
       }
     }
-    return new DirectoryHome(dir, DirectoryLock.take(dir), manifest, clock);
+    DirectoryLock lock = DirectoryLock.take(dir.resolve(CrawlFiles.LOCK),
+        holder -> CrawlJobException.inUse(dir, holder));
+    return new DirectoryHome(dir, lock, manifest, clock);
   }
 
   @Override
@@ -396,11 +399,5 @@ public final class DirectoryHome implements CrawlHome {
   public void delete() throws IOException {
     close();
     CrawlFiles.deleteCrawl(dir);
-  }
-
-  /** Manifest fields for display: status, runs, output. */
-  public synchronized Map<String, String> describe() {
-    return Map.of("status", manifest.status(), "runs", Integer.toString(manifest.runs()), "output",
-        manifest.output());
   }
 }

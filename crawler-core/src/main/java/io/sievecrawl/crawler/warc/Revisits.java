@@ -91,9 +91,9 @@ final class Revisits {
       Instant originalDate) {
     WarcRevisit.Builder revisit = new WarcRevisit.Builder(exchange.url(), profile)
         .version(MessageVersion.WARC_1_1)
-        .date(WarcArchive.warcDate(exchange.date()))
+        .date(WarcRecords.warcDate(exchange.date()))
         .setHeader("WARC-Refers-To-Target-URI", originalUri)
-        .setHeader("WARC-Refers-To-Date", WarcArchive.warcDate(originalDate).toString());
+        .setHeader("WARC-Refers-To-Date", WarcRecords.warcDate(originalDate).toString());
     if (exchange.ip() != null) {
       revisit.ipAddress(exchange.ip());
     }

@@ -3,7 +3,7 @@ package io.sievecrawl.crawler.home;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.sievecrawl.config.CrawlSettings;
-import io.sievecrawl.crawler.ScopeSites;
+import io.sievecrawl.crawler.scope.ScopeSites;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;

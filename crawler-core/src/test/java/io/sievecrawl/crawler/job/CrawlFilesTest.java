@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
-import io.sievecrawl.crawler.CrawlSummary;
 import io.sievecrawl.crawler.home.RunOptions;
+import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.sieve.Ticker;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,12 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.crawler.warc.WarcArchive;
+import io.sievecrawl.crawler.warc.WarcInUseException;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +91,19 @@ class DirectoryHomeStateTest {
         + " (Ctrl-C, or kill with its process id)", e.getMessage());
     first.close();
     DirectoryHome.open(dir.resolve("job"), clock).close();
+  }
+
+  @Test
+  void aWarcDirectoryInsideTheCrawlDirectoryOrTheCrawlDirectoryItselfHasALockOfItsOwn() throws IOException {
+    try (DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock);
+        WarcArchive inside = WarcArchive.open(dir.resolve("job/warc"), "crawl", 1_000_000L, Map.of(), clock);
+        WarcArchive itself = WarcArchive.open(dir.resolve("job"), "crawl", 1_000_000L, Map.of(), clock)) {
+      WarcInUseException e = assertThrows(WarcInUseException.class,
+          () -> WarcArchive.open(dir.resolve("job/warc"), "crawl", 1_000_000L, Map.of(), clock));
+      assertEquals("another sievecrawl is writing WARC files named crawl-* there; give each agent its own --warc"
+          + " directory or warc.prefix", e.getMessage());
+    }
   }
 
   /** The file's identity (its inode): an atomic replacement makes a new one. */

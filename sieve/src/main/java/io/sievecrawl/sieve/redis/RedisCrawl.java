@@ -41,8 +41,9 @@ import java.util.regex.Pattern;
 public final class RedisCrawl implements AutoCloseable {
   static final String FORMAT = "sievecrawl-shared";
   // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log; 5: an exact store may confirm the filter
-  // (an agent of version 4 would admit without adding fingerprints to it)
-  static final int VERSION = 5;
+  // (an agent of version 4 would admit without adding fingerprints to it); 6: page requisites, tasks flagged as such
+  // in lanes of their origin (an agent of version 5 cannot decode them)
+  static final int VERSION = 6;
   /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
   static final long FINGERPRINTS_PER_BUCKET = 128;
   private static final int MAX_BUCKET_BITS = 20;

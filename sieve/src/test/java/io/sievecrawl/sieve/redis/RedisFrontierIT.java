@@ -12,6 +12,7 @@ import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.UrlCorpus;
 import io.sievecrawl.sieve.testing.FakeClock;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -458,6 +459,17 @@ class RedisFrontierIT {
     SharedCrawlException none = assertThrows(SharedCrawlException.class,
         () -> RedisCrawl.join(redis.uri(), "other", clock));
     assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, none.kind());
+  }
+
+  /** An agent of the build before cannot read a requisite's task or its lane: the crawl is refused, not misread. */
+  @Test
+  void aCrawlOfAnotherFormatVersionIsRefusedInOneLineNamingIt() throws Exception {
+    RedisCrawl crawl = crawl("test");
+    crawl.call(redis -> redis.hset(crawl.key("meta"), "version", "5".getBytes(StandardCharsets.UTF_8)));
+    SharedCrawlException e = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.join(redis.uri(), "test", clock));
+    assertEquals(SharedCrawlException.Kind.MISMATCH, e.kind());
+    assertEquals("the shared crawl 'test' has format version 5, but this build reads version 6", e.getMessage());
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import java.util.Collection;
 import java.util.List;

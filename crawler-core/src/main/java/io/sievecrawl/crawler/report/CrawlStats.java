@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
@@ -8,23 +8,28 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counters updated by every worker; cheap to update, summed when read. */
-final class CrawlStats {
-  final LongAdder fetched = new LongAdder();
-  final LongAdder requisites = new LongAdder(); // of those fetched
-  final LongAdder responses = new LongAdder();
-  final LongAdder inFlight = new LongAdder();
-  final LongAdder retries = new LongAdder();
-  final LongAdder bytes = new LongAdder();
-  final LongAdder errors = new LongAdder();
-  final LongAdder truncated = new LongAdder();
+/**
+ * The run's counters, added to by every worker as the lease pipeline goes: cheap to update, summed when read for the
+ * summary and the progress line. The plain counters are public fields (each a {@link LongAdder}); the counters by
+ * key are behind methods.
+ */
+public final class CrawlStats {
+  public final LongAdder fetched = new LongAdder();
+  public final LongAdder requisites = new LongAdder(); // of those fetched
+  public final LongAdder responses = new LongAdder();
+  public final LongAdder inFlight = new LongAdder();
+  public final LongAdder retries = new LongAdder();
+  public final LongAdder bytes = new LongAdder();
+  public final LongAdder errors = new LongAdder();
+  public final LongAdder truncated = new LongAdder();
   private final Map<String, LongAdder> byStatusClass = new ConcurrentHashMap<>();
   private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> notAdmitted = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> visits = new ConcurrentHashMap<>();
 
-  void record(CrawlResult result) {
+  /** A fetch recorded: counted by status class, error kind, bytes, truncation. */
+  public void record(CrawlResult result) {
     fetched.increment();
     if (result.requisite()) {
       requisites.increment();
@@ -47,44 +52,51 @@ final class CrawlStats {
    * What a fetch found of its URL's last visit: {@code unchanged} (a revisit), {@code changed}, {@code gone} (404
    * or 410), {@code failed} (no answer, 5xx), or {@code new} (no last visit).
    */
-  void visited(String kind) {
+  public void visited(String kind) {
     visits.computeIfAbsent(kind, k -> new LongAdder()).increment();
   }
 
   /** An admitted URL that will not be fetched (robots.txt, a budget, the page limit). */
-  void skip(String reason) {
-    skipped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  public void skip(SkipReason reason) {
+    skipped.computeIfAbsent(reason.wireName(), k -> new LongAdder()).increment();
   }
 
   /**
    * Links and redirect targets refused before the frontier (out of scope, a trap, a redirect to a seen URL, past the
    * per-page cap).
    */
-  void notAdmitted(String reason) {
+  public void notAdmitted(SkipReason reason) {
     notAdmitted(reason, 1);
   }
 
-  void notAdmitted(String reason, long count) {
-    notAdmitted.computeIfAbsent(reason, k -> new LongAdder()).add(count);
+  public void notAdmitted(SkipReason reason, long count) {
+    notAdmitted.computeIfAbsent(reason.wireName(), k -> new LongAdder()).add(count);
   }
 
-  Map<String, Long> byStatusClass() {
+  /** A page's requisite refused before the frontier, counted apart from links: {@code requisite-out-of-scope-...}. */
+  public void requisiteNotAdmitted(SkipReason reason) {
+    notAdmitted.computeIfAbsent(reason.ofRequisite(), k -> new LongAdder()).increment();
+  }
+
+  public Map<String, Long> byStatusClass() {
     return snapshot(byStatusClass);
   }
 
-  Map<ErrorKind, Long> byError() {
+  public Map<ErrorKind, Long> byError() {
     return snapshot(byError);
   }
 
-  Map<String, Long> skipped() {
+  /** Admitted URLs not fetched, by the {@link SkipReason#wireName()} of why. */
+  public Map<String, Long> skipped() {
     return snapshot(skipped);
   }
 
-  Map<String, Long> notAdmitted() {
+  /** URLs refused before the frontier, by the {@link SkipReason#wireName()} of why. */
+  public Map<String, Long> notAdmitted() {
     return snapshot(notAdmitted);
   }
 
-  Map<String, Long> visits() {
+  public Map<String, Long> visits() {
     return snapshot(visits);
   }
 

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler.job;
+package io.sievecrawl.sieve;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,15 +10,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.function.Function;
 
 /**
- * One process per crawl directory: an exclusive lock on its {@code lock} file, held while the process works the
- * crawl. The operating system drops the lock when the process ends, however it ends (kill -9 included), so a stale
- * lock file never blocks a resume. The file holds the holder's process id, for the message a second process gets.
+ * One process at a time in a directory, or in one part of it: an exclusive lock on a lock file, held until
+ * {@link #close()}. The operating system drops the lock when the process ends, however it ends (kill -9 included), so
+ * a lock file left behind never blocks the next run. The file holds the holder's process id, for the message another
+ * process gets. A crawl directory is locked this way, and each WARC prefix in a WARC directory (a WARC directory may
+ * lie inside the crawl directory: their lock files differ).
+ *
+ * <p>A lock this process holds already is refused as well: the same directory opened twice by one process is as much
+ * a mistake as by two.
  */
-final class DirectoryLock implements Closeable {
-  static final String NAME = CrawlFiles.LOCK;
-
+public final class DirectoryLock implements Closeable {
   private final FileChannel channel;
 
   private DirectoryLock(FileChannel channel) {
@@ -26,12 +30,12 @@ final class DirectoryLock implements Closeable {
   }
 
   /**
-   * Takes the lock of {@code dir}.
+   * Takes the lock on {@code file} (creating it).
    *
-   * @throws CrawlJobException if another process (or another crawl of this one) holds it
+   * @param refusal the exception thrown when another holds it, given the holder: {@code " (process PID)"}, or
+   *     {@code ""} where the file names none
    */
-  static DirectoryLock take(Path dir) throws IOException {
-    Path file = dir.resolve(NAME);
+  public static DirectoryLock take(Path file, Function<String, ? extends IOException> refusal) throws IOException {
     FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     FileLock lock;
@@ -46,11 +50,15 @@ final class DirectoryLock implements Closeable {
     if (lock == null) {
       String holder = holder(file);
       channel.close();
-      throw new CrawlJobException(dir + " is in use by another sievecrawl process" + holder + ": one process per"
-          + " crawl directory; wait for it to end, or stop it (Ctrl-C, or kill with its process id)");
+      throw refusal.apply(holder);
     }
-    channel.truncate(0);
-    channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+    try {
+      channel.truncate(0);
+      channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
     return new DirectoryLock(channel);
   }
 
@@ -63,6 +71,7 @@ final class DirectoryLock implements Closeable {
     }
   }
 
+  /** Releases the lock; the file stays. */
   @Override
   public void close() throws IOException {
     if (channel.isOpen()) {

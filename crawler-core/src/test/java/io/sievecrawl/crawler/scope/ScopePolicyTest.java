@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
 import java.util.HashMap;
 import java.util.List;
@@ -32,12 +33,12 @@ class ScopePolicyTest {
     assertNull(host.rejection(url("https://www.example.co.uk/a"), 1));
     assertNull(host.rejection(url("http://www.example.co.uk/a"), 1), "http and https on their default ports: one site");
     assertNull(host.rejection(url("http://127.0.0.1:8080/b"), 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://www.example.co.uk:8443/a"), 1),
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("http://www.example.co.uk:8443/a"), 1),
         "another port is another server");
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://127.0.0.1:9999/"), 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("http://127.0.0.1/"), 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://blog.example.co.uk/"), 1));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://example.com/"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("http://127.0.0.1:9999/"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("http://127.0.0.1/"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("https://blog.example.co.uk/"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("https://example.com/"), 1));
   }
 
   @Test
@@ -64,7 +65,7 @@ class ScopePolicyTest {
     assertNull(any.rejection(url("http://127.0.0.1:8080/x"), 1), "a seed's host may be local");
     for (String local : List.of("http://localhost/", "http://127.0.0.2/", "http://10.1.2.3/", "http://192.168.0.1/",
         "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[fd00::1]/", "http://app.localhost/")) {
-      assertEquals(ScopePolicy.Reason.PRIVATE, any.rejection(url(local), 1), local);
+      assertEquals(SkipReason.OUT_OF_SCOPE_PRIVATE, any.rejection(url(local), 1), local);
     }
     ScopePolicy allowed = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
         .set(Setting.ALLOW_PRIVATE_ADDRESSES, true).build(), List.of(url("https://www.example.org/")));
@@ -74,11 +75,11 @@ class ScopePolicyTest {
   @Test
   void aSeedRedirectTargetJoinsTheScope() {
     ScopePolicy host = policy(Scope.HOST);
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://example.co.uk/a"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("https://example.co.uk/a"), 1));
     host.addSeedRedirect(url("https://www.example.co.uk/"), url("https://example.co.uk/"));
     assertNull(host.rejection(url("https://example.co.uk/a"), 1));
     host.addSeedRedirect(url("https://www.example.co.uk/"), url("https://login.other-site.com/consent"));
-    assertEquals(ScopePolicy.Reason.HOST, host.rejection(url("https://login.other-site.com/x"), 1), "another domain");
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, host.rejection(url("https://login.other-site.com/x"), 1), "another domain");
   }
 
   @Test
@@ -86,9 +87,9 @@ class ScopePolicyTest {
     ScopePolicy domain = policy(Scope.DOMAIN);
     assertNull(domain.rejection(url("https://blog.example.co.uk/"), 1));
     assertNull(domain.rejection(url("https://example.co.uk/"), 1));
-    assertEquals(ScopePolicy.Reason.HOST, domain.rejection(url("https://blog.example.co.uk:8443/"), 1),
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, domain.rejection(url("https://blog.example.co.uk:8443/"), 1),
         "another server");
-    assertEquals(ScopePolicy.Reason.HOST, domain.rejection(url("https://other.co.uk/"), 1), "co.uk is a public suffix");
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, domain.rejection(url("https://other.co.uk/"), 1), "co.uk is a public suffix");
     assertEquals("example.co.uk", ScopePolicy.registrableDomain("a.b.example.co.uk"));
     assertEquals("127.0.0.1", ScopePolicy.registrableDomain("127.0.0.1"));
     assertEquals("localhost", ScopePolicy.registrableDomain("localhost"));
@@ -99,11 +100,11 @@ class ScopePolicyTest {
     ScopePolicy any = new ScopePolicy(CrawlSettings.builder().set(Setting.SCOPE, Scope.ANY)
         .parse(Setting.EXCLUDE, "\\.pdf$ /private/", "test").parse(Setting.MAX_DEPTH, "3", "test").build(), SEEDS);
     assertNull(any.rejection(url("https://anywhere.example/x"), 3));
-    assertEquals(ScopePolicy.Reason.DEPTH, any.rejection(url("https://anywhere.example/x"), 4));
-    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection(url("https://anywhere.example/doc.pdf"), 1));
-    assertEquals(ScopePolicy.Reason.PATTERN, any.rejection(url("https://anywhere.example/private/x"), 1));
-    assertEquals(ScopePolicy.Reason.TRAP, any.rejection(url("https://a.example/x/y/x/y/x/y/x/"), 1));
-    assertEquals(ScopePolicy.Reason.TRAP, any.rejection(url("https://a.example/a/b/c/d/e/f/g/h/i/j/"
+    assertEquals(SkipReason.OUT_OF_SCOPE_DEPTH, any.rejection(url("https://anywhere.example/x"), 4));
+    assertEquals(SkipReason.OUT_OF_SCOPE_PATTERN, any.rejection(url("https://anywhere.example/doc.pdf"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_PATTERN, any.rejection(url("https://anywhere.example/private/x"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_TRAP, any.rejection(url("https://a.example/x/y/x/y/x/y/x/"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_TRAP, any.rejection(url("https://a.example/a/b/c/d/e/f/g/h/i/j/"
         + "k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/aa/bb/cc/dd/ee/ff/gg/"), 1));
   }
 
@@ -111,7 +112,7 @@ class ScopePolicyTest {
   void includePatternsNarrowTheCrawl() {
     ScopePolicy only = new ScopePolicy(CrawlSettings.builder().parse(Setting.INCLUDE, "/docs/", "test").build(), SEEDS);
     assertNull(only.rejection(url("https://www.example.co.uk/docs/x"), 1));
-    assertEquals(ScopePolicy.Reason.PATTERN, only.rejection(url("https://www.example.co.uk/blog/x"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_PATTERN, only.rejection(url("https://www.example.co.uk/blog/x"), 1));
   }
 
   @Test
@@ -126,9 +127,9 @@ class ScopePolicyTest {
     assertNull(host.rejection(url(site + thirtyTwo), 1));
     assertNull(host.rejection(url(site + thirtyTwo + "/"), 1), "a trailing slash adds no segment");
     assertNull(host.rejection(url(site + thirtyTwo + "?q=/a/b/c"), 1), "the query is not the path");
-    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(url(site + thirtyTwo + "/x"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_TRAP, host.rejection(url(site + thirtyTwo + "/x"), 1));
     assertNull(host.rejection(url(site + "/a/x/a/y/a/z"), 1), "three times is allowed");
-    assertEquals(ScopePolicy.Reason.TRAP, host.rejection(url(site + "/a/x/a/y/a/z/a"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_TRAP, host.rejection(url(site + "/a/x/a/y/a/z/a"), 1));
     assertNull(host.rejection(url(site + "/ab/a/b/abc/ab/a/ab/b"), 1), "segments equal only as a whole");
     assertNull(host.rejection(url(site + "/a//b//c//d//e"), 1), "empty segments are not repeats");
   }
@@ -166,7 +167,7 @@ class ScopePolicyTest {
         }
         String p = path.toString();
         boolean expected = isTrapByDefinition(p, limits[0], limits[1]);
-        assertEquals(expected, policy.rejection(url("https://www.example.co.uk" + p), 1) == ScopePolicy.Reason.TRAP,
+        assertEquals(expected, policy.rejection(url("https://www.example.co.uk" + p), 1) == SkipReason.OUT_OF_SCOPE_TRAP,
             p + " with limits " + limits[0] + "/" + limits[1]);
       }
     }

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -45,7 +45,7 @@ public record CrawlTotals(int runs, long fetched, long bytes, long retries, Map<
   }
 
   /** These totals plus one more run's counters. */
-  CrawlTotals plus(CrawlSummary run, long pagesStartedNow) {
+  public CrawlTotals plus(CrawlSummary run, long pagesStartedNow) {
     Map<String, Long> errorNames = new TreeMap<>();
     run.errors().forEach((kind, count) -> errorNames.put(kind.name(), count));
     return new CrawlTotals(runs + 1, fetched + run.fetched(), bytes + run.bytes(), retries + run.retries(),

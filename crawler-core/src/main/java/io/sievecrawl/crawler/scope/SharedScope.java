@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.Ticker;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * URL, so a read begun after the URL was handed out finds the site. An origin still out of scope after such a read
  * (its publication failed) is not looked for again, so it costs one read, not one per URL.
  */
-final class SharedScope implements AutoCloseable {
+public final class SharedScope implements AutoCloseable {
   /*
    * No lock is held while Redis is read: a read is a future that workers missing a site wait on (a virtual thread
    * waiting on a future frees its carrier; one blocked on a monitor would not). A worker starts a read only when no
@@ -45,20 +45,20 @@ final class SharedScope implements AutoCloseable {
     return t;
   });
 
-  SharedScope(ScopeSites sites, ScopePolicy scope, Ticker ticker) {
+  public SharedScope(ScopeSites sites, ScopePolicy scope, Ticker ticker) {
     this.sites = sites;
     this.scope = scope;
     this.ticker = ticker;
   }
 
   /** Reads the sites every few seconds in the background: other agents' seed redirects add sites too. */
-  void start() {
+  public void start() {
     refresher.scheduleWithFixedDelay(() -> readSince(ticker.nanos()), REFRESH_SECONDS, REFRESH_SECONDS,
         TimeUnit.SECONDS);
   }
 
   /** Makes sure the site of {@code url}, handed to this agent, is known if any agent has published it. */
-  void lookFor(Url url) {
+  public void lookFor(Url url) {
     if (scope.coversSiteOf(url) || lookedFor.contains(url.origin())) {
       return;
     }

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 /**
  * Hears of every URL the crawl leaves out, with why: out of scope, a spider trap, the depth limit, already seen
@@ -9,10 +9,6 @@ package io.sievecrawl.crawler;
 public interface SkipLog {
   SkipLog NONE = (url, referrer, depth, reason) -> { };
 
-  /**
-   * @param reason {@code out-of-scope-host}, {@code out-of-scope-private}, {@code out-of-scope-pattern},
-   *     {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code too-long}, {@code seen}, {@code robots},
-   *     {@code robots-unavailable}, {@code origin-unreachable}, {@code host-budget}
-   */
-  void skipped(String url, String referrer, int depth, String reason);
+  /** @param reason why, one of the first group of {@link SkipReason} (out of scope, too long, seen, robots, ...) */
+  void skipped(String url, String referrer, int depth, SkipReason reason);
 }

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 /**
  * A live snapshot of a running crawl, for a progress line.

@@ -1,10 +1,11 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import crawlercommons.domains.EffectiveTldFinder;
 import io.sievecrawl.config.CrawlLimits;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.PrivateAddresses;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
 import java.util.Collection;
 import java.util.HashMap;
@@ -24,10 +25,7 @@ import java.util.regex.Pattern;
  * server. {@code host} scope keeps to the seeds' sites; {@code domain} scope to the seeds' registrable domains, on
  * the default ports or the seeds' own ports.
  */
-final class ScopePolicy {
-  /** Why a URL is out of scope; the summary counts them by reason. */
-  enum Reason { HOST, PRIVATE, PATTERN, DEPTH, TRAP }
-
+public final class ScopePolicy {
   private static final String HTTPS = "https://";
 
   private final Scope scope;
@@ -48,7 +46,7 @@ final class ScopePolicy {
    * @param seedUrls the normalized seed URLs
    * @param moreSeedSites sites that count as the seeds' too (brought into scope by seed redirects in an earlier run)
    */
-  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
+  public ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls, Collection<String> moreSeedSites) {
     CrawlLimits crawl = settings.crawl();
     this.scope = crawl.scope();
     this.include = crawl.include();
@@ -61,17 +59,17 @@ final class ScopePolicy {
     moreSeedSites.forEach(this::addSeedSite);
   }
 
-  ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls) {
+  public ScopePolicy(CrawlSettings settings, Collection<Url> seedUrls) {
     this(settings, seedUrls, List.of());
   }
 
   /** Runs {@code listener} for every site a seed redirect brings into scope from now on (to share it). */
-  void onNewSite(java.util.function.Consumer<String> listener) {
+  public void onNewSite(java.util.function.Consumer<String> listener) {
     this.onNewSite = listener;
   }
 
   /** Adds a seed URL: its origin takes credentials, its site is in scope. Returns whether its site is new. */
-  boolean addSeed(Url seed) {
+  public boolean addSeed(Url seed) {
     seedOrigins.add(seed.origin());
     String site = siteOf(seed);
     if (seedSites.contains(site)) {
@@ -82,13 +80,8 @@ final class ScopePolicy {
   }
 
   /** Adds sites that count as the seeds' (shared by other agents of the crawl). */
-  void addSites(Collection<String> sites) {
+  public void addSites(Collection<String> sites) {
     sites.forEach(this::addSeedSite);
-  }
-
-  /** Whether {@code host} is a seed's host (which may resolve to a local address when others may not). */
-  boolean isSeedHost(String host) {
-    return seedHosts.contains(host);
   }
 
   /**
@@ -97,13 +90,13 @@ final class ScopePolicy {
    * seed redirect brought in). Never over http to a site whose seed was https, and never to another port of a seed's
    * host: that is another server (curl's rule, CVE-2022-27776).
    */
-  boolean takesCredentials(String origin) {
+  public boolean takesCredentials(String origin) {
     return seedOrigins.contains(origin)
         || (origin.startsWith(HTTPS) && seedSites.contains(origin.substring(HTTPS.length())));
   }
 
   /** The sites that count as the seeds' now, for a resumed crawl. */
-  Set<String> seedSites() {
+  public Set<String> seedSites() {
     return Set.copyOf(seedSites);
   }
 
@@ -112,7 +105,7 @@ final class ScopePolicy {
    * {@code www.example.com}) brings that site into scope: that is where the user's site lives. A redirect to
    * another domain (a login or consent page elsewhere) does not.
    */
-  void addSeedRedirect(Url seed, Url target) {
+  public void addSeedRedirect(Url seed, Url target) {
     if (registrableDomain(target.host()).equals(registrableDomain(seed.host()))) {
       String site = siteOf(target);
       if (!seedSites.contains(site)) {
@@ -137,27 +130,27 @@ final class ScopePolicy {
     }
   }
 
-  /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not. */
-  Reason rejection(Url url, int depth) {
+  /** {@code null} if {@code url} at {@code depth} may be crawled, otherwise why not (an {@code OUT_OF_SCOPE_...}). */
+  public SkipReason rejection(Url url, int depth) {
     if (depth > maxDepth) {
-      return Reason.DEPTH;
+      return SkipReason.OUT_OF_SCOPE_DEPTH;
     }
     if (!coversSiteOf(url)) {
-      return Reason.HOST;
+      return SkipReason.OUT_OF_SCOPE_HOST;
     }
     String host = url.host();
     if (scope == Scope.ANY && !allowLocal && !seedHosts.contains(host) && PrivateAddresses.isLocalLiteral(host)) {
-      return Reason.PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
+      return SkipReason.OUT_OF_SCOPE_PRIVATE; // a public page cannot lead into the local network (host names: at resolution)
     }
     String canonical = url.toString();
     if (matchesAny(exclude, canonical) || (!include.isEmpty() && !matchesAny(include, canonical))) {
-      return Reason.PATTERN;
+      return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? Reason.TRAP : null;
+    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /** Whether the site of {@code url} is in scope: a seed's (crawl.scope host), of a seed's domain, or any. */
-  boolean coversSiteOf(Url url) {
+  public boolean coversSiteOf(Url url) {
     if (scope == Scope.ANY) {
       return true;
     }
@@ -175,27 +168,27 @@ final class ScopePolicy {
    * (unless crawl.allow-private-addresses, or a host the crawl's scope covers), crawl.exclude, a trap guard; null if
    * it may.
    */
-  Reason requisiteRejection(Url url) {
+  SkipReason requisiteRejection(Url url) {
     String host = url.host();
     if (!allowLocal && PrivateAddresses.isLocalLiteral(host) && !mayBeLocal(host)) {
-      return Reason.PRIVATE;
+      return SkipReason.OUT_OF_SCOPE_PRIVATE;
     }
     if (matchesAny(exclude, url.toString())) {
-      return Reason.PATTERN;
+      return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? Reason.TRAP : null;
+    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /**
    * Whether {@code host} may resolve to a local address although a public page led to it: a seed's host, or one
    * crawl.scope covers (under scope domain, a host of a seed's registrable domain).
    */
-  boolean mayBeLocal(String host) {
+  public boolean mayBeLocal(String host) {
     return seedHosts.contains(host) || scope == Scope.DOMAIN && seedDomains.contains(registrableDomain(host));
   }
 
   /** Whether {@code url} is one the include patterns let in (every URL when there are none). */
-  boolean included(Url url) {
+  public boolean included(Url url) {
     return include.isEmpty() || matchesAny(include, url.toString());
   }
 
@@ -212,7 +205,7 @@ final class ScopePolicy {
    * The site of a URL: its host, plus {@code :port} when the port is not its scheme's default (its origin names a
    * port only then).
    */
-  static String siteOf(Url url) {
+  public static String siteOf(Url url) {
     String origin = url.origin();
     int hostStart = url.scheme().length() + 3;
     return origin.length() == hostStart + url.host().length() ? url.host() : origin.substring(hostStart);

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.sieve.SieveStats;
@@ -15,10 +15,10 @@ import java.util.Map;
  * @param byStatusClass fetched URLs by status class: {@code 2xx} ... {@code 5xx}, {@code none} (no response)
  * @param errors fetched URLs that ended in an error, by kind
  * @param skipped admitted URLs that will not be fetched, by reason ({@code robots}, {@code robots-unavailable},
- *     {@code origin-unreachable}, {@code host-budget})
+ *     {@code origin-unreachable}, {@code host-budget}, {@code fresh}: {@link SkipReason})
  * @param notAdmitted links and redirect targets refused before the frontier, by reason ({@code out-of-scope-host},
  *     {@code out-of-scope-pattern}, {@code out-of-scope-depth}, {@code out-of-scope-trap}, {@code too-long},
- *     {@code redirect-to-seen-url}, {@code links-over-page-cap}); duplicates the filter dropped are counted in
+ *     {@code redirect-to-seen-url}, {@code links-over-page-cap}, ...: {@link SkipReason}); duplicates the filter dropped are counted in
  *     {@code sieve}
  * @param visits fetched URLs by what they were against their last visit, for a recrawl: {@code unchanged} (a
  *     revisit: 304, or the same payload), {@code changed}, {@code gone} (404 or 410), {@code failed} (no answer or
@@ -75,7 +75,7 @@ public record CrawlSummary(
     PAGE_LIMIT,
     /** crawl.max-time was reached. */
     TIME_LIMIT,
-    /** {@link Crawler#stop()} was called. */
+    /** {@link io.sievecrawl.crawler.Crawler#stop()} was called. */
     STOPPED,
     /** A failure ended the run: see {@link CrawlSummary#failure()}. */
     FAILED
@@ -106,8 +106,13 @@ public record CrawlSummary(
    * URLs were all fetched recently enough to be kept had no work.
    */
   public boolean reachedNothing() {
-    long fresh = skipped.getOrDefault(FreshGate.FRESH, 0L);
+    long fresh = skipped(SkipReason.FRESH);
     return responses == 0 && carriedOver + admitted - fresh > 0;
+  }
+
+  /** Admitted URLs this run did not fetch for {@code reason}. */
+  public long skipped(SkipReason reason) {
+    return skipped.getOrDefault(reason.wireName(), 0L);
   }
 
   /** Errors of every kind. */

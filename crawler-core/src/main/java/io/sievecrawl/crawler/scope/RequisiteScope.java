@@ -1,9 +1,9 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import io.sievecrawl.config.RequisiteSettings;
 import io.sievecrawl.config.Scope;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
-import java.util.Locale;
 
 /**
  * Where a page's requisites may come from. Not the page's scope: a style sheet on a CDN is needed all the same. By
@@ -12,22 +12,24 @@ import java.util.Locale;
  * crawl.allow-private-addresses), nothing crawl.exclude leaves out, nothing a trap guard refuses ({@link
  * ScopePolicy#requisiteRejection}). No depth limit: a requisite is no hop.
  */
-final class RequisiteScope {
+public final class RequisiteScope {
   private final Scope scope;
   private final ScopePolicy crawl;
 
-  RequisiteScope(RequisiteSettings settings, ScopePolicy crawl) {
+  public RequisiteScope(RequisiteSettings settings, ScopePolicy crawl) {
     this.scope = settings.scope();
     this.crawl = crawl;
   }
 
-  /** Why {@code requisite} is not fetched ({@code out-of-scope-host}, ...), or {@code null} if it is. */
-  String rejection(CrawlTask requisite) {
-    if (scope != Scope.ANY && requisite.referrer() != null && !near(requisite.url(), requisite.referrer())) {
-      return "out-of-scope-host";
+  /**
+   * Why the requisite {@code url}, needed by {@code referrer} (the page or style sheet, {@code null} for none), is not
+   * fetched (an {@code OUT_OF_SCOPE_...}), or {@code null} if it is.
+   */
+  public SkipReason rejection(Url url, String referrer) {
+    if (scope != Scope.ANY && referrer != null && !near(url, referrer)) {
+      return SkipReason.OUT_OF_SCOPE_HOST;
     }
-    ScopePolicy.Reason reason = crawl.requisiteRejection(requisite.url());
-    return reason == null ? null : "out-of-scope-" + reason.name().toLowerCase(Locale.ROOT);
+    return crawl.requisiteRejection(url);
   }
 
   /** Whether {@code url} is on the site (host scope) or registrable domain (domain scope) of {@code page}. */

@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.report;
 
 import io.sievecrawl.crawler.result.CrawlResult;
 import java.time.Duration;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * Counters per origin for the report at the end, in bounded memory: the {@value #MAX_ORIGINS} most recently active
  * origins are kept (a broad crawl touches millions; the report lists the busiest).
  */
-final class OriginStats {
+public final class OriginStats {
   static final int MAX_ORIGINS = 10_000;
 
   private static final class Counts {
@@ -33,7 +33,7 @@ final class OriginStats {
     }
   };
 
-  synchronized void fetched(String origin, CrawlResult result) {
+  public synchronized void fetched(String origin, CrawlResult result) {
     Counts c = origins.computeIfAbsent(origin, o -> new Counts());
     c.pages++;
     c.bytes += result.bytes();
@@ -43,22 +43,22 @@ final class OriginStats {
     }
   }
 
-  synchronized void robots(String origin, String outcome) {
+  public synchronized void robots(String origin, String outcome) {
     origins.computeIfAbsent(origin, o -> new Counts()).robots = outcome;
   }
 
-  synchronized void disallowed(String origin) {
+  public synchronized void disallowed(String origin) {
     Counts c = origins.computeIfAbsent(origin, o -> new Counts());
     c.disallowed++;
     c.robots = "allowed";
   }
 
-  synchronized void paused(String origin, Duration pause) {
+  public synchronized void paused(String origin, Duration pause) {
     origins.computeIfAbsent(origin, o -> new Counts()).pausedMillis += pause.toMillis();
   }
 
   /** The rows, busiest origin first. */
-  synchronized List<OriginRow> rows() {
+  public synchronized List<OriginRow> rows() {
     List<OriginRow> rows = new ArrayList<>(origins.size());
     origins.forEach((origin, c) -> rows.add(new OriginRow(origin, c.pages, c.bytes, Map.copyOf(c.byStatusClass), c.errors,
         c.robots, c.disallowed, c.pausedMillis)));

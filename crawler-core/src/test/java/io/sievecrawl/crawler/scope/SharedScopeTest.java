@@ -1,9 +1,10 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.scope;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.testing.FakeClock;
@@ -58,7 +59,7 @@ class SharedScopeTest {
   @Test
   void aSitePublishedAfterThisAgentReadTheSitesIsFoundWhenItsFirstUrlComes() {
     published.add("b.test"); // another agent's seed, published after this agent started
-    assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://b.test/x"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, scope.rejection(url("http://b.test/x"), 1));
 
     shared.lookFor(url("http://b.test/"));
     assertEquals(1, loads.get());
@@ -76,7 +77,7 @@ class SharedScopeTest {
     shared.lookFor(url("http://c.test/2"));
     shared.lookFor(url("http://c.test/3"));
     assertEquals(1, loads.get());
-    assertEquals(ScopePolicy.Reason.HOST, scope.rejection(url("http://c.test/4"), 1));
+    assertEquals(SkipReason.OUT_OF_SCOPE_HOST, scope.rejection(url("http://c.test/4"), 1));
   }
 
   @Test
