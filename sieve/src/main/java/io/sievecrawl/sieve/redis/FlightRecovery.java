@@ -29,12 +29,12 @@ final class FlightRecovery {
   private static final int BATCH = 500;
 
   private final RedisCrawl crawl;
-  private final ShardKeys keys;
+  private final CrawlKeys keys;
   private final LocalClaims claims;
   private final Function<byte[], String> originOf;
 
   /** @param originOf the origin of an encoded task */
-  FlightRecovery(RedisCrawl crawl, ShardKeys keys, LocalClaims claims, Function<byte[], String> originOf) {
+  FlightRecovery(RedisCrawl crawl, CrawlKeys keys, LocalClaims claims, Function<byte[], String> originOf) {
     this.crawl = crawl;
     this.keys = keys;
     this.claims = claims;

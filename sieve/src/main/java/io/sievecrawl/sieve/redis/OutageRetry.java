@@ -181,7 +181,7 @@ final class OutageRetry {
     synchronized (state) {
       if (down && !announced) {
         announced = true;
-        log.warn("Redis at {} unreachable ({}): retrying for up to {}", uri, RedisCrawl.rootMessage(e),
+        log.warn("Redis at {} unreachable ({}): retrying for up to {}", uri, RedisFailures.rootMessage(e),
             duration(graceNanos));
       }
     }
@@ -209,7 +209,7 @@ final class OutageRetry {
       if (gaveUp == null) {
         long shown = Math.min(elapsed, graceNanos); // the grace, unless the agent stopped waiting before its end
         gaveUp = "Redis at " + uri + (shown < TimeUnit.SECONDS.toNanos(1) ? " is unreachable"
-            : " has been unreachable for " + duration(shown)) + " (" + RedisCrawl.rootMessage(e) + "); " + hint;
+            : " has been unreachable for " + duration(shown)) + " (" + RedisFailures.rootMessage(e) + "); " + hint;
       }
       return new GaveUp(gaveUp, e);
     }
@@ -223,7 +223,7 @@ final class OutageRetry {
    * password is no outage, nor is any other error Redis answers with.
    */
   static boolean isOutage(RedisException e) {
-    String message = RedisCrawl.rootMessage(e);
+    String message = RedisFailures.rootMessage(e);
     if (e instanceof RedisLoadingException || e instanceof RedisCommandTimeoutException
         || message.startsWith("LOADING") || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")) {
       return true;

@@ -84,7 +84,7 @@ final class RedisLink implements AutoCloseable {
         connection = probe.connect(SharedConnection.CODEC);
       } catch (RedisException e) {
         probe.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        if (seed.getDatabase() != 0 && RedisCrawl.rootMessage(e).contains("SELECT is not allowed in cluster mode")) {
+        if (seed.getDatabase() != 0 && RedisFailures.rootMessage(e).contains("SELECT is not allowed in cluster mode")) {
           throw notDatabaseZero(seed);
         }
         failure = e;

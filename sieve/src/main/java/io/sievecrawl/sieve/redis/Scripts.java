@@ -14,7 +14,7 @@ final class Scripts {
   static final String LOST = "SIEVECRAWL_LOST";
 
   /** Bytes of filter per Redis key. */
-  static final int CHUNK_BYTES = RedisFrontier.CHUNK_BLOCKS * BloomSizing.BLOCK_BITS / Byte.SIZE;
+  static final int CHUNK_BYTES = RedisAdmission.CHUNK_BLOCKS * BloomSizing.BLOCK_BITS / Byte.SIZE;
 
   private Scripts() {}
 

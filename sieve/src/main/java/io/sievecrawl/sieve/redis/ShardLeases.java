@@ -66,11 +66,11 @@ final class ShardLeases implements AutoCloseable {
    *    third of the lease time, so a heartbeat may be late by about five twelfths of it before the shard pauses here.
    * 2. A lease that lapsed here may still be this agent's in Redis: the next renewal holds it again, or finds it
    *    another's (and the shard is lost). Meanwhile nothing of it is handed out or sent, and what was claimed for it
-   *    goes back to its lists (RedisFrontier: released origins and abandoned claims are put back), so nothing is
+   *    goes back to its lists (ShardWork: released origins and abandoned claims are put back), so nothing is
    *    stranded in flight under this agent's id whichever way it goes.
    */
   private final RedisCrawl crawl;
-  private final ShardKeys keys;
+  private final CrawlKeys keys;
   private final int shards;
   private final long ttlMillis;
   private final long useNanos; // how long after a renewal is sent the shard is used (note 1)
@@ -90,7 +90,7 @@ final class ShardLeases implements AutoCloseable {
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
     this.crawl = crawl;
-    this.keys = new ShardKeys(crawl);
+    this.keys = crawl.keys();
     this.shards = crawl.shards();
     this.ttlMillis = ttl.toMillis();
     this.useNanos = ttl.toNanos() - ttl.toNanos() / 4;
@@ -288,7 +288,7 @@ final class ShardLeases implements AutoCloseable {
     Map<String, byte[]> counters = crawl.call(redis -> redis.hgetall(crawl.key("counters")));
     Set<Integer> busy = new java.util.HashSet<>();
     for (int s = 0; s < shards; s++) {
-      byte[] open = counters.get(RedisFrontier.openField(s));
+      byte[] open = counters.get(CrawlKeys.openField(s));
       if (open != null && Long.parseLong(new String(open, StandardCharsets.US_ASCII)) > 0) {
         busy.add(s);
       }

@@ -22,17 +22,17 @@ public final class SharedCrawlRemoval {
    */
   public static long remove(String rawUri, String name, Function<String, Duration> agentsQuietFor)
       throws SharedCrawlException {
-    RedisCrawl.checkName(name);
-    String uri = RedisCrawl.shown(rawUri);
-    RedisLink link = RedisCrawl.connect(rawUri);
+    CrawlKeys.checkName(name);
+    String uri = RedisAddress.shown(rawUri);
+    RedisLink link = RedisAddress.connect(rawUri);
     try {
       // on a cluster, SCAN walks every master and UNLINK splits its keys by slot
       RedisClusterCommands<String, byte[]> redis = link.first().sync();
       // a crawl of an older build goes too
-      Map<String, String> meta = RedisCrawl.readMeta(redis, uri, name, false);
+      Map<String, String> meta = CrawlMeta.read(redis, uri, name, false);
       Duration quiet = agentsQuietFor.apply(meta.getOrDefault("settings", ""));
       long now = RedisCrawl.redisMillis(redis);
-      long live = redis.hgetall(RedisCrawl.key(name, "agents")).values().stream()
+      long live = redis.hgetall(CrawlKeys.key(name, "agents")).values().stream()
           .filter(seen -> now - Long.parseLong(new String(seen, StandardCharsets.US_ASCII)) < quiet.toMillis())
           .count();
       if (live > 0) {
@@ -41,7 +41,7 @@ public final class SharedCrawlRemoval {
             + quiet.toSeconds() + " s): stop them first (Ctrl-C), then remove it");
       }
       long removed = 0;
-      ScanArgs match = ScanArgs.Builder.matches(RedisCrawl.key(name, "*")).limit(1_000);
+      ScanArgs match = ScanArgs.Builder.matches(CrawlKeys.key(name, "*")).limit(1_000);
       for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
         if (!cursor.getKeys().isEmpty()) {
           removed += redis.unlink(cursor.getKeys().toArray(String[]::new));
@@ -51,7 +51,7 @@ public final class SharedCrawlRemoval {
         }
       }
     } catch (RedisException e) {
-      throw RedisCrawl.failure(uri, e);
+      throw RedisFailures.failure(uri, e);
     } finally {
       link.close();
     }
@@ -59,6 +59,6 @@ public final class SharedCrawlRemoval {
 
   /** The command that removes the crawl {@code name}, for messages. */
   public static String command(String uri, String name) {
-    return "sievecrawl remove --redis " + RedisCrawl.shown(uri) + " --crawl-name " + name;
+    return "sievecrawl remove --redis " + RedisAddress.shown(uri) + " --crawl-name " + name;
   }
 }

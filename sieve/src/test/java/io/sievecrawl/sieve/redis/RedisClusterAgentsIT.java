@@ -77,7 +77,7 @@ class RedisClusterAgentsIT {
 
   @Test
   void twoAgentsOnNodesThatDoNotServeTheCrawlsSlotFetchEveryPageOnce() throws Exception {
-    RedisCluster.Node owner = cluster.ownerOf(RedisCrawl.key("docs", "meta"));
+    RedisCluster.Node owner = cluster.ownerOf(CrawlKeys.key("docs", "meta"));
     List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
     assertEquals(2, others.size());
     RedisFrontier<String> a = agent(others.get(0).uri(), "docs");

@@ -287,8 +287,8 @@ class RedisFrontierIT {
 
   @Test
   void aBucketOfTheExactStoreStaysACompactSetOfIntegers() throws Exception {
-    assertEquals(16, RedisCrawl.bucketBits(10_000_000)); // 65,536 buckets: 153 fingerprints each at n
-    assertEquals(0, RedisCrawl.bucketBits(200));
+    assertEquals(16, CrawlMeta.bucketBits(10_000_000)); // 65,536 buckets: 153 fingerprints each at n
+    assertEquals(0, CrawlMeta.bucketBits(200));
     RedisCrawl crawl = RedisCrawl.startOrJoin(redis.uri(), "buckets", 100_000, 0.01, true, SHARDS, "", clock,
         clock);
     open.add(crawl);

@@ -169,7 +169,7 @@ class RedisOutageIT {
   private static void expireLeases(String uri) {
     try (var raw = io.lettuce.core.RedisClient.create(uri); var c = raw.connect()) {
       for (int shard = 0; shard < 8; shard++) {
-        c.sync().del(RedisCrawl.key("test", "lease:" + shard));
+        c.sync().del(CrawlKeys.key("test", "lease:" + shard));
       }
     }
   }
@@ -208,7 +208,7 @@ class RedisOutageIT {
     agent.heartbeat(); // nobody took the shards since: the agent holds them again
     try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
       for (int shard = 0; shard < 8; shard++) {
-        assertEquals(1, c.sync().exists(RedisCrawl.key("test", "lease:" + shard)), "the lease of shard " + shard);
+        assertEquals(1, c.sync().exists(CrawlKeys.key("test", "lease:" + shard)), "the lease of shard " + shard);
       }
     }
     for (Claim<String> claim : inHand) {

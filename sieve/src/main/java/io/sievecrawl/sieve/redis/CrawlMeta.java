@@ -1,0 +1,138 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.sievecrawl.sieve.BloomFilter;
+import io.sievecrawl.sieve.BloomSizing;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A shared crawl's meta hash: the format and its version, n and p with the filter's layout, the shards, whether an
+ * exact store confirms the filter, and the settings the crawl was started with. Written once, when the crawl is
+ * created; every agent reads it on joining.
+ */
+final class CrawlMeta {
+  static final String FORMAT = "sievecrawl-shared";
+  // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log; 5: an exact store may confirm the filter
+  // (an agent of version 4 would admit without adding fingerprints to it); 6: page requisites, tasks flagged as such
+  // in lanes of their origin (an agent of version 5 cannot decode them)
+  static final int VERSION = 6;
+  /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
+  static final long FINGERPRINTS_PER_BUCKET = 128;
+  private static final int MAX_BUCKET_BITS = 20;
+
+  private final Map<String, String> fields;
+  private final BloomSizing sizing;
+
+  private CrawlMeta(Map<String, String> fields) {
+    this.fields = fields;
+    this.sizing = new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()), Integer.parseInt(fields.get("k")),
+        Long.parseLong(fields.get("blocks")));
+  }
+
+  /** The fields of a new crawl's meta hash, in the order they are written. */
+  static Map<String, String> create(long n, double p, boolean confirm, int shards, String settings, Clock clock) {
+    BloomSizing sizing = BloomSizing.of(n, p);
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("format", FORMAT);
+    fields.put("version", Integer.toString(VERSION));
+    fields.put("n", Long.toString(n));
+    fields.put("p", Double.toString(p));
+    fields.put("seed", Long.toString(BloomFilter.DEFAULT_SEED));
+    fields.put("blocks", Long.toString(sizing.blocks()));
+    fields.put("k", Integer.toString(sizing.hashCount()));
+    fields.put("shards", Integer.toString(shards));
+    fields.put("confirm", Boolean.toString(confirm));
+    fields.put("bucketBits", Integer.toString(bucketBits(n)));
+    fields.put("settings", settings);
+    fields.put("created", clock.instant().toString());
+    return fields;
+  }
+
+  /**
+   * The meta hash of the crawl {@code name}, of this build's version of the format.
+   *
+   * @throws SharedCrawlException if there is no such crawl, the key is not a sievecrawl crawl's, or its version is
+   *     another
+   */
+  static CrawlMeta read(RedisClusterCommands<String, byte[]> redis, String uri, String name)
+      throws SharedCrawlException {
+    return new CrawlMeta(read(redis, uri, name, true));
+  }
+
+  /** The crawl's meta hash; {@code thisVersion}: refused unless this build's version of the format. */
+  static Map<String, String> read(RedisClusterCommands<String, byte[]> redis, String uri, String name,
+      boolean thisVersion) throws SharedCrawlException {
+    Map<String, byte[]> raw = redis.hgetall(CrawlKeys.key(name, "meta"));
+    if (raw == null || raw.isEmpty()) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.NO_SUCH_CRAWL, "no shared crawl named '" + name
+          + "' in " + uri + "; start one with 'sievecrawl crawl SEEDS --redis " + uri + " --crawl-name " + name + "'");
+    }
+    Map<String, String> meta = new HashMap<>();
+    raw.forEach((k, v) -> meta.put(k, new String(v, StandardCharsets.UTF_8)));
+    if (!FORMAT.equals(meta.get("format"))) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, CrawlKeys.key(name, "meta") + " in " + uri
+          + " is not a sievecrawl crawl");
+    }
+    if (thisVersion && !Integer.toString(VERSION).equals(meta.get("version"))) {
+      throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' has format"
+          + " version " + meta.get("version") + ", but this build reads version " + VERSION);
+    }
+    return meta;
+  }
+
+  /** Whether the crawl was made with this {@code n} and {@code p}, which an agent must share to join it. */
+  boolean hasNAndP(long n, double p) {
+    return n() == n && Double.compare(p(), p) == 0;
+  }
+
+  long n() {
+    return Long.parseLong(fields.get("n"));
+  }
+
+  double p() {
+    return Double.parseDouble(fields.get("p"));
+  }
+
+  /** n and p as stored, for messages. */
+  String nAndP() {
+    return "n = " + fields.get("n") + " and p = " + fields.get("p");
+  }
+
+  int shards() {
+    return Integer.parseInt(fields.get("shards"));
+  }
+
+  /** Whether an exact store of fingerprints, in Redis beside the filter, confirms the filter's "maybe seen" answers. */
+  boolean confirmed() {
+    return Boolean.parseBoolean(fields.getOrDefault("confirm", "false"));
+  }
+
+  /** The exact store's bucket of {@code fingerprint}: its top bits, so that a bucket holds about 128 at n. */
+  long bucket(long fingerprint) {
+    int bits = Integer.parseInt(fields.getOrDefault("bucketBits", "0"));
+    return bits == 0 ? 0 : fingerprint >>> (Long.SIZE - bits);
+  }
+
+  /** log2 of the bucket count: the largest power of two that leaves at least 128 fingerprints per bucket at n. */
+  static int bucketBits(long n) {
+    long buckets = Math.max(1, n / FINGERPRINTS_PER_BUCKET);
+    return Math.min(MAX_BUCKET_BITS, Long.SIZE - 1 - Long.numberOfLeadingZeros(buckets));
+  }
+
+  long seed() {
+    return Long.parseLong(fields.get("seed"));
+  }
+
+  BloomSizing sizing() {
+    return sizing;
+  }
+
+  /** The settings the crawl was started with, as a config file. */
+  String settings() {
+    return fields.getOrDefault("settings", "");
+  }
+}
