@@ -65,6 +65,31 @@ public final class CrawlFiles {
     return Files.isRegularFile(dir.resolve(MANIFEST)) && Files.isRegularFile(dir.resolve(SETTINGS));
   }
 
+  /**
+   * Checks that {@code dir} may become a new crawl's directory: it is missing or empty.
+   *
+   * @throws CrawlJobException if it holds a crawl already (completed or not), other files, or is a file
+   */
+  static void checkFreeForNewCrawl(Path dir) throws IOException {
+    if (Files.exists(dir.resolve(MANIFEST))) {
+      if (Manifest.completed(dir)) {
+        throw new CrawlJobException(dir + " holds a completed crawl: choose another directory for a new one, or"
+            + " remove it");
+      }
+      throw new CrawlJobException(dir + " holds a crawl already: continue it with 'sievecrawl resume " + dir
+          + "', or choose another directory");
+    }
+    if (Files.isDirectory(dir)) {
+      try (Stream<Path> entries = Files.list(dir)) {
+        if (entries.findAny().isPresent()) {
+          throw new CrawlJobException(dir + " is not empty: a new crawl needs an empty or new directory");
+        }
+      }
+    } else if (Files.exists(dir)) {
+      throw new CrawlJobException(dir + " is a file, not a directory");
+    }
+  }
+
   /** The settings file of the crawl in {@code dir}. */
   public static Path settingsOf(Path dir) {
     return dir.resolve(SETTINGS);

@@ -27,7 +27,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,23 +90,7 @@ public final class DirectoryHome implements CrawlHome {
 
   private static DirectoryHome create(Path dir, CrawlSettings settings, SeedWriter seeds, String output,
       Clock clock) throws IOException {
-    if (Files.exists(dir.resolve(CrawlFiles.MANIFEST))) {
-      if (Manifest.completed(dir)) {
-        throw new CrawlJobException(dir + " holds a completed crawl: choose another directory for a new one, or"
-            + " remove it");
-      }
-      throw new CrawlJobException(dir + " holds a crawl already: continue it with 'sievecrawl resume " + dir
-          + "', or choose another directory");
-    }
-    if (Files.isDirectory(dir)) {
-      try (Stream<Path> entries = Files.list(dir)) {
-        if (entries.findAny().isPresent()) {
-          throw new CrawlJobException(dir + " is not empty: a new crawl needs an empty or new directory");
-        }
-      }
-    } else if (Files.exists(dir)) {
-      throw new CrawlJobException(dir + " is a file, not a directory");
-    }
+    CrawlFiles.checkFreeForNewCrawl(dir);
     Files.createDirectories(dir);
     DirectoryLock lock = DirectoryLock.take(dir.resolve(CrawlFiles.LOCK),
         holder -> CrawlJobException.inUse(dir, holder));

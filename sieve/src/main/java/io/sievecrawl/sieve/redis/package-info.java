@@ -3,6 +3,15 @@
  * {@link io.sievecrawl.sieve.redis.RedisCrawl} (connecting, creating or joining a named crawl) and
  * {@link io.sievecrawl.sieve.redis.RedisFrontier}.
  *
+ * <p>Behind {@code RedisCrawl}: {@code RedisAddress} (the URI, checked, shown without its password, connected to),
+ * {@code CrawlMeta} (the meta hash: format version, n, p, shards, settings), {@code CrawlKeys} (key names),
+ * {@code Scripts} (the Lua scripts and why each is safe to send twice), {@code RedisCalls} (every command on the one
+ * shared connection, {@code SharedConnection}, riding out an outage, {@code OutageRetry}) and {@code RedisFailures}
+ * (a failure in one line). Behind {@code RedisFrontier}: {@code RedisAdmission} (offers), {@code ShardWork} (checking
+ * origins out, claiming, acknowledging, putting back), {@code LocalClaims} (what this agent holds),
+ * {@code ShardLeases} (its share of the shards, by heartbeat) and {@code FlightRecovery} (claims nobody holds, put
+ * back).
+ *
  * <p>An agent reaches one Redis server or a Redis Cluster through {@link io.sievecrawl.sieve.redis.RedisLink}, which
  * tells them apart on connecting. Every key of one crawl carries the hash tag {@code {NAME}}, so each script touches
  * keys of one hash slot and runs on a cluster (which then spreads crawls over its nodes, not the keys of one crawl):
