@@ -231,18 +231,9 @@ final class OutageRetry {
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
       return false;
     }
-    return e instanceof RedisConnectionException || hasCause(e, IOException.class)
+    return e instanceof RedisConnectionException || RedisFailures.hasCause(e, IOException.class)
         || message.startsWith("Connection disconnected") || message.startsWith("Currently not connected")
         || message.startsWith("Connection closed") || message.startsWith("Connection is closed");
-  }
-
-  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** {@code 60s}, {@code 2.5s}, {@code 800ms}. */

@@ -30,7 +30,8 @@ final class RedisFailures {
     return new SharedCrawlException(SharedCrawlException.Kind.UNREACHABLE, "Redis at " + uri + " failed: " + message);
   }
 
-  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+  /** Whether {@code e} or one of its causes is a {@code type}. */
+  static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (type.isInstance(t)) {
         return true;
