@@ -3,6 +3,7 @@ package io.sievecrawl.app;
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.CrawlerBuilder;
 import io.sievecrawl.crawler.Seeds;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.RunOptions;
@@ -53,7 +54,7 @@ final class CrawlRun {
     List<Path> warcDirs;
     try {
       home.runStarts(new RunOptions(settings, CAPACITY_HINT, clocks.ticker()));
-      Crawler.Builder builder = Crawler.builder(settings, home.recording(new VerboseResults(results.writer())))
+      CrawlerBuilder builder = Crawler.builder(settings, home.recording(new VerboseResults(results.writer())))
           .home(home).skipLog(skipLog).ticker(clocks.ticker()).clock(clocks.wall())
           .payloadDigests(kind.payloadDigests(warc != null));
       if (warc != null) {

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Whether the crawl goes on: the one piece of crawl-wide state that workers both read and change. A stop request,
  * the page limit and a fatal failure all end up here; {@code onStop} (the scheduler's stop) runs once, on the first.
  */
-final class CrawlControl {
+public final class CrawlControl {
   private static final Logger log = LoggerFactory.getLogger(CrawlControl.class);
 
   private final Runnable onStop;
@@ -31,7 +31,7 @@ final class CrawlControl {
    * @param onPageLimit run once when the page limit is reached, instead of stopping the crawl (the pages fetched still
    *     get their requisites: it ends when they have); {@code null} to stop then
    */
-  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop, Runnable onPageLimit) {
+  public CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop, Runnable onPageLimit) {
     this.maxPages = maxPages;
     this.ticker = ticker;
     this.pagesStarted = new AtomicLong(pagesBefore);
@@ -39,12 +39,12 @@ final class CrawlControl {
     this.onPageLimit = onPageLimit;
   }
 
-  CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop) {
+  public CrawlControl(long maxPages, long pagesBefore, Ticker ticker, Runnable onStop) {
     this(maxPages, pagesBefore, ticker, onStop, null);
   }
 
   /** Takes one page of the page limit; {@code false} (and the crawl stops, or fetches no more pages) once used up. */
-  boolean tryStartPage() {
+  public boolean tryStartPage() {
     if (pagesStarted.incrementAndGet() > maxPages && maxPages > 0) {
       pagesStarted.decrementAndGet();
       reachPageLimit();
@@ -83,7 +83,7 @@ final class CrawlControl {
   }
 
   /** A failure that ends the crawl (results or the crawl directory cannot be written, an Error in a worker). */
-  void fail(Throwable cause) {
+  public void fail(Throwable cause) {
     if (failure.compareAndSet(null, cause)) {
       log.error("the crawl stops: {}", describe(cause));
     }
@@ -98,7 +98,7 @@ final class CrawlControl {
   }
 
   /** Whether the crawl is ending, for whatever reason: no new fetch or retry should start. */
-  boolean isStopping() {
+  public boolean isStopping() {
     return stopRequestedAt != 0;
   }
 
@@ -121,11 +121,11 @@ final class CrawlControl {
     return pagesStarted.get();
   }
 
-  Throwable failure() {
+  public Throwable failure() {
     return failure.get();
   }
 
-  static String describe(Throwable e) {
+  public static String describe(Throwable e) {
     String message = e.getMessage();
     return message == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + message;
   }

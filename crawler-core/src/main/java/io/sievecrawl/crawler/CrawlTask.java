@@ -69,7 +69,7 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
     return requisite ? QueueKeys.lane(url.origin(), REQUISITE_LANE) : url.origin();
   }
 
-  static CrawlTask seed(Url url) {
+  public static CrawlTask seed(Url url) {
     return new CrawlTask(url, 0, null, 0, 0);
   }
 
@@ -82,16 +82,16 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
   }
 
   /** A sitemap that robots.txt at {@code robotsTxt} lists: one hop from a seed, as a link of the site's root. */
-  static CrawlTask listedSitemap(Url sitemap, String robotsTxt) {
+  public static CrawlTask listedSitemap(Url sitemap, String robotsTxt) {
     return new CrawlTask(sitemap, 1, robotsTxt, 0, 0, true);
   }
 
-  CrawlTask link(Url target) {
+  public CrawlTask link(Url target) {
     return new CrawlTask(target, depth + 1, url.toString(), 0, 0);
   }
 
   /** A requisite of this page (or style sheet): no hop of its own, it keeps this depth. */
-  CrawlTask requisiteOf(Url target) {
+  public CrawlTask requisiteOf(Url target) {
     return new CrawlTask(target, depth, url.toString(), 0, 0, false, null, true);
   }
 
@@ -99,16 +99,16 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
    * A URL this sitemap lists, at the sitemap's own depth: a sitemap stands for its site's links, not a hop of its
    * own. {@code isSitemap} for the sitemaps a sitemap index lists.
    */
-  CrawlTask listed(Url target, boolean isSitemap) {
+  public CrawlTask listed(Url target, boolean isSitemap) {
     return new CrawlTask(target, depth, url.toString(), 0, 0, isSitemap);
   }
 
-  CrawlTask redirect(Url target) {
+  public CrawlTask redirect(Url target) {
     return new CrawlTask(target, depth, url.toString(), redirectHops + 1, 0, sitemap, null, requisite);
   }
 
   /** The same URL fetched again as a redirect hop: it redirected to itself after setting a cookie. */
-  CrawlTask againWithCookie() {
+  public CrawlTask againWithCookie() {
     return new CrawlTask(url, depth, referrer, redirectHops + 1, attempt + 1, sitemap, last, requisite);
   }
 
@@ -116,11 +116,11 @@ public record CrawlTask(Url url, int depth, String referrer, int redirectHops, i
    * The URL that redirected here, its second fetch as the next redirect hop: this page set it a cookie, or checked
    * one, and sent the visitor back.
    */
-  CrawlTask backTo(Url redirectedHere) {
+  public CrawlTask backTo(Url redirectedHere) {
     return new CrawlTask(redirectedHere, depth, url.toString(), redirectHops + 1, 1, sitemap, null, requisite);
   }
 
-  CrawlTask retry() {
+  public CrawlTask retry() {
     return new CrawlTask(url, depth, referrer, redirectHops, attempt + 1, sitemap, last, requisite);
   }
 

@@ -7,11 +7,10 @@ import io.sievecrawl.config.RobotsSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.Scope;
 import io.sievecrawl.crawler.fetch.CaptureInterceptor;
-import io.sievecrawl.crawler.fetch.ExchangeRecorder;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.home.CrawlHome;
 import io.sievecrawl.crawler.home.MemoryHome;
-import io.sievecrawl.crawler.html.LinkExtractor;
+import io.sievecrawl.crawler.lease.LeasePipeline;
 import io.sievecrawl.crawler.report.CrawlProgress;
 import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.report.CrawlSummary;
@@ -24,7 +23,6 @@ import io.sievecrawl.crawler.robots.RobotsStore;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
 import io.sievecrawl.crawler.schedule.SchedulerSnapshot;
-import io.sievecrawl.crawler.scope.RequisiteScope;
 import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.crawler.scope.ScopeSites;
 import io.sievecrawl.crawler.scope.SharedScope;
@@ -42,7 +40,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -56,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * ends it, or {@link #stop()} is called; hands one {@link io.sievecrawl.crawler.result.CrawlResult} per fetched URL
  * to a {@link ResultSink} and returns a {@link CrawlSummary}.
  *
- * <p>The crawl lives in a {@link CrawlHome} ({@link Builder#home}), whose run has started: its frontier, the state
+ * <p>The crawl lives in a {@link CrawlHome} ({@link CrawlerBuilder#home}), whose run has started: its frontier, the state
  * earlier runs left, where page budgets, sites in scope and visits are kept. By default a {@link MemoryHome}, on the
  * heap; a crawl directory or Redis for crawls that must outgrow the heap, survive a crash, or be shared. One crawler
  * runs one crawl run. {@link #run} blocks the calling thread; {@link #stop()}, {@link #progress()} and {@link #state()} may be called
@@ -96,7 +93,7 @@ public final class Crawler {
   private volatile RobotsPolicy robots;
   private volatile long startedAt;
 
-  private Crawler(Builder b) {
+  Crawler(CrawlerBuilder b) {
     this.settings = b.settings;
     this.ticker = b.ticker;
     this.clock = b.clock;
@@ -149,90 +146,9 @@ public final class Crawler {
     return builder(settings, sink).build();
   }
 
-  public static Builder builder(CrawlSettings settings, ResultSink sink) {
-    return new Builder(settings, sink);
-  }
-
   /** Collects a crawler's collaborators; only the settings and the sink are required. */
-  public static final class Builder {
-    private final CrawlSettings settings;
-    private final ResultSink sink;
-    private CrawlHome home;
-    private Ticker ticker = Ticker.SYSTEM;
-    private Clock clock = Clock.systemUTC();
-    private HostScheduler.LeaseObserver leaseObserver = HostScheduler.LeaseObserver.NONE;
-    private SkipLog skipLog = SkipLog.NONE;
-    private ExchangeRecorder recorder;
-    private Boolean payloadDigests; // null: when a recorder is given or the home keeps visits
-
-    private Builder(CrawlSettings settings, ResultSink sink) {
-      this.settings = Objects.requireNonNull(settings, "settings");
-      this.sink = Objects.requireNonNull(sink, "sink");
-    }
-
-    /**
-     * Where the crawl lives, its run started ({@link CrawlHome#runStarts}): the frontier, what earlier runs left, the
-     * page budget, the sites in scope, the visits. Its owner ends the run and closes it. Default: a new
-     * {@link MemoryHome}.
-     */
-    public Builder home(CrawlHome home) {
-      this.home = Objects.requireNonNull(home, "home");
-      return this;
-    }
-
-    /** Hears of every URL left out, with why. Default: nobody. */
-    public Builder skipLog(SkipLog log) {
-      this.skipLog = Objects.requireNonNull(log, "log");
-      return this;
-    }
-
-    /**
-     * Where every HTTP exchange goes as it went over the wire (a WARC archive), robots.txt included; a failure to
-     * record one fails the crawl. Default: none.
-     */
-    public Builder recorder(ExchangeRecorder recorder) {
-      this.recorder = Objects.requireNonNull(recorder, "recorder");
-      return this;
-    }
-
-    /**
-     * The ticker every timer of the crawl reads: politeness, retries, crawl.max-time, the stop's grace period.
-     * Default {@link Ticker#SYSTEM}.
-     */
-    public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      return this;
-    }
-
-    /**
-     * The wall clock: when fetches started, WARC record dates, cookie expiry, robots.txt retry times. Default
-     * {@link Clock#systemUTC()}.
-     */
-    public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    /**
-     * Whether each page's payload digest (a SHA-1 of its body as sent) is computed: what a WARC revisit refers to
-     * and what a recrawl compares to tell an unchanged page, shown in each record's {@code payloadDigest}. Default:
-     * when exchanges are recorded ({@link #recorder}) or the home keeps visits ({@link #home}); a crawl whose visits
-     * will be thrown away says false.
-     */
-    public Builder payloadDigests(boolean payloadDigests) {
-      this.payloadDigests = payloadDigests;
-      return this;
-    }
-
-    /** Told of every lease with the ticker's time, for tests. */
-    Builder leaseObserver(HostScheduler.LeaseObserver observer) {
-      this.leaseObserver = Objects.requireNonNull(observer, "observer");
-      return this;
-    }
-
-    public Crawler build() {
-      return new Crawler(this);
-    }
+  public static CrawlerBuilder builder(CrawlSettings settings, ResultSink sink) {
+    return new CrawlerBuilder(settings, sink);
   }
 
   /**
@@ -274,13 +190,8 @@ public final class Crawler {
             robotsSettings.cacheMemory(), clock, robotsStore)
         : null;
     this.robots = robots;
-    LinkExtractor links = new LinkExtractor(normalizer, settings.politeness().honorNofollow(),
-        robotsSettings.agentName(), settings.crawl().maxLinksPerPage());
-    LeaseCloser closer = new LeaseCloser(scheduler, scope, new RequisiteScope(settings.requisites(), scope), sink,
-        stats, origins, skipLog, visitLog, control, clock);
-    LeasePipeline pipeline = new LeasePipeline(LeaseSteps.of(settings, robots, fetcher, scheduler, closer, links,
-        normalizer, pageBudget, control, stats, origins, clock, scope::coversSiteOf), closer, normalizer, stats,
-        control, settings.results().recordLinks());
+    LeasePipeline pipeline = LeasePipeline.of(settings, new LeasePipeline.Shared(scheduler, fetcher, robots, scope,
+        normalizer, pageBudget, sink, skipLog, visitLog, stats, origins, control, clock));
 
     long start = ticker.nanos();
     startedAt = start | 1; // 0 while the run has not started

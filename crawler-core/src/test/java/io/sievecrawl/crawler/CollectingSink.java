@@ -11,15 +11,15 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /** Keeps every result; optionally runs a callback on each (from the worker thread). */
-final class CollectingSink implements ResultSink {
+public final class CollectingSink implements ResultSink {
   private final Queue<CrawlResult> results = new ConcurrentLinkedQueue<>();
   private final Consumer<CrawlResult> onResult;
 
-  CollectingSink() {
+  public CollectingSink() {
     this(r -> { });
   }
 
-  CollectingSink(Consumer<CrawlResult> onResult) {
+  public CollectingSink(Consumer<CrawlResult> onResult) {
     this.onResult = onResult;
   }
 
@@ -29,7 +29,7 @@ final class CollectingSink implements ResultSink {
     onResult.accept(result);
   }
 
-  List<CrawlResult> results() {
+  public List<CrawlResult> results() {
     return List.copyOf(results);
   }
 

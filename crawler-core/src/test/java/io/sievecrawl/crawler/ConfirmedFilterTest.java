@@ -70,7 +70,7 @@ class ConfirmedFilterTest {
   private void crawlAndCheck(Frontier<CrawlTask> frontier) throws IOException {
     try (SyntheticSite site = SyntheticSite.start(PAGES, 8)) {
       CollectingSink sink = new CollectingSink();
-      Crawler.Builder crawler = Crawler.builder(settings(true), sink);
+      CrawlerBuilder crawler = Crawler.builder(settings(true), sink);
       if (frontier != null) {
         crawler.home(MemoryHome.over(settings(true), frontier));
       }

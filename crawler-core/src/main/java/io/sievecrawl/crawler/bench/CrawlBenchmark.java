@@ -5,6 +5,7 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.config.WarcSettings;
 import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.Crawler;
+import io.sievecrawl.crawler.CrawlerBuilder;
 import io.sievecrawl.crawler.home.MemoryHome;
 import io.sievecrawl.crawler.report.CrawlSummary;
 import io.sievecrawl.crawler.result.ResultSink;
@@ -83,7 +84,7 @@ public final class CrawlBenchmark {
           .set(Setting.MAX_DEPTH, 1_000_000)
           .set(Setting.MAX_PAGES_PER_HOST, 0L)
           .build();
-      Crawler.Builder crawler = Crawler.builder(tuned, sink);
+      CrawlerBuilder crawler = Crawler.builder(tuned, sink);
       Frontier<CrawlTask> frontier = null;
       if (dir != null) {
         frontier = DiskFrontier.open(dir, tuned.filter().expectedUrls(), tuned.filter().falsePositiveRate(),

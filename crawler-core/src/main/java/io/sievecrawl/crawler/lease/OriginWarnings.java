@@ -1,4 +1,4 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

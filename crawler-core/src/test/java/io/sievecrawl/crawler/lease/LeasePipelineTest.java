@@ -1,10 +1,15 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CollectingSink;
+import io.sievecrawl.crawler.CrawlControl;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.LastVisit;
+import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.report.CrawlStats;
@@ -192,8 +197,8 @@ class LeasePipelineTest {
   void onlyASuccessWithTheLastPayloadDigestIsAnIdenticalPayloadRevisit() {
     String digest = "sha1:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH";
     Instant captured = Instant.parse("2026-11-19T10:00:00Z");
-    CrawlTask removed = CrawlTask.revisit(ROOT, new LastVisit(captured, 404,
-        new Revalidation(null, null, digest, captured), 1, false, 0, false));
+    CrawlTask removed = new CrawlTask(ROOT, 0, null, 0, 0, false, new LastVisit(captured, 404,
+        new Revalidation(null, null, digest, captured), 1, false, 0, false), false);
     assertNull(LeasePipeline.capture(removed, answered(404, digest)).revisit(), "a second 404 is no revisit");
     assertNull(LeasePipeline.capture(removed, answered(500, digest)).revisit());
     assertEquals(CrawlResult.Capture.IDENTICAL_PAYLOAD_DIGEST,

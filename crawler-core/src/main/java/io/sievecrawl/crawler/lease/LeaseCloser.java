@@ -1,5 +1,8 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.crawler.CrawlControl;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.report.OriginStats;
 import io.sievecrawl.crawler.report.SkipLog;
@@ -59,19 +62,35 @@ final class LeaseCloser {
 
   /** Ends {@code lease} as {@code outcome} says, once, whatever fails on the way. */
   void settle(HostScheduler.Lease<CrawlTask> lease, Outcome outcome) {
-    Outcome.End end = outcome.end();
+    Outcome ending = outcome;
     try {
-      write(lease.task(), offerFound(lease.task(), outcome), outcome.skipReason());
+      record(lease.task(), outcome);
     } catch (IOException | FrontierFailure e) {
       control.fail(e);
-      end = Outcome.End.ABANDON;
+      ending = Outcome.abandon();
     } catch (StackOverflowError | RuntimeException e) {
-      end = recordInternalError(lease.task(), e);
+      ending = recordInternalError(lease.task(), e);
     } catch (Error e) {
       control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
-      end = Outcome.End.ABANDON;
+      ending = Outcome.abandon();
     }
-    end(lease, outcome, end);
+    end(lease, ending);
+  }
+
+  /** Offers what {@code outcome} found and writes its record: what a lease leaves before it ends. */
+  private void record(CrawlTask task, Outcome outcome) throws IOException {
+    switch (outcome) {
+      case Outcome.Complete done -> write(task, offerFound(task, done), null);
+      case Outcome.Redirect redirect -> {
+        follow(task, redirect.target());
+        write(task, redirect.result(), null);
+      }
+      case Outcome.Skipped skipped -> write(task, null, skipped.reason());
+      case Outcome.GivenUp givenUp -> write(task, givenUp.result(), givenUp.reason());
+      case Outcome.HandBack handBack -> { } // nothing to record: the task is done again
+      case Outcome.Postpone postpone -> { }
+      case Outcome.Abandon abandon -> { }
+    }
   }
 
   /**
@@ -80,16 +99,15 @@ final class LeaseCloser {
    */
   void settleNow(HostScheduler.Lease<CrawlTask> lease, Outcome.Interim interim) {
     String origin = lease.origin();
-    if (interim.response() != null) {
-      scheduler.responded(origin, Duration.ofMillis(interim.response().millis()), interim.response().status());
+    switch (interim) {
+      case Outcome.Interim.Responded responded ->
+          scheduler.responded(origin, Duration.ofMillis(responded.response().millis()), responded.response().status());
+      case Outcome.Interim.OriginPause pause -> scheduler.pause(origin, pause.pause());
+      case Outcome.Interim.Robots robots -> {
+        robots.crawlDelay().ifPresent(delay -> scheduler.setCrawlDelay(origin, delay));
+        offerAll(robots.sitemaps());
+      }
     }
-    if (interim.originPause() != null) {
-      scheduler.pause(origin, interim.originPause());
-    }
-    if (interim.crawlDelay() != null) {
-      scheduler.setCrawlDelay(origin, interim.crawlDelay());
-    }
-    offerAll(interim.listed());
   }
 
   /** Ends the wait of {@code origin}, postponed until its robots.txt came. */
@@ -99,19 +117,23 @@ final class LeaseCloser {
 
   /** Ends {@code lease} after a step failed with {@code e}: recorded as an internal error, the crawl goes on. */
   void settleInternalError(HostScheduler.Lease<CrawlTask> lease, Throwable e) {
-    end(lease, null, recordInternalError(lease.task(), e));
+    end(lease, recordInternalError(lease.task(), e));
   }
 
-  /** Records {@code task} as failed inside the crawler; how its lease ends (abandoned if even that fails). */
-  private Outcome.End recordInternalError(CrawlTask task, Throwable e) {
+  /**
+   * Records {@code task} as failed inside the crawler; how its lease ends: completed with that record, or abandoned
+   * if even that fails.
+   */
+  private Outcome recordInternalError(CrawlTask task, Throwable e) {
     log.warn("internal error on {}: {}", task.url(), CrawlControl.describe(e));
     log.debug("internal error on {}", task.url(), e);
     try {
-      write(task, internalError(task, e), null);
-      return Outcome.End.COMPLETE;
+      CrawlResult result = internalError(task, e);
+      write(task, result, null);
+      return Outcome.complete(result);
     } catch (IOException | RuntimeException failure) {
       control.fail(failure);
-      return Outcome.End.ABANDON;
+      return Outcome.abandon();
     }
   }
 
@@ -125,13 +147,10 @@ final class LeaseCloser {
    * and needed is fetched as a requisite); the record to write, with the page's links and their fate when it lists
    * them.
    */
-  private CrawlResult offerFound(CrawlTask task, Outcome outcome) {
+  private CrawlResult offerFound(CrawlTask task, Outcome.Complete outcome) {
     offerAll(outcome.listed());
-    if (outcome.redirect() != null) {
-      follow(task, outcome.redirect());
-    }
     Outcome.FoundLinks found = outcome.links();
-    if (found == null) {
+    if (found.isEmpty()) {
       offerAll(outcome.requisites());
       return outcome.result();
     }
@@ -255,19 +274,22 @@ final class LeaseCloser {
     return "changed";
   }
 
-  private void end(HostScheduler.Lease<CrawlTask> lease, Outcome outcome, Outcome.End end) {
+  /** Ends {@code lease} in the scheduler as {@code outcome} says. */
+  private void end(HostScheduler.Lease<CrawlTask> lease, Outcome outcome) {
     try {
-      switch (end) {
-        case COMPLETE -> scheduler.complete(lease);
-        case UNFETCHED -> scheduler.completeUnfetched(lease);
-        case HAND_BACK -> scheduler.retryLater(lease, outcome.next(), outcome.after());
-        case POSTPONE -> {
-          scheduler.postpone(lease, outcome.after());
-          if (outcome.readyNow() != null && outcome.readyNow().getAsBoolean()) {
+      switch (outcome) {
+        case Outcome.Complete done -> scheduler.complete(lease);
+        case Outcome.Redirect redirect -> scheduler.complete(lease);
+        case Outcome.Skipped skipped -> scheduler.completeUnfetched(lease);
+        case Outcome.GivenUp givenUp -> scheduler.completeUnfetched(lease);
+        case Outcome.HandBack handBack -> scheduler.retryLater(lease, handBack.next(), handBack.after());
+        case Outcome.Postpone postpone -> {
+          scheduler.postpone(lease, postpone.after());
+          if (postpone.readyNow().getAsBoolean()) {
             scheduler.resume(lease.origin()); // what it waits for came before the origin was postponed
           }
         }
-        case ABANDON -> scheduler.abandon(lease);
+        case Outcome.Abandon abandon -> scheduler.abandon(lease);
       }
     } catch (FrontierFailure e) {
       control.fail(e);

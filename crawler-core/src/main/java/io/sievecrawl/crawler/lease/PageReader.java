@@ -1,6 +1,7 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import io.sievecrawl.config.ResultsSettings;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.html.PageLinks;

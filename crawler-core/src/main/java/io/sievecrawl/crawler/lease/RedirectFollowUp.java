@@ -1,6 +1,7 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import io.sievecrawl.config.FetchSettings;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.result.CrawlResult;
 import io.sievecrawl.crawler.result.ErrorKind;
@@ -43,7 +44,7 @@ final class RedirectFollowUp implements LeaseStep {
       return Outcome.complete(record.withError(ErrorKind.TOO_MANY_REDIRECTS, "more than " + maxRedirects
           + " redirects"));
     }
-    return Outcome.complete(record).withRedirect(task.redirect(target));
+    return new Outcome.Redirect(record, task.redirect(target));
   }
 
   /**

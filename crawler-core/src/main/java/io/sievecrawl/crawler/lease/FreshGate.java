@@ -1,5 +1,6 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.crawler.LastVisit;
 import io.sievecrawl.crawler.report.SkipReason;
 import java.io.IOException;
 
@@ -11,6 +12,6 @@ final class FreshGate implements LeaseStep {
   @Override
   public Outcome handle(Chain chain) throws IOException {
     LastVisit last = chain.task().last();
-    return last != null && last.fresh() ? Outcome.skipped(null, SkipReason.FRESH) : chain.proceed();
+    return last != null && last.fresh() ? Outcome.skipped(SkipReason.FRESH) : chain.proceed();
   }
 }

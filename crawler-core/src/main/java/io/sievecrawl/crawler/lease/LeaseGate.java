@@ -1,5 +1,6 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.fetch.SendGate;
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import java.time.Duration;

@@ -1,5 +1,7 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.crawler.CrawlControl;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.fetch.Revalidation;
@@ -52,7 +54,7 @@ final class FetchStep implements LeaseStep {
       return Outcome.abandon(); // the lease ran out before the request went: another agent does it
     }
     if (gate.tooSoonBy().isPositive()) {
-      return Outcome.postpone(gate.tooSoonBy(), null); // a request leased after this one went first
+      return Outcome.postpone(gate.tooSoonBy()); // a request leased after this one went first
     }
     if (control.failure() != null) {
       return Outcome.abandon(); // e.g. its WARC record could not be written: fetched again on resume, recorded then

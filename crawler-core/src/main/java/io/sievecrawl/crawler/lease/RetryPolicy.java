@@ -1,6 +1,8 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import io.sievecrawl.config.FetchSettings;
+import io.sievecrawl.crawler.CrawlControl;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.report.OriginStats;

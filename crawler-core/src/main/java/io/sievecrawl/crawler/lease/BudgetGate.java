@@ -1,6 +1,7 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import io.sievecrawl.config.CrawlLimits;
+import io.sievecrawl.crawler.CrawlControl;
 import io.sievecrawl.crawler.report.SkipReason;
 import io.sievecrawl.sieve.PerKeyBudget;
 import java.io.IOException;
@@ -27,7 +28,7 @@ final class BudgetGate implements LeaseStep {
       return chain.proceed(); // passed the gate on its first attempt
     }
     if (maxPagesPerOrigin > 0 && !pagesPerOrigin.tryCount(chain.origin(), maxPagesPerOrigin)) {
-      return Outcome.skipped(null, SkipReason.HOST_BUDGET);
+      return Outcome.skipped(SkipReason.HOST_BUDGET);
     }
     if (!chain.task().requisite() && !control.tryStartPage()) {
       return Outcome.abandon();

@@ -1,6 +1,7 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
 import io.sievecrawl.config.RobotsSettings;
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.report.CrawlStats;
 import io.sievecrawl.crawler.report.OriginStats;
 import io.sievecrawl.crawler.report.SkipReason;
@@ -72,7 +73,7 @@ final class RobotsGate implements LeaseStep {
         Duration wait = Duration.between(clock.instant(), verdict.retryAt());
         wait = wait.isNegative() ? Duration.ZERO : wait;
         origins.paused(origin, wait);
-        yield Outcome.postpone(wait, null);
+        yield Outcome.postpone(wait);
       }
       case UNAVAILABLE -> unavailable(task, origin, verdict);
       case ALLOWED -> {
@@ -95,7 +96,7 @@ final class RobotsGate implements LeaseStep {
 
   /** A URL given up without a fetch, recorded with why. */
   private Outcome skipped(CrawlTask task, ErrorKind kind, String why, SkipReason reason) {
-    return Outcome.skipped(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
+    return Outcome.givenUp(new CrawlResult(task.key(), null, null, null, 0, false, task.depth(), task.referrer(),
         clock.instant(), 0, 0, null, kind, why, 0), reason);
   }
 

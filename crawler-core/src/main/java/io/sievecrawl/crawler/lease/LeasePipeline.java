@@ -1,15 +1,29 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.crawler.CrawlControl;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.FetchResponse;
+import io.sievecrawl.crawler.fetch.PageFetcher;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.fetch.StoredAs;
+import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.report.CrawlStats;
+import io.sievecrawl.crawler.report.OriginStats;
+import io.sievecrawl.crawler.report.SkipLog;
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.crawler.robots.RobotsPolicy;
 import io.sievecrawl.crawler.schedule.HostScheduler;
+import io.sievecrawl.crawler.scope.RequisiteScope;
+import io.sievecrawl.crawler.scope.ScopePolicy;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import io.sievecrawl.sieve.FrontierFailure;
+import io.sievecrawl.sieve.PerKeyBudget;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -21,7 +35,7 @@ import java.util.List;
  * as an internal error and the crawl goes on. A failure to write the results or the crawl directory, or an {@link
  * Error}, stops the crawl and leaves the lease for a resumed one.
  */
-final class LeasePipeline {
+public final class LeasePipeline {
   private final List<LeaseStep> steps;
   private final LeaseCloser closer;
   private final UrlNormalizer normalizer;
@@ -44,7 +58,38 @@ final class LeasePipeline {
     this.recordLinks = recordLinks;
   }
 
-  void process(HostScheduler.Lease<CrawlTask> lease) {
+  /**
+   * The pipeline of a crawl with these settings: its steps in the order {@link LeaseSteps} puts them, its closer,
+   * over what the crawl's leases share.
+   */
+  public static LeasePipeline of(CrawlSettings settings, Shared crawl) {
+    LinkExtractor links = new LinkExtractor(crawl.normalizer(), settings.politeness().honorNofollow(),
+        settings.robots().agentName(), settings.crawl().maxLinksPerPage());
+    LeaseCloser closer = new LeaseCloser(crawl.scheduler(), crawl.scope(),
+        new RequisiteScope(settings.requisites(), crawl.scope()), crawl.sink(), crawl.stats(), crawl.origins(),
+        crawl.skips(), crawl.visits(), crawl.control(), crawl.clock());
+    return new LeasePipeline(LeaseSteps.of(settings, crawl, closer, links), closer, crawl.normalizer(),
+        crawl.stats(), crawl.control(), settings.results().recordLinks());
+  }
+
+  /**
+   * What the leases of one crawl share: the steps read it, the closer changes it.
+   *
+   * @param scheduler the origins' pace and the frontier behind it; whether a lease is still this agent's
+   * @param robots {@code null} when robots.txt is not obeyed
+   * @param scope which URLs belong to the crawl (a requisite's scope derives from it)
+   * @param pageBudget the pages fetched per origin, for crawl.max-pages-per-host
+   * @param skips hears of every URL left out, with why
+   * @param visits where what each visit learned is kept, for the next recrawl
+   * @param control whether the crawl goes on; where a fatal failure is reported
+   * @param clock the wall clock: record dates, robots.txt retry times
+   */
+  public record Shared(HostScheduler<CrawlTask> scheduler, PageFetcher fetcher, RobotsPolicy robots,
+      ScopePolicy scope, UrlNormalizer normalizer, PerKeyBudget pageBudget, ResultSink sink, SkipLog skips,
+      VisitLog visits, CrawlStats stats, OriginStats origins, CrawlControl control, Clock clock) {}
+
+  /** Runs {@code lease} through the steps and ends it, exactly once. */
+  public void process(HostScheduler.Lease<CrawlTask> lease) {
     Outcome outcome = null;
     Throwable stepFailure = null;
     stats.inFlight.increment();
@@ -84,15 +129,24 @@ final class LeasePipeline {
     }
 
     void fetched(FetchResponse fetched) {
-      CrawlTask task = lease.task();
       response = fetched;
-      location = fetched.isRedirect() && fetched.location() != null
-          ? normalizer.resolverFor(task.url()).resolveOrNull(fetched.location()) : null;
-      record = new CrawlResult(task.key(), fetched.status(), fetched.contentType(), null, fetched.bytes(),
-          fetched.truncated(), task.depth(), task.referrer(), fetched.startedAt(), fetched.millis(), 0, null,
-          fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null,
-          capture(task, fetched));
+      location = location(normalizer, lease.task(), fetched);
+      record = record(lease.task(), fetched, recordLinks);
     }
+  }
+
+  /** Where {@code fetched} redirects, resolved against the task's URL; {@code null} for no usable redirect. */
+  static Url location(UrlNormalizer normalizer, CrawlTask task, FetchResponse fetched) {
+    return fetched.isRedirect() && fetched.location() != null
+        ? normalizer.resolverFor(task.url()).resolveOrNull(fetched.location()) : null;
+  }
+
+  /** The record of {@code fetched} as it came, before any step reads it. */
+  static CrawlResult record(CrawlTask task, FetchResponse fetched, boolean recordLinks) {
+    return new CrawlResult(task.key(), fetched.status(), fetched.contentType(), null, fetched.bytes(),
+        fetched.truncated(), task.depth(), task.referrer(), fetched.startedAt(), fetched.millis(), 0, null,
+        fetched.errorKind(), fetched.error(), task.attempt() + 1, null, recordLinks ? List.of() : null,
+        capture(task, fetched));
   }
 
   /**

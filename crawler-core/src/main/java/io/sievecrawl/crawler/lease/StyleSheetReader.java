@@ -1,5 +1,6 @@
-package io.sievecrawl.crawler;
+package io.sievecrawl.crawler.lease;
 
+import io.sievecrawl.crawler.CrawlTask;
 import io.sievecrawl.crawler.encoding.WebEncoding;
 import io.sievecrawl.crawler.fetch.FetchResponse;
 import io.sievecrawl.crawler.html.CssUrls;
