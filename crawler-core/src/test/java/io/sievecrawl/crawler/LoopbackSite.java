@@ -22,12 +22,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * started before the class's {@code @BeforeAll} methods (which may stub it and crawl it once for every test) and
  * stopped after its {@code @AfterAll} methods. A test that needs two sites registers two.
  */
-final class LoopbackSite implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+public final class LoopbackSite implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
   private final WireMockServer server;
   private boolean forTheClass;
 
   /** A site whose server gzips a response when the request accepts it, as most web servers do. */
-  LoopbackSite() {
+  public LoopbackSite() {
     this(new WireMockServer(options().dynamicPort()));
   }
 
@@ -65,12 +65,12 @@ final class LoopbackSite implements BeforeAllCallback, AfterAllCallback, BeforeE
     }
   }
 
-  WireMockServer server() {
+  public WireMockServer server() {
     return server;
   }
 
   /** {@code http://localhost:PORT}, without a trailing slash. */
-  String root() {
+  public String root() {
     return "http://localhost:" + server.port();
   }
 }

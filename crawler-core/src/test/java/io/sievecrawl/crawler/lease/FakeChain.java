@@ -29,8 +29,17 @@ final class FakeChain implements LeaseStep.Chain {
   int proceeded;
   FetchResponse passedOn; // the response the step passed on, as it fetched or changed it
 
+  private FakeChain(HostScheduler.Lease<CrawlTask> lease) {
+    this.lease = lease;
+  }
+
   private FakeChain(CrawlTask task) {
-    this.lease = new HostScheduler.Lease<>(new Claim<>(task, 1), task.origin());
+    this(new HostScheduler.Lease<>(new Claim<>(task, 1), task.origin()));
+  }
+
+  /** Before a fetch, with a lease a scheduler gave. */
+  static FakeChain of(HostScheduler.Lease<CrawlTask> lease) {
+    return new FakeChain(lease);
   }
 
   /** Before a fetch. */
