@@ -2,6 +2,7 @@ package io.sievecrawl.crawler.jmh;
 
 import io.sievecrawl.crawler.schedule.HostScheduler;
 import io.sievecrawl.crawler.schedule.Politeness;
+import io.sievecrawl.crawler.schedule.SchedulerSnapshot;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.disk.DiskFrontier;
@@ -65,7 +66,7 @@ public final class OriginFootprintReport {
         leased++;
       }
       long atHand = usedHeapAfterGc();
-      HostScheduler.Snapshot snapshot = scheduler.snapshot();
+      SchedulerSnapshot snapshot = scheduler.snapshot();
       System.out.printf(Locale.ROOT, "%,d origins, %,d URLs queued (%s); heap limit %,d MB; %.1f s%n", origins,
           frontier.stats().queued(), frontier.stats().queues() + " queues holding tasks",
           Runtime.getRuntime().maxMemory() >> 20, (System.nanoTime() - start) / 1e9);
