@@ -249,9 +249,9 @@ public final class Crawler {
 
   private CrawlSummary summary(CrawlSummary.End end, long carriedOver, long admitted, long notFetched,
       SieveStats sieve, Map<String, String> givenUp, Duration elapsed, Throwable failure, CrawlTotals totals) {
-    return new CrawlSummary(end, stats.fetched.sum(), stats.requisites.sum(), stats.responses.sum(),
+    return new CrawlSummary(end, stats.fetched(), stats.requisites(), stats.responses(),
         stats.byStatusClass(), stats.byError(), stats.skipped(), stats.notAdmitted(), stats.visits(),
-        stats.retries.sum(), stats.bytes.sum(), stats.truncated.sum(), fetcher.connectionsOpened(),
+        stats.retries(), stats.bytes(), stats.truncated(), fetcher.connectionsOpened(),
         fetcher.tlsHandshakes(), carriedOver, admitted, notFetched, givenUp,
         sieve == null ? List.of() : origins.rows(), sieve, totals,
         elapsed, failure);
@@ -326,15 +326,15 @@ public final class Crawler {
   public CrawlProgress progress() {
     SieveStats s = frontier.stats();
     SchedulerSnapshot atHand = scheduler.snapshot();
-    long inFlight = stats.inFlight.sum();
+    long inFlight = stats.inFlight();
     long inLine = Math.max(0, s.queues() - atHand.active()); // about: an origin at hand may hold no waiting task
     long due = atHand.due() + inLine;
     RobotsPolicy robotsNow = robots;
     CrawlProgress.Origins origins = new CrawlProgress.Origins(due, atHand.waitingOnDelay(), atHand.heldBack(),
         robotsNow == null ? 0 : robotsNow.givenUpCount(),
         due == 0 && atHand.waitingOnDelay() > 0 && inFlight < settings.crawl().concurrency());
-    return new CrawlProgress(before.totals().fetched() + stats.fetched.sum(), s.queued(), inFlight,
-        stats.errors.sum(), stats.bytes.sum(), s.fillRatio(), s.currentFpp(), origins);
+    return new CrawlProgress(before.totals().fetched() + stats.fetched(), s.queued(), inFlight,
+        stats.errors(), stats.bytes(), s.fillRatio(), s.currentFpp(), origins);
   }
 
   /**

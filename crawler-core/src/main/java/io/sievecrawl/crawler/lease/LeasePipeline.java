@@ -92,7 +92,7 @@ public final class LeasePipeline {
   public void process(HostScheduler.Lease<CrawlTask> lease) {
     Outcome outcome = null;
     Throwable stepFailure = null;
-    stats.inFlight.increment();
+    stats.leaseStarted();
     try {
       outcome = new Run(lease).at(0).proceed();
     } catch (IOException | FrontierFailure e) {
@@ -104,7 +104,7 @@ public final class LeasePipeline {
       control.fail(e); // OutOfMemoryError and the like: the crawl cannot go on safely; the page stays unacknowledged
       outcome = Outcome.abandon();
     } finally {
-      stats.inFlight.decrement();
+      stats.leaseEnded();
     }
     if (stepFailure != null) {
       closer.settleInternalError(lease, stepFailure);

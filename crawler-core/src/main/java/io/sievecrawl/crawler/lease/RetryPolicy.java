@@ -43,7 +43,7 @@ final class RetryPolicy implements LeaseStep {
     if (!control.isStopping()) {
       Duration wait = retryWait(task.attempt(), response.retryAfter());
       if (task.attempt() < maxRetries && wait != null) {
-        stats.retries.increment();
+        stats.retried();
         origins.paused(chain.origin(), wait);
         return Outcome.handBack(task.retry(), wait);
       }

@@ -10,18 +10,17 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The run's counters, added to by every worker as the lease pipeline goes: cheap to update, summed when read for the
- * summary and the progress line. The plain counters are public fields (each a {@link LongAdder}); the counters by
- * key are behind methods.
+ * summary and the progress line.
  */
 public final class CrawlStats {
-  public final LongAdder fetched = new LongAdder();
-  public final LongAdder requisites = new LongAdder(); // of those fetched
-  public final LongAdder responses = new LongAdder();
-  public final LongAdder inFlight = new LongAdder();
-  public final LongAdder retries = new LongAdder();
-  public final LongAdder bytes = new LongAdder();
-  public final LongAdder errors = new LongAdder();
-  public final LongAdder truncated = new LongAdder();
+  private final LongAdder fetched = new LongAdder();
+  private final LongAdder requisites = new LongAdder(); // of those fetched
+  private final LongAdder responses = new LongAdder();
+  private final LongAdder inFlight = new LongAdder();
+  private final LongAdder retries = new LongAdder();
+  private final LongAdder bytes = new LongAdder();
+  private final LongAdder errors = new LongAdder();
+  private final LongAdder truncated = new LongAdder();
   private final Map<String, LongAdder> byStatusClass = new ConcurrentHashMap<>();
   private final Map<ErrorKind, LongAdder> byError = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> skipped = new ConcurrentHashMap<>();
@@ -76,6 +75,59 @@ public final class CrawlStats {
   /** A page's requisite refused before the frontier, counted apart from links: {@code requisite-out-of-scope-...}. */
   public void requisiteNotAdmitted(SkipReason reason) {
     notAdmitted.computeIfAbsent(reason.ofRequisite(), k -> new LongAdder()).increment();
+  }
+
+  /** A lease goes into the pipeline: it is in flight until {@link #leaseEnded()}. */
+  public void leaseStarted() {
+    inFlight.increment();
+  }
+
+  public void leaseEnded() {
+    inFlight.decrement();
+  }
+
+  /** A fetch handed back to be tried again. */
+  public void retried() {
+    retries.increment();
+  }
+
+  /** Fetches recorded, requisites included. */
+  public long fetched() {
+    return fetched.sum();
+  }
+
+  /** Of the fetches recorded, the requisites. */
+  public long requisites() {
+    return requisites.sum();
+  }
+
+  /** Fetches recorded that got a response (a status). */
+  public long responses() {
+    return responses.sum();
+  }
+
+  /** Leases in the pipeline now. */
+  public long inFlight() {
+    return inFlight.sum();
+  }
+
+  public long retries() {
+    return retries.sum();
+  }
+
+  /** Body bytes of the fetches recorded. */
+  public long bytes() {
+    return bytes.sum();
+  }
+
+  /** Fetches recorded with an error. */
+  public long errors() {
+    return errors.sum();
+  }
+
+  /** Fetches recorded whose body was cut at its cap. */
+  public long truncated() {
+    return truncated.sum();
   }
 
   public Map<String, Long> byStatusClass() {
