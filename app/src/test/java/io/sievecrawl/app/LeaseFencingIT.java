@@ -66,6 +66,7 @@ class LeaseFencingIT {
         String holderId = site.awaitRequest(live + 2); // both agents live, and two more pages fetched
         holder = agents[Integer.parseInt(holderId) - 1];
         String otherId = holderId.equals("1") ? "2" : "1";
+        java.time.Instant paused = java.time.Instant.now(); // the agents' logs are dated on this clock
         signal("STOP", holder); // just after a response: its next request is a delay away
         int stopped = site.requesters().size();
         site.awaitRequestBy(otherId);
@@ -75,23 +76,29 @@ class LeaseFencingIT {
           assertTrue(agents[i].waitFor(2, TimeUnit.MINUTES), "agent " + (i + 1) + " ends");
           assertEquals(0, agents[i].exitValue(), Files.readString(runDir.resolve("stderr-" + (i + 1) + ".txt")));
         }
-        // The origin passes from one agent to the other only when the first one's lease on its shard has ended:
-        // after the pause, and again whenever a starved agent (a loaded machine) lost it or one handed it back. So
-        // each agent's requests may be followed by the other's at most as many times as its log says its lease on
-        // the origin's shard ended; one more is a request sent while the other held the origin.
+        // The origin passes to an agent only when that agent has its shard's lease, which it takes in Redis
+        // (logged: "took shard S"), or holds again after the other's lease on it ended (logged: "lost the lease of
+        // shard S", "handed shard S back"). On a loaded machine a starved agent loses its lease more than once, so
+        // the origin may pass back and forth; but each pass to an agent after the pause needs a take of the shard by
+        // it, or an end of the other's lease, after the pause. A pass with neither is a request sent while the
+        // other held the origin: the paused agent going on where it stopped.
         List<String> order = new java.util.ArrayList<>(List.of(holderId)); // the holder had the origin at the pause
         List<String> asked = site.requesters();
         order.addAll(asked.subList(stopped, asked.size()));
         Set<String> shards = busyShards(runDir);
         for (String agent : List.of(holderId, otherId)) {
-          int handedOn = 0;
+          String other = agent.equals(holderId) ? otherId : holderId;
+          int passedTo = 0;
           for (int i = 1; i < order.size(); i++) {
-            handedOn += order.get(i - 1).equals(agent) && !order.get(i).equals(agent) ? 1 : 0;
+            passedTo += !order.get(i - 1).equals(agent) && order.get(i).equals(agent) ? 1 : 0;
           }
-          long ended = leaseEnds(runDir.resolve("agent-" + agent + ".log"), shards);
-          assertTrue(handedOn <= ended, "the origin went from agent " + agent + " to the other " + handedOn
-              + " times, but its lease on shard " + shards + " ended " + ended + " times: it sent a request while"
-              + " the other held the origin (agent " + holderId + " was paused); requests by agent, in order, from"
+          long taken = logLines(runDir.resolve("agent-" + agent + ".log"), paused, shards, "took shard %s, ");
+          long otherEnded = logLines(runDir.resolve("agent-" + other + ".log"), paused, shards,
+              "lost the lease of shard %s ", "handed shard %s back");
+          assertTrue(passedTo <= taken + otherEnded, "the origin passed to agent " + agent + " " + passedTo
+              + " times after the pause, but it took shard " + shards + " " + taken + " times and agent " + other
+              + "'s lease on it ended " + otherEnded + " times: a request was sent while the other agent held the"
+              + " origin (agent " + holderId + " was paused at " + paused + "); requests by agent, in order, from"
               + " the pause: " + order + "\n" + leaseLines(runDir));
         }
         assertEquals(Set.of(), site.neverServed(), "every page fetched");
@@ -133,11 +140,18 @@ class LeaseFencingIT {
     return shards;
   }
 
-  /** How many times the log says this agent's lease on one of {@code shards} ended (lost, or handed back). */
-  private static long leaseEnds(Path log, Set<String> shards) throws IOException {
-    return Files.readAllLines(log).stream().filter(line -> shards.stream().anyMatch(
-        shard -> line.contains("lost the lease of shard " + shard + " ") || line.contains("handed shard " + shard
-            + " back"))).count();
+  /**
+   * How many lines of the agent's log, dated from {@code since} on, say one of {@code events} (formats taking the
+   * shard) of one of {@code shards}.
+   */
+  private static long logLines(Path log, java.time.Instant since, Set<String> shards, String... events)
+      throws IOException {
+    return Files.readAllLines(log).stream()
+        .filter(line -> line.length() > 24 && line.charAt(4) == '-' && line.charAt(23) == 'Z'
+            && !java.time.Instant.parse(line.substring(0, 24)).isBefore(since))
+        .filter(line -> shards.stream().anyMatch(shard -> java.util.Arrays.stream(events)
+            .anyMatch(event -> line.contains(String.format(event, shard)))))
+        .count();
   }
 
   /** What the agents' logs say of their leases, for a failure's message. */
