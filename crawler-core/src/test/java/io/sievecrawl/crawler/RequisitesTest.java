@@ -93,9 +93,14 @@ class RequisitesTest {
     return new Crawl(summary, sink);
   }
 
-  /** The paths the server was asked for, in the order it was asked. */
+  /**
+   * The paths the server was asked for, in the order it was asked. The journal lists the newest first; its dates are
+   * to the millisecond, in which requests without a delay often share one, so the journal's own order breaks ties.
+   */
   private static List<String> requested(WireMockServer server) {
-    return server.getAllServeEvents().stream().sorted(Comparator.comparing(e -> e.getRequest().getLoggedDate()))
+    List<ServeEvent> events = new java.util.ArrayList<>(server.getAllServeEvents());
+    java.util.Collections.reverse(events);
+    return events.stream().sorted(Comparator.comparing(e -> e.getRequest().getLoggedDate()))
         .map(ServeEvent::getRequest).map(r -> r.getUrl()).filter(u -> !u.equals("/robots.txt")).toList();
   }
 
