@@ -3,6 +3,9 @@
  * a {@link io.sievecrawl.crawler.fetch.FetchResponse} (status, the headers that matter, the body up to its cap), or a
  * {@link io.sievecrawl.crawler.fetch.FailureCause} that says why not and whether waiting could help.
  *
+ * <p>Its parts: the client built from the settings ({@code ClientWiring}), the GET asked for a page, a sitemap or a
+ * requisite ({@code PageRequest}, {@code Reading}), and the exchange turned into a response ({@code ResponseReader}).
+ *
  * <p>The client it builds, piece by piece:
  * <ul>
  *   <li>bodies read as they come, up to {@code fetch.max-body-size}, and decoded for parsing
