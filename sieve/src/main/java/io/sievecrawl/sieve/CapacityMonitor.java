@@ -103,7 +103,8 @@ public final class CapacityMonitor {
 
   private synchronized void warnIfOverLevel() {
     long bits = setBits.getAsLong();
-    double estimate = sizing.estimateElements(bits);
+    // Every bit set: the estimate is infinite. The URLs seen are at least as many as fill all bits but one.
+    double estimate = sizing.estimateElements(Math.min(bits, sizing.bits() - 1));
     if (estimate <= level) {
       return;
     }

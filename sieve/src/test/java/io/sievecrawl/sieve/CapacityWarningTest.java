@@ -75,6 +75,25 @@ class CapacityWarningTest {
     assertEquals(100, CapacityMonitor.suggestedCapacity(3), "at least 100");
   }
 
+  /** A filter with every bit set estimates infinitely many URLs: the warning still names finite figures. */
+  @Test
+  void aFullFilterWarnsWithTheLeastItHasSeenNotAnOverflow() {
+    BloomSizing sizing = BloomSizing.of(N, 0.01);
+    new CapacityMonitor(sizing, sizing::bits, level -> true, "filter.n", true).check();
+    new CapacityMonitor(sizing, sizing::bits, level -> true, "filter.n", false).check();
+    long least = (long) Math.ceil(sizing.estimateElements(sizing.bits() - 1));
+    assertTrue(least > 10 * N, "all bits but one hold many times n: " + least);
+    String suggested = String.format(java.util.Locale.ROOT, "%,d", CapacityMonitor.suggestedCapacity(least));
+    assertEquals(2, appender.list.size());
+    for (ILoggingEvent warning : appender.list) {
+      String message = warning.getFormattedMessage();
+      assertTrue(message.contains("about " + String.format(java.util.Locale.ROOT, "%,d", least) + " distinct URLs"),
+          message);
+      assertTrue(message.contains("false-positive rate is 1.00 now"), message);
+      assertTrue(message.contains(suggested + " or more"), message);
+    }
+  }
+
   @Test
   void aFilterWithinCapacityNeverWarns() {
     Sieve<String> sieve = Sieve.forUrls(N, 0.01);
