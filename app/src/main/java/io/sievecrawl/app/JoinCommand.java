@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -92,12 +93,11 @@ final class JoinCommand implements Callable<Integer> {
       crawl.close();
       throw e;
     }
-    CrawlIdentity identity = crawl.identity();
-    if (identity.resizedBy(settings)) {
+    Optional<String> why = crawl.identity().mismatch(settings, CrawlIdentity.JOINS, "the shared crawl "
+        + crawl.where(), false);
+    if (why.isPresent()) {
       crawl.close();
-      throw new UserError(ExitCodes.CONFIG, Setting.FILTER_N.key() + " and " + Setting.FILTER_P.key()
-          + " cannot change: the shared crawl '" + sharedCrawl.crawlName + "' was sized for n = "
-          + String.format(java.util.Locale.ROOT, "%,d", identity.n()) + ", p = " + identity.p());
+      throw new UserError(ExitCodes.CONFIG, why.get());
     }
     StatusLine status = StatusLine.of(terminal.err(),
         terminal.interactive() && logOptions.verbosity() != Logging.Verbosity.QUIET, clocks.ticker());

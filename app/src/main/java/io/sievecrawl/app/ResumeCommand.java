@@ -4,6 +4,7 @@ import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.FilterSettings;
 import io.sievecrawl.config.Setting;
 import io.sievecrawl.crawler.Seeds;
+import io.sievecrawl.crawler.home.CrawlIdentity;
 import io.sievecrawl.crawler.job.DirectoryHome;
 import io.sievecrawl.crawler.job.CrawlJobException;
 import java.io.IOException;
@@ -128,7 +129,7 @@ class ResumeCommand implements Callable<Integer> {
 
   /**
    * The scope settings ({@link #FIXED_SCOPE}) decided what the URL filter holds: they cannot change. The filter's
-   * settings follow the crawl's identity ({@link io.sievecrawl.crawler.home.CrawlIdentity#mismatch}).
+   * settings follow the crawl's identity ({@link CrawlIdentity#mismatch}).
    */
   private void checkFixed(CrawlSettings settings, DirectoryHome job) {
     CrawlSettings recorded = settingsOptions.recorded(job.settingsFile());
@@ -141,7 +142,7 @@ class ResumeCommand implements Callable<Integer> {
             + given + "); start a new crawl for another scope");
       }
     }
-    job.identity().mismatch(settings, "the crawl in " + dir, true).ifPresent(why -> {
+    job.identity().mismatch(settings, CrawlIdentity.RESUMES, "the crawl in " + dir, true).ifPresent(why -> {
       throw new UserError(ExitCodes.CONFIG, why);
     });
   }

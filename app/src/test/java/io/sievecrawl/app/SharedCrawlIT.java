@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.bench.SyntheticSite;
+import io.sievecrawl.crawler.home.SharedCrawls;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,6 +58,29 @@ class SharedCrawlIT {
       assertEquals(ExitCodes.SHARED, shownWrong.exitValue());
       String said = Files.readString(stderr);
       assertTrue(said.contains("redis://***@127.0.0.1:" + redis.port()) && !said.contains("wrong-pw"), said);
+    }
+  }
+
+  /** An agent that starts or joins a shared crawl with another n or p is refused in one line, before any fetch. */
+  @Test
+  void anAgentWithAnotherNOrPIsRefusedInOneLine() throws Exception {
+    try (RedisServer redis = RedisServer.start(null)) {
+      SharedCrawls.startOrJoin(redis.uri(), "sized", CrawlSettings.defaults(), 4, Clock.systemUTC(), Ticker.SYSTEM)
+          .close();
+      Path seeds = Files.writeString(dir.resolve("seeds.txt"), "http://127.0.0.1:9/\n");
+      String log = dir.resolve("agent.log").toString();
+      Cmd started = Cmd.run("crawl", seeds.toString(), "--redis", redis.uri(), "--crawl-name", "sized", "-o",
+          dir.resolve("a.jsonl").toString(), "--log-file", log, "--set", "filter.p=0.01");
+      assertEquals(ExitCodes.CONFIG, started.exitCode(), started.toString());
+      assertTrue(started.err().startsWith("sievecrawl: filter.p cannot change when an agent joins: the shared crawl"
+          + " 'sized' in " + redis.uri() + " was sized for p = 0.001 (given ") && started.err().contains(": 0.01);"
+          + " join it with the same n and p"), started.err());
+      Cmd joined = Cmd.run("join", "--redis", redis.uri(), "--crawl-name", "sized", "-o",
+          dir.resolve("b.jsonl").toString(), "--log-file", log, "--set", "filter.n=5000");
+      assertEquals(ExitCodes.CONFIG, joined.exitCode(), joined.toString());
+      assertTrue(joined.err().startsWith("sievecrawl: filter.n cannot change when an agent joins: the shared crawl"
+          + " 'sized' in " + redis.uri() + " was sized for n = "), joined.err());
+      assertFalse(Files.exists(dir.resolve("a.jsonl")) && Files.size(dir.resolve("a.jsonl")) > 0, "nothing fetched");
     }
   }
 

@@ -19,6 +19,10 @@ import java.util.Optional;
  * @param generation 0 for the first crawl, then one more for each recrawl
  */
 public record CrawlIdentity(long n, double p, boolean confirm, int generation) {
+  /** A directory's crawl run again, for {@link #mismatch}. */
+  public static final String RESUMES = "when a crawl resumes";
+  /** A shared crawl an agent starts or joins, for {@link #mismatch}. */
+  public static final String JOINS = "when an agent joins";
 
   /** The identity a new crawl with {@code settings} gets. */
   public static CrawlIdentity of(CrawlSettings settings) {
@@ -29,13 +33,14 @@ public record CrawlIdentity(long n, double p, boolean confirm, int generation) {
   /**
    * Why a run with {@code given} cannot go on with this crawl, in one line, or empty if it can.
    *
+   * @param when what the run does to the crawl, as a message says it: {@link #RESUMES} or {@link #JOINS}
    * @param crawl the crawl as a message names it, e.g. {@code "the crawl in DIR"}
    * @param resizable whether the home can rebuild its filter from the exact store at a new n and p
    */
-  public Optional<String> mismatch(CrawlSettings given, String crawl, boolean resizable) {
+  public Optional<String> mismatch(CrawlSettings given, String when, String crawl, boolean resizable) {
     FilterSettings filter = given.filter();
     if (filter.confirm() != confirm && !given.origin(Setting.FILTER_CONFIRM).equals("default")) {
-      return Optional.of(Setting.FILTER_CONFIRM.key() + " cannot change when a crawl resumes: " + crawl + " was"
+      return Optional.of(Setting.FILTER_CONFIRM.key() + " cannot change " + when + ": " + crawl + " was"
           + " created with it " + (confirm ? "on" : "off") + " (given " + given.origin(Setting.FILTER_CONFIRM) + ": "
           + filter.confirm() + ")");
     }
@@ -43,12 +48,12 @@ public record CrawlIdentity(long n, double p, boolean confirm, int generation) {
       return Optional.empty(); // the filter is rebuilt from the exact store at the new n and p
     }
     if (filter.expectedUrls() != n) {
-      return Optional.of(Setting.FILTER_N.key() + " cannot change when a crawl resumes: " + crawl + " was sized for"
+      return Optional.of(Setting.FILTER_N.key() + " cannot change " + when + ": " + crawl + " was sized for"
           + String.format(Locale.ROOT, " n = %,d (given %s: %,d)", n, given.origin(Setting.FILTER_N),
           filter.expectedUrls()));
     }
     if (Double.compare(filter.falsePositiveRate(), p) != 0) {
-      return Optional.of(Setting.FILTER_P.key() + " cannot change when a crawl resumes: " + crawl + " was sized for"
+      return Optional.of(Setting.FILTER_P.key() + " cannot change " + when + ": " + crawl + " was sized for"
           + " p = " + p + " (given " + given.origin(Setting.FILTER_P) + ": " + filter.falsePositiveRate() + ")");
     }
     return Optional.empty();

@@ -7,6 +7,7 @@ import io.sievecrawl.sieve.redis.SharedCrawlException;
 import io.sievecrawl.sieve.redis.SharedCrawlRemoval;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -17,21 +18,31 @@ public final class SharedCrawls {
   private SharedCrawls() {}
 
   /**
-   * Starts the shared crawl {@code name} with {@code settings}, or joins it if it exists with the same n and p.
+   * Starts the shared crawl {@code name} with {@code settings}, or joins it if it exists with the same identity
+   * ({@link CrawlIdentity#mismatch}: the same n and p, and filter.confirm where it is given).
    *
    * @param shards shards of a new crawl: its origins are spread over them and agents lease them
-   * @throws SharedHomeException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
+   * @throws SharedHomeException if Redis cannot be reached or refuses us, or the crawl exists with another identity
    *     ({@link SharedHomeException.Reason#MISMATCH}) or has finished
    */
   public static SharedHome startOrJoin(String uri, String name, CrawlSettings settings, int shards, Clock clock,
       Ticker ticker) throws SharedHomeException {
+    SharedHome home;
     try {
-      return SharedHome.of(RedisCrawl.startOrJoin(uri, name, settings.filter().expectedUrls(),
+      home = SharedHome.of(RedisCrawl.startOrJoin(uri, name, settings.filter().expectedUrls(),
           settings.filter().falsePositiveRate(), settings.filter().confirm(), shards, settings.toConfigText(),
           clock, ticker));
     } catch (SharedCrawlException e) {
       throw failed(e);
     }
+    Optional<String> why = home.identity().mismatch(settings, CrawlIdentity.JOINS, "the shared crawl "
+        + home.where(), false);
+    if (why.isPresent()) {
+      home.close();
+      throw new SharedHomeException(SharedHomeException.Reason.MISMATCH, why.get() + "; join it with the same n and p"
+          + " (or with 'sievecrawl join'), or choose another --crawl-name", null);
+    }
+    return home;
   }
 
   /**

@@ -103,13 +103,14 @@ abstract class CrawlHomeContract {
   void anotherNOrPIsRefusedInOneLineUnlessAnExactStoreRebuildsTheFilter() throws Exception {
     CrawlHome home = opened(create(SETTINGS));
     CrawlSettings larger = SETTINGS.toBuilder().set(Setting.FILTER_N, 20_000L).build();
-    Optional<String> why = home.identity().mismatch(larger, "the crawl", resizable());
+    Optional<String> why = home.identity().mismatch(larger, CrawlIdentity.RESUMES, "the crawl", resizable());
     assertEquals(Optional.of("filter.n cannot change when a crawl resumes: the crawl was sized for n = 10,000"
         + " (given set: 20,000)"), why.map(line -> line.replaceAll("given [^:]*:", "given set:")));
     CrawlHome confirmed = opened(create(SETTINGS.toBuilder().set(Setting.FILTER_CONFIRM, true).build()));
     assertEquals(!resizable(), confirmed.identity().mismatch(larger.toBuilder().set(Setting.FILTER_CONFIRM, true)
-        .build(), "the crawl", resizable()).isPresent());
-    assertTrue(home.identity().mismatch(SETTINGS, "the crawl", resizable()).isEmpty(), "the same settings");
+        .build(), CrawlIdentity.RESUMES, "the crawl", resizable()).isPresent());
+    assertTrue(home.identity().mismatch(SETTINGS, CrawlIdentity.RESUMES, "the crawl", resizable()).isEmpty(),
+        "the same settings");
   }
 
   @Test

@@ -1,6 +1,10 @@
 package io.sievecrawl.crawler.home;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.sievecrawl.config.CrawlSettings;
+import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisServer;
@@ -8,6 +12,7 @@ import java.time.Clock;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * The {@link CrawlHomeContract} for a crawl shared through Redis (a real redis-server on a free loopback port):
@@ -29,9 +34,27 @@ class SharedHomeIT extends CrawlHomeContract {
 
   @Override
   CrawlHome create(CrawlSettings settings) throws Exception {
-    return SharedHome.of(RedisCrawl.startOrJoin(redis.uri(), "crawl-" + crawls++,
-        settings.filter().expectedUrls(), settings.filter().falsePositiveRate(), settings.filter().confirm(), 4,
-        settings.toConfigText(), Clock.systemUTC(), Ticker.SYSTEM));
+    return SharedCrawls.startOrJoin(redis.uri(), "crawl-" + crawls++, settings, 4, Clock.systemUTC(),
+        Ticker.SYSTEM);
+  }
+
+  /** Starting a crawl that exists joins it; its identity decides, by the one rule every home follows. */
+  @Test
+  void anAgentStartingAnExistingCrawlWithAnotherNOrPIsRefusedInOneLine() throws Exception {
+    CrawlSettings settings = CrawlSettings.defaults();
+    SharedCrawls.startOrJoin(redis.uri(), "sized", settings, 4, Clock.systemUTC(), Ticker.SYSTEM).close();
+    CrawlSettings smaller = settings.toBuilder().set(Setting.FILTER_P, 0.01).build();
+    SharedHomeException e = assertThrows(SharedHomeException.class, () -> SharedCrawls.startOrJoin(redis.uri(),
+        "sized", smaller, 4, Clock.systemUTC(), Ticker.SYSTEM));
+    assertEquals(SharedHomeException.Reason.MISMATCH, e.reason());
+    assertEquals("filter.p cannot change when an agent joins: the shared crawl 'sized' in " + redis.uri()
+        + " was sized for p = " + settings.filter().falsePositiveRate() + " (given set: 0.01); join it with the same"
+        + " n and p (or with 'sievecrawl join'), or choose another --crawl-name",
+        e.getMessage().replaceAll("given [^:]*:", "given set:"));
+    try (SharedHome joined = SharedCrawls.startOrJoin(redis.uri(), "sized", settings, 4, Clock.systemUTC(),
+        Ticker.SYSTEM)) {
+      assertEquals(CrawlIdentity.of(settings), joined.identity(), "the same settings join");
+    }
   }
 
   @Override

@@ -84,22 +84,12 @@ final class CrawlMeta {
     return meta;
   }
 
-  /** Whether the crawl was made with this {@code n} and {@code p}, which an agent must share to join it. */
-  boolean hasNAndP(long n, double p) {
-    return n() == n && Double.compare(p(), p) == 0;
-  }
-
   long n() {
     return Long.parseLong(fields.get("n"));
   }
 
   double p() {
     return Double.parseDouble(fields.get("p"));
-  }
-
-  /** n and p as stored, for messages. */
-  String nAndP() {
-    return "n = " + fields.get("n") + " and p = " + fields.get("p");
   }
 
   int shards() {

@@ -20,8 +20,9 @@ import java.util.function.Function;
 /**
  * One named crawl shared by agents through Redis: this agent's way in to it.
  *
- * <p>{@link #startOrJoin} creates the crawl, or joins it if it exists with the same n and p; {@link #join} joins one
- * that must exist. One Lettuce connection is shared by every thread: it is thread-safe, and the commands of
+ * <p>{@link #startOrJoin} creates the crawl, or joins it if it exists; {@link #join} joins one that must exist. Either
+ * way the crawl keeps the n, p and exact store it was created with ({@link #n}, {@link #p}, {@link #confirmed}): the
+ * caller decides whether the settings it came with may join it. One Lettuce connection is shared by every thread: it is thread-safe, and the commands of
  * concurrent workers are pipelined on it.
  *
  * <p>The parts: {@link RedisAddress} reads the URI and connects; {@link CrawlMeta} is the crawl's parameters (n, p,
@@ -78,13 +79,15 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /**
-   * Creates the crawl {@code name}, or joins it if it exists with the same n and p.
+   * Creates the crawl {@code name} with {@code n} and {@code p}, or joins it as it exists (with the n and p it was
+   * created with, which the caller compares).
    *
    * @param confirm whether a crawl created here keeps an exact store of fingerprints that confirms the filter (a
    *     crawl joined keeps what it was created with)
    * @param clock the wall clock, for the crawl's creation time
    * @param ticker the agent's ticker: the outage grace and the agent's own pauses are timed on it
-   * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl exists with another n or p
+   * @throws SharedCrawlException if Redis cannot be reached or refuses us, or the crawl is finished or of another
+   *     format version
    */
   public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, boolean confirm, int shards,
       String settings, Clock clock, Ticker ticker) throws SharedCrawlException {
@@ -105,11 +108,6 @@ public final class RedisCrawl implements AutoCloseable {
         throw new SharedCrawlException(SharedCrawlException.Kind.FINISHED, "the shared crawl '" + name + "' in " + uri
             + " is finished already: choose another --crawl-name, or remove it first with '"
             + SharedCrawlRemoval.command(uri, name) + "'");
-      }
-      if (!meta.hasNAndP(n, p)) {
-        throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' in "
-            + uri + " exists with " + meta.nAndP() + "; join it with the same n and p (or with 'sievecrawl join'), or"
-            + " choose another --crawl-name");
       }
       return new RedisCrawl(link, uri, name, meta, ticker);
     } catch (RedisException e) {
