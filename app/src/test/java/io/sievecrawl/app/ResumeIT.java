@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,13 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ResumeIT {
   @TempDir
   Path dir;
+  private ResumeDir crawls;
 
-  private Path seeds(SyntheticSite site) throws IOException {
-    return Files.writeString(dir.resolve("seeds.txt"), site.rootUrl() + "\n");
-  }
-
-  private String log() {
-    return dir.resolve("sievecrawl.log").toString();
+  @BeforeEach
+  void inDir() {
+    crawls = new ResumeDir(dir);
   }
 
   @Test
@@ -40,9 +35,9 @@ class ResumeIT {
       Path results = dir.resolve("results.jsonl");
       Path job = dir.resolve("job");
       Path stderr = dir.resolve("stderr.txt");
-      Process child = ChildProcess.start(List.of(), stderr, "crawl", seeds(site).toString(), "--job", job.toString(),
-          "-o", results.toString(), "--log-file", log(), "--delay", "0ms", "--host-concurrency", "4",
-          "--concurrency", "4");
+      Process child = ChildProcess.start(List.of(), stderr, "crawl", crawls.seeds(site).toString(), "--job",
+          job.toString(), "-o", results.toString(), "--log-file", crawls.log(), "--delay", "0ms",
+          "--host-concurrency", "4", "--concurrency", "4");
       while (lineCount(results) < 300) {
         assertFalse(child.waitFor(10, TimeUnit.MILLISECONDS), "the crawl ended before it could be stopped");
       }
@@ -54,15 +49,15 @@ class ResumeIT {
       assertTrue(Files.readString(stderr).contains("(a second SIGTERM quits at once;"), "not Ctrl-C: "
           + Files.readString(stderr));
 
-      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", log());
+      Cmd resumed = Cmd.run("resume", job.toString(), "--log-file", crawls.log());
       assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
       assertEquals(2_000, site.pagesServedOnce(), "every page once, across the two runs");
       assertEquals(0, site.repeatedRequests());
-      assertEquals(2_000, distinctUrls(results));
+      assertEquals(2_000, ResultRecords.urls(results).size());
       assertEquals(2_000, Files.readAllLines(results).size());
       assertTrue(resumed.err().contains("whole crawl:     2 runs, 2,000 pages"), resumed.err());
 
-      Cmd again = Cmd.run("resume", job.toString(), "--log-file", log());
+      Cmd again = Cmd.run("resume", job.toString(), "--log-file", crawls.log());
       assertEquals(ExitCodes.OK, again.exitCode());
       assertTrue(again.err().contains("is complete: nothing to resume"), again.err());
     }
@@ -74,8 +69,8 @@ class ResumeIT {
     try (SyntheticSite site = SyntheticSite.start(100, 5)) {
       Path work = Files.createDirectories(dir.resolve("work"));
       Path stderr = dir.resolve("stderr.txt");
-      Process child = ChildProcess.startIn(work, stderr, "crawl", seeds(site).toString(), "-o",
-          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "40", "--delay", "0ms");
+      Process child = ChildProcess.startIn(work, stderr, "crawl", crawls.seeds(site).toString(), "-o",
+          dir.resolve("results.jsonl").toString(), "--log-file", crawls.log(), "--max-pages", "40", "--delay", "0ms");
       assertTrue(child.waitFor(3, TimeUnit.MINUTES));
       assertEquals(ExitCodes.OK, child.exitValue(), Files.readString(stderr));
       List<Path> made;
@@ -85,24 +80,24 @@ class ResumeIT {
       assertEquals(1, made.size(), "the crawl directory: " + made);
       assertTrue(made.get(0).getFileName().toString().startsWith("sievecrawl-job-"), made.toString());
 
-      Cmd resumed = Cmd.run("resume", made.get(0).toString(), "--log-file", log(), "--max-pages", "0");
+      Cmd resumed = Cmd.run("resume", made.get(0).toString(), "--log-file", crawls.log(), "--max-pages", "0");
       assertEquals(ExitCodes.OK, resumed.exitCode(), resumed.toString());
       assertTrue(resumed.err().contains("crawl completed"), resumed.err());
       assertFalse(Files.exists(made.get(0)), "removed, as the crawl said it would be");
-      assertEquals(100, distinctUrls(dir.resolve("results.jsonl")));
+      assertEquals(100, ResultRecords.urls(dir.resolve("results.jsonl")).size());
     }
   }
 
   @Test
   void aCrawlDirectoryInUseByAnotherProcessIsRefusedAndAKilledHolderLeavesNoStaleLock() throws Exception {
-    Path job = stoppedCrawl();
+    Path job = crawls.stoppedCrawl();
     Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
         System.getProperty("java.class.path"), LockHolder.class.getName(), job.toString())
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     try {
       String said = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine();
       assertEquals("holding " + job, said);
-      Cmd second = Cmd.run("resume", job.toString(), "--log-file", log());
+      Cmd second = Cmd.run("resume", job.toString(), "--log-file", crawls.log());
       assertEquals(ExitCodes.JOB, second.exitCode(), second.toString());
       assertEquals("sievecrawl: " + job + " is in use by another sievecrawl process (process " + holder.pid()
           + "): one process per crawl directory; wait for it to end, or stop it (Ctrl-C, or kill with its process"
@@ -111,31 +106,8 @@ class ResumeIT {
       holder.destroyForcibly(); // SIGKILL: the kernel drops the lock with the process
       assertTrue(holder.waitFor(3, TimeUnit.MINUTES));
     }
-    Cmd after = Cmd.run("resume", job.toString(), "--log-file", log(), "--max-pages", "0");
+    Cmd after = Cmd.run("resume", job.toString(), "--log-file", crawls.log(), "--max-pages", "0");
     assertFalse(after.err().contains("in use"), after.toString());
-  }
-
-  /** A crawl of a small site stopped by its page limit, so it can be resumed. */
-  private Path stoppedCrawl(String... more) throws IOException {
-    try (SyntheticSite site = SyntheticSite.start(50, 5)) {
-      Path job = dir.resolve("job");
-      List<String> args = new ArrayList<>(List.of("crawl", seeds(site).toString(), "--job", job.toString(), "-o",
-          dir.resolve("results.jsonl").toString(), "--log-file", log(), "--max-pages", "5", "-n", "100k",
-          "--delay", "0ms"));
-      args.addAll(List.of(more));
-      Cmd cmd = Cmd.run(args.toArray(String[]::new));
-      assertEquals(ExitCodes.OK, cmd.exitCode(), cmd.toString());
-      return job;
-    }
-  }
-
-  private static int distinctUrls(Path results) throws IOException {
-    ObjectMapper json = new ObjectMapper();
-    Set<String> urls = new HashSet<>();
-    for (String line : Files.readAllLines(results)) {
-      urls.add(json.readTree(line).get("url").asText());
-    }
-    return urls.size();
   }
 
   private static long lineCount(Path file) throws IOException {

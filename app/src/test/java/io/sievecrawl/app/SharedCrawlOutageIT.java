@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sievecrawl.crawler.bench.SyntheticSite;
 import io.sievecrawl.sieve.redis.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +48,7 @@ class SharedCrawlOutageIT {
       assertEquals(0, agent.exitValue(), Files.readString(dir.resolve("stderr.txt")) + Files.readString(log));
       assertEquals(0, site.pagesNeverServed(), "every page fetched");
       assertEquals(0, site.repeatedRequests(), "none twice");
-      assertEquals(PAGES, urls(results).size(), "every page has its one record");
+      assertEquals(PAGES, ResultRecords.urls(results).size(), "every page has its one record");
       assertEquals(PAGES, Files.readAllLines(results).size());
       assertEquals(1, count(log, "unreachable ("), "one warning");
       assertEquals(1, count(log, "answers again"), "one notice");
@@ -91,7 +88,7 @@ class SharedCrawlOutageIT {
       assertEquals(0, agent.exitValue(), Files.readString(dir.resolve("stderr.txt")) + Files.readString(log));
       assertEquals(0, first.pagesNeverServed(), "every page of the first site fetched");
       assertEquals(0, second.pagesNeverServed(), "every page of the second site fetched");
-      assertEquals(2_000, urls(results).size(), "every page has a record");
+      assertEquals(2_000, ResultRecords.urls(results).size(), "every page has a record");
       assertEquals(1, count(log, "lost the shared crawl's writes"), Files.readString(log));
       assertTrue(count(log, "tasks left in flight that this agent no longer holds") > 0, Files.readString(log));
     }
@@ -160,14 +157,5 @@ class SharedCrawlOutageIT {
 
   private static long count(Path log, String text) throws IOException {
     return Files.exists(log) ? Files.readAllLines(log).stream().filter(l -> l.contains(text)).count() : 0;
-  }
-
-  private static Set<String> urls(Path results) throws IOException {
-    ObjectMapper json = new ObjectMapper();
-    Set<String> urls = new HashSet<>();
-    for (String line : Files.readAllLines(results)) {
-      urls.add(json.readTree(line).get("url").asText());
-    }
-    return urls;
   }
 }
