@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve;
 
 import java.util.Locale;
+import java.util.function.IntSupplier;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
@@ -26,6 +27,8 @@ public final class CapacityMonitor {
   private final long capacity;
   private final boolean confirmed;
   private final LongFunction<String> growth; // null: the user is told to resume with a larger n
+  private final int parts; // the filter's parts: the monitor watches its fullest
+  private final IntSupplier fullestPart;
   private long level; // guarded by this: the estimate at which the next warning is due
   private volatile long levelBits; // the set-bit count at or above which the estimate may exceed level
   private int warnings; // guarded by this
@@ -77,8 +80,27 @@ public final class CapacityMonitor {
     this(sizing, setBits, firstToWarn, capacityKey, confirmed, null);
   }
 
+  /**
+   * Watches the fullest of {@code parts} equal parts of a filter kept elsewhere, each of {@code partSizing}: a part
+   * holds the URLs of some origins only, so one busy origin can fill its part while the others stay empty.
+   * {@code fullestBits} reads the set bits of the fullest part, {@code fullestPart} says which it is; the warning
+   * names the part and suggests a capacity for the whole filter at which that part holds what it holds now.
+   */
+  public static CapacityMonitor ofFullestPart(BloomSizing partSizing, int parts, LongSupplier fullestBits,
+      IntSupplier fullestPart, LongPredicate firstToWarn, String capacityKey, boolean confirmed) {
+    return new CapacityMonitor(partSizing, fullestBits, firstToWarn, capacityKey, confirmed, null, parts,
+        fullestPart);
+  }
+
   private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
       boolean confirmed, LongFunction<String> growth) {
+    this(sizing, setBits, firstToWarn, capacityKey, confirmed, growth, 1, () -> 0);
+  }
+
+  private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
+      boolean confirmed, LongFunction<String> growth, int parts, IntSupplier fullestPart) {
+    this.parts = parts;
+    this.fullestPart = fullestPart;
     this.confirmed = confirmed;
     this.growth = growth;
     this.sizing = sizing;
@@ -125,20 +147,23 @@ public final class CapacityMonitor {
     String rate = "its false-positive rate is " + formatRate(fpp) + " now, " + (fpp < sizing.targetFpp()
         ? "under the target " + formatRate(sizing.targetFpp()) + ", and passes it as more URLs come"
         : "over the target " + formatRate(sizing.targetFpp()) + " and climbing with every new URL");
+    String seen = parts == 1
+        ? "about " + thousands((long) Math.ceil(estimate)) + " distinct URLs seen, more than " + multiple(crossed)
+            + " (the filter's capacity n = " + thousands(capacity) + ")"
+        : "about " + thousands((long) Math.ceil(estimate)) + " distinct URLs seen in the filter's fullest part, that of"
+            + " origin shard " + fullestPart.getAsInt() + " of " + parts + ", more than " + multiple(crossed)
+            + " (a part's capacity n/" + parts + " = " + thousands(capacity) + "; the URLs of a shard's origins all go"
+            + " to its part)";
+    long suggested = suggestedCapacity(estimate * parts);
     if (confirmed) {
-      long suggested = suggestedCapacity(estimate);
       String done = growth != null ? growth.apply(suggested) : "Resume with " + capacityKey + " "
           + thousands(suggested) + " or more to rebuild the filter larger.";
-      log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; the exact store"
-              + " confirms every URL it takes for seen, so none is lost, but more of them go to the store and the"
-              + " crawl slows. {}",
-          PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, done);
+      log.warn("{}: {}; {}; the exact store confirms every URL it takes for seen, so none is lost, but more of them go"
+          + " to the store and the crawl slows. {}", PHRASE, seen, rate, done);
       return;
     }
-    log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); {}; new URLs it takes for"
-            + " seen are dropped. Raise {} to {} or more for the next crawl.",
-        PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity), rate, capacityKey,
-        thousands(suggestedCapacity(estimate)));
+    log.warn("{}: {}; {}; new URLs it takes for seen are dropped. Raise {} to {} or more for the next crawl.",
+        PHRASE, seen, rate, capacityKey, thousands(suggested));
   }
 
   /**

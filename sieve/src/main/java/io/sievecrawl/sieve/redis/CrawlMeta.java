@@ -18,8 +18,9 @@ final class CrawlMeta {
   static final String FORMAT = "sievecrawl-shared";
   // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log; 5: an exact store may confirm the filter
   // (an agent of version 4 would admit without adding fingerprints to it); 6: page requisites, tasks flagged as such
-  // in lanes of their origin (an agent of version 5 cannot decode them)
-  static final int VERSION = 6;
+  // in lanes of their origin (an agent of version 5 cannot decode them); 7: a hash, counters and key tag per shard,
+  // and on a Redis Cluster a filter part per shard (an agent of version 6 would look for one counters hash)
+  static final int VERSION = 7;
   /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
   static final long FINGERPRINTS_PER_BUCKET = 128;
   private static final int MAX_BUCKET_BITS = 20;
@@ -29,13 +30,15 @@ final class CrawlMeta {
 
   private CrawlMeta(Map<String, String> fields) {
     this.fields = fields;
-    this.sizing = new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()), Integer.parseInt(fields.get("k")),
-        Long.parseLong(fields.get("blocks")));
+    this.sizing = new BloomSizing(partN(), p(), BloomSizing.classicalBits(partN(), p()),
+        Integer.parseInt(fields.get("k")), Long.parseLong(fields.get("blocks")));
   }
 
   /** The fields of a new crawl's meta hash, in the order they are written. */
-  static Map<String, String> create(long n, double p, boolean confirm, int shards, String settings, Clock clock) {
-    BloomSizing sizing = BloomSizing.of(n, p);
+  static Map<String, String> create(long n, double p, boolean confirm, int shards, boolean spread, String settings,
+      Clock clock) {
+    long partN = spread ? partN(n, shards) : n;
+    BloomSizing sizing = BloomSizing.of(partN, p);
     Map<String, String> fields = new LinkedHashMap<>();
     fields.put("format", FORMAT);
     fields.put("version", Integer.toString(VERSION));
@@ -45,8 +48,9 @@ final class CrawlMeta {
     fields.put("blocks", Long.toString(sizing.blocks()));
     fields.put("k", Integer.toString(sizing.hashCount()));
     fields.put("shards", Integer.toString(shards));
+    fields.put("spread", Boolean.toString(spread));
     fields.put("confirm", Boolean.toString(confirm));
-    fields.put("bucketBits", Integer.toString(bucketBits(n)));
+    fields.put("bucketBits", Integer.toString(bucketBits(partN)));
     fields.put("settings", settings);
     fields.put("created", clock.instant().toString());
     return fields;
@@ -79,7 +83,8 @@ final class CrawlMeta {
     }
     if (thisVersion && !Integer.toString(VERSION).equals(meta.get("version"))) {
       throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' has format"
-          + " version " + meta.get("version") + ", but this build reads version " + VERSION);
+          + " version " + meta.get("version") + ", but this build reads version " + VERSION + ": finish it with the"
+          + " build that made it, or remove it with '" + SharedCrawlRemoval.command(uri, name) + "'");
     }
     return meta;
   }
@@ -94,6 +99,28 @@ final class CrawlMeta {
 
   int shards() {
     return Integer.parseInt(fields.get("shards"));
+  }
+
+  /**
+   * Whether the crawl is spread over a Redis Cluster: a hash tag per shard, and a part of the filter and of the exact
+   * store per shard, each sized for n / shards; otherwise one filter and one store for n, under the crawl's tag.
+   */
+  boolean spread() {
+    return Boolean.parseBoolean(fields.getOrDefault("spread", "false"));
+  }
+
+  /** The filter's parts: one per shard when spread, else one. */
+  int parts() {
+    return spread() ? shards() : 1;
+  }
+
+  /** The capacity of one part of the filter: n / shards rounded up when spread, else n. */
+  long partN() {
+    return spread() ? partN(n(), shards()) : n();
+  }
+
+  private static long partN(long n, int shards) {
+    return Math.max(1, (n + shards - 1) / shards);
   }
 
   /** Whether an exact store of fingerprints, in Redis beside the filter, confirms the filter's "maybe seen" answers. */
@@ -117,8 +144,15 @@ final class CrawlMeta {
     return Long.parseLong(fields.get("seed"));
   }
 
+  /** The sizing of one part of the filter (the whole filter's when not spread). */
   BloomSizing sizing() {
     return sizing;
+  }
+
+  /** The parts together, as one filter of their bits: for the crawl's counters. */
+  BloomSizing wholeSizing() {
+    return parts() == 1 ? sizing : new BloomSizing(n(), p(), BloomSizing.classicalBits(n(), p()),
+        sizing.hashCount(), sizing.blocks() * parts());
   }
 
   /** The settings the crawl was started with, as a config file. */

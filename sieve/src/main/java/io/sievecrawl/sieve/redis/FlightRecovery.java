@@ -63,7 +63,7 @@ final class FlightRecovery {
       args.add(RedisCrawl.bytes(crawl.agentId()));
       for (String origin : origins.subList(from, Math.min(origins.size(), from + BATCH))) {
         List<LocalClaims.Claimed> its = byOrigin.get(origin);
-        scriptKeys.add(keys.list(origin));
+        scriptKeys.add(keys.list(shard, origin));
         args.add(RedisCrawl.bytes(origin));
         args.add(RedisCrawl.bytes(Integer.toString(its.size())));
         for (LocalClaims.Claimed c : its) {

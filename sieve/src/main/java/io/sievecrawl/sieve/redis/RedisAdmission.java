@@ -10,12 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * Admits a batch of tasks to a shared crawl in one script ({@link Scripts#ADMIT}): each URL's bits are tested and set
- * in the filter (and its fingerprint in the exact store, when one confirms the filter), and the new tasks are
- * appended to their origin's list, the origin lined up in its shard if its list was empty.
+ * Admits a batch of tasks to a shared crawl ({@link Scripts#ADMIT}): each URL's bits are tested and set in the filter
+ * (and its fingerprint in the exact store, when one confirms the filter), and the new tasks are appended to their
+ * origin's list, the origin lined up in its shard if its list was empty. On one Redis the batch is one script; in a
+ * crawl spread over a cluster, one script per shard the batch reaches (its keys are of that shard's slot), all sent
+ * at once.
  */
 final class RedisAdmission<T> {
   /**
@@ -30,6 +33,7 @@ final class RedisAdmission<T> {
   static final int CHUNK_BLOCKS = 1023;
 
   private final RedisCrawl crawl;
+  private final CrawlKeys keys;
   private final TaskCodec<T> codec;
   private final Function<? super T, ? extends CharSequence> url;
   private final Function<? super T, String> queueKey;
@@ -38,12 +42,16 @@ final class RedisAdmission<T> {
   private final long seed;
   private final boolean confirmed;
 
-  /** What one script did: which tasks it admitted, by index, whether an origin came into line, the filter's bits. */
-  record Batch(BitSet admitted, boolean linedUp, long bits) {}
+  /**
+   * What the scripts did: which tasks they admitted, by index, whether an origin came into line, and the set bits of
+   * the filter (by shard when spread: of the shard's part; else under shard 0, of the whole filter).
+   */
+  record Batch(BitSet admitted, boolean linedUp, Map<Integer, Long> bits) {}
 
   RedisAdmission(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, ToIntFunction<String> shardOf) {
     this.crawl = crawl;
+    this.keys = crawl.keys();
     this.codec = codec;
     this.url = url;
     this.queueKey = queueKey;
@@ -55,23 +63,63 @@ final class RedisAdmission<T> {
 
   /** Admits {@code tasks}, at most {@link #MAX_BATCH} and at least one, in one round trip. */
   Batch admit(List<T> tasks) {
-    LinkedHashMap<String, Integer> keys = new LinkedHashMap<>();
-    keys.put(crawl.key("meta"), 1);
-    keys.put(crawl.key("counters"), 2);
-    CrawlKeys names = crawl.keys();
-    List<byte[]> args = new ArrayList<>();
-    args.add(RedisCrawl.bytes(Integer.toString(tasks.size())));
-    args.add(RedisCrawl.bytes(confirmed ? "1" : "0"));
-    for (T task : tasks) {
+    Map<Integer, Script> scripts = new LinkedHashMap<>();
+    for (int i = 0; i < tasks.size(); i++) {
+      T task = tasks.get(i);
+      String origin = queueKey.apply(task);
+      int shard = shardOf.applyAsInt(origin);
+      scripts.computeIfAbsent(keys.group(shard), g -> new Script(shard)).add(i, task, origin, shard);
+    }
+    List<Supplier<List<Long>>> calls = new ArrayList<>(scripts.size());
+    for (Script script : scripts.values()) {
+      calls.add(script::run);
+    }
+    List<List<Long>> results = Fanout.all(calls);
+    BitSet admitted = new BitSet(tasks.size());
+    boolean linedUp = false;
+    Map<Integer, Long> bits = new LinkedHashMap<>();
+    int at = 0;
+    for (Map.Entry<Integer, Script> e : scripts.entrySet()) {
+      List<Long> result = results.get(at++);
+      List<Integer> indexes = e.getValue().indexes;
+      for (int i = 2; i < result.size(); i++) {
+        if (result.get(i) == 1) {
+          admitted.set(indexes.get(i - 2));
+        }
+      }
+      linedUp |= result.get(1) > 0;
+      bits.put(e.getKey(), result.get(0));
+    }
+    return new Batch(admitted, linedUp, bits);
+  }
+
+  /** One admission script: the tasks of one group of shards ({@link CrawlKeys#group}), its keys and arguments. */
+  private final class Script {
+    final List<Integer> indexes = new ArrayList<>();
+    final List<String> scriptKeys = new ArrayList<>();
+    final Map<String, Integer> keyIndexes = new LinkedHashMap<>();
+    final List<byte[]> args = new ArrayList<>();
+
+    Script(int firstShard) {
+      // the marker and the bits' hash: the same key in a spread crawl, which Redis allows
+      scriptKeys.add(keys.shard(firstShard));
+      scriptKeys.add(keys.spread() ? keys.shard(firstShard) : keys.key("counters"));
+      keyIndexes.put(scriptKeys.get(0), 1);
+      keyIndexes.putIfAbsent(scriptKeys.get(1), 2);
+      args.add(null); // the count, when known
+      args.add(RedisCrawl.bytes(confirmed ? "1" : "0"));
+    }
+
+    void add(int index, T task, String origin, int shard) {
+      indexes.add(index);
       BloomFilter.Probe probe = BloomFilter.probe(url.apply(task), sizing, seed);
       int chunk = probe.block() / CHUNK_BLOCKS;
       int blockOffset = (probe.block() % CHUNK_BLOCKS) * (BloomSizing.BLOCK_BITS / Byte.SIZE);
-      String origin = queueKey.apply(task);
-      int shard = shardOf.applyAsInt(origin);
-      args.add(index(keys, crawl.key("f:" + chunk)));
-      args.add(index(keys, names.list(origin)));
-      args.add(index(keys, names.line(shard)));
-      args.add(index(keys, names.origins(shard)));
+      args.add(index(keys.chunk(shard, chunk)));
+      args.add(index(keys.list(shard, origin)));
+      args.add(index(keys.line(shard)));
+      args.add(index(keys.origins(shard)));
+      args.add(index(keys.shard(shard)));
       args.add(RedisCrawl.bytes(Integer.toString(blockOffset)));
       args.add(RedisCrawl.bytes(Integer.toString(probe.bits().length)));
       for (int bit : probe.bits()) {
@@ -79,25 +127,24 @@ final class RedisAdmission<T> {
       }
       args.add(codec.encode(task));
       args.add(RedisCrawl.bytes(origin));
-      args.add(RedisCrawl.bytes(CrawlKeys.openField(shard)));
       if (confirmed) {
-        args.add(index(keys, crawl.bucketKey(probe.fingerprint())));
+        args.add(index(keys.bucket(shard, crawl.bucket(probe.fingerprint()))));
         args.add(RedisCrawl.bytes(Long.toString(probe.fingerprint())));
       }
     }
-    List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, keys.keySet().toArray(String[]::new),
-        args.toArray(byte[][]::new));
-    BitSet admitted = new BitSet(tasks.size());
-    for (int i = 2; i < result.size(); i++) {
-      if (result.get(i) == 1) {
-        admitted.set(i - 2);
-      }
-    }
-    return new Batch(admitted, result.get(1) > 0, result.get(0));
-  }
 
-  /** The script's argument naming {@code key}: its place among the script's keys, added if new. */
-  private static byte[] index(Map<String, Integer> keys, String key) {
-    return RedisCrawl.bytes(Integer.toString(keys.computeIfAbsent(key, k -> keys.size() + 1)));
+    List<Long> run() {
+      args.set(0, RedisCrawl.bytes(Integer.toString(indexes.size())));
+      return crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, scriptKeys.toArray(String[]::new),
+          args.toArray(byte[][]::new));
+    }
+
+    /** The script's argument naming {@code key}: its place among the script's keys, added if new. */
+    private byte[] index(String key) {
+      return RedisCrawl.bytes(Integer.toString(keyIndexes.computeIfAbsent(key, k -> {
+        scriptKeys.add(k);
+        return scriptKeys.size();
+      })));
+    }
   }
 }

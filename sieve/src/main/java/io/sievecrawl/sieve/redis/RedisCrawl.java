@@ -46,7 +46,7 @@ public final class RedisCrawl implements AutoCloseable {
     this.name = name;
     this.calls = new RedisCalls(link, uri, name, ticker);
     this.meta = meta;
-    this.keys = new CrawlKeys(name);
+    this.keys = new CrawlKeys(name, meta.spread());
     this.agentId = agentName();
   }
 
@@ -95,16 +95,14 @@ public final class RedisCrawl implements AutoCloseable {
     String uri = shown(rawUri);
     RedisLink link = RedisAddress.connect(rawUri);
     try {
-      List<byte[]> args = new ArrayList<>();
-      CrawlMeta.create(n, p, confirm, shards, settings, clock).forEach((k, v) -> {
-        args.add(bytes(k));
-        args.add(bytes(v));
-      });
       RedisClusterCommands<String, byte[]> redis = link.first().sync();
-      Long created = redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER,
-          new String[] {CrawlKeys.key(name, "meta"), CrawlKeys.key(name, "counters")}, args.toArray(byte[][]::new));
+      long created = 0;
+      if (redis.exists(CrawlKeys.key(name, "meta")) == 0) {
+        created = create(redis, name, CrawlMeta.create(n, p, confirm, shards, link.cluster(), settings, clock));
+      }
       CrawlMeta meta = CrawlMeta.read(redis, uri, name);
-      if (created == 0 && isFinished(redis, name)) {
+      ShardCounts.checkVersions(ShardCounts.read(redis, name, meta), uri, name);
+      if (created == 0 && ShardCounts.finished(redis, name, meta)) {
         throw new SharedCrawlException(SharedCrawlException.Kind.FINISHED, "the shared crawl '" + name + "' in " + uri
             + " is finished already: choose another --crawl-name, or remove it first with '"
             + SharedCrawlRemoval.command(uri, name) + "'");
@@ -120,6 +118,26 @@ public final class RedisCrawl implements AutoCloseable {
   }
 
   /**
+   * Creates the crawl: every shard's hash first (each of this format version, left as it is if it exists), then the
+   * meta hash unless another agent made it meanwhile, which is what joining agents look for. Returns 1 if the meta
+   * hash was made here.
+   */
+  private static long create(RedisClusterCommands<String, byte[]> redis, String name, Map<String, String> fields) {
+    boolean spread = Boolean.parseBoolean(fields.get("spread"));
+    for (int shard = 0; shard < Integer.parseInt(fields.get("shards")); shard++) {
+      redis.hsetnx(CrawlKeys.shardKey(name, spread, shard, "shard:" + shard), "version",
+          bytes(Integer.toString(CrawlMeta.VERSION)));
+    }
+    List<byte[]> args = new ArrayList<>();
+    fields.forEach((k, v) -> {
+      args.add(bytes(k));
+      args.add(bytes(v));
+    });
+    return redis.eval(Scripts.CREATE, ScriptOutputType.INTEGER,
+        new String[] {CrawlKeys.key(name, "meta"), CrawlKeys.key(name, "counters")}, args.toArray(byte[][]::new));
+  }
+
+  /**
    * Joins the existing crawl {@code name}.
    *
    * @param ticker the agent's ticker: the outage grace and the agent's own pauses are timed on it
@@ -130,7 +148,9 @@ public final class RedisCrawl implements AutoCloseable {
     String uri = shown(rawUri);
     RedisLink link = RedisAddress.connect(rawUri);
     try {
-      CrawlMeta meta = CrawlMeta.read(link.first().sync(), uri, name);
+      RedisClusterCommands<String, byte[]> redis = link.first().sync();
+      CrawlMeta meta = CrawlMeta.read(redis, uri, name);
+      ShardCounts.checkVersions(ShardCounts.read(redis, name, meta), uri, name);
       return new RedisCrawl(link, uri, name, meta, ticker);
     } catch (RedisException e) {
       link.close();
@@ -139,17 +159,6 @@ public final class RedisCrawl implements AutoCloseable {
       link.close();
       throw e;
     }
-  }
-
-  /** Whether the crawl has its seeds, admitted URLs and has none open: a crawl that ran to its end. */
-  private static boolean isFinished(RedisClusterCommands<String, byte[]> redis, String name) {
-    List<io.lettuce.core.KeyValue<String, byte[]>> counters = redis.hmget(CrawlKeys.key(name, "counters"),
-        "admitted", "open", "seeding");
-    long admitted = counters.get(0).hasValue() ? Long.parseLong(new String(counters.get(0).getValue(),
-        StandardCharsets.US_ASCII)) : 0;
-    long open = counters.get(1).hasValue() ? Long.parseLong(new String(counters.get(1).getValue(),
-        StandardCharsets.US_ASCII)) : 0;
-    return admitted > 0 && open <= 0 && !counters.get(2).hasValue();
   }
 
   /** Redis's clock in milliseconds: agents' heartbeats are written in it. */
@@ -245,15 +254,37 @@ public final class RedisCrawl implements AutoCloseable {
     return meta.confirmed();
   }
 
-  /** The exact store's bucket for {@code fingerprint}: its top bits, so that a bucket holds about 128 at n. */
-  String bucketKey(long fingerprint) {
-    return keys.bucket(meta.bucket(fingerprint));
+  /** The exact store's bucket of {@code fingerprint} in its shard's part: its top bits. */
+  long bucket(long fingerprint) {
+    return meta.bucket(fingerprint);
+  }
+
+  /** Whether the crawl is spread over a Redis Cluster: a hash tag, a filter part and a store part per shard. */
+  boolean spread() {
+    return meta.spread();
+  }
+
+  /** The filter's parts: one per shard when spread, else one. */
+  int parts() {
+    return meta.parts();
+  }
+
+  /** The parts of the filter together, as one filter of all their bits. */
+  BloomSizing wholeSizing() {
+    return meta.wholeSizing();
+  }
+
+  /** The failure of every call once the crawl's data is found gone from Redis. */
+  FrontierFailure lost() {
+    return new FrontierFailure(lostMessage(), new SharedCrawlException(SharedCrawlException.Kind.LOST,
+        lostMessage()));
   }
 
   long seed() {
     return meta.seed();
   }
 
+  /** The sizing of one part of the filter (of the whole filter when not spread). */
   BloomSizing sizing() {
     return meta.sizing();
   }

@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 
 /**
@@ -61,10 +62,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final RedisAdmission<T> admission;
   private final ShardWork work;
   private final CapacityMonitor capacity;
-  private volatile long bits;
+  private volatile long bits; // of the whole filter, on one Redis
+  private final AtomicLongArray partBits; // of each part of the filter, when spread (as last seen here)
   private volatile long finishedCheckedAt;
   private volatile boolean finished;
-  private volatile List<KeyValue<String, byte[]>> lastCounters = List.of(); // as last read, while Redis is away
+  private volatile SieveStats lastStats; // as last read, while Redis is away
 
   private RedisFrontier(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
@@ -97,7 +99,22 @@ public final class RedisFrontier<T> implements Frontier<T> {
     });
     this.admission = new RedisAdmission<>(crawl, codec, url, queueKey, this::shardOf);
     this.work = new ShardWork(crawl, claims, leases, originOf, this::shardOf);
-    this.capacity = new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed);
+    this.partBits = new AtomicLongArray(crawl.parts());
+    this.capacity = crawl.parts() == 1
+        ? new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed)
+        : CapacityMonitor.ofFullestPart(sizing, crawl.parts(), () -> partBits.get(fullestPart()), this::fullestPart,
+            this::firstToWarn, capacityKey, confirmed);
+  }
+
+  /** The part of the filter with the most bits set, as far as this agent has seen. */
+  private int fullestPart() {
+    int fullest = 0;
+    for (int part = 1; part < partBits.length(); part++) {
+      if (partBits.get(part) > partBits.get(fullest)) {
+        fullest = part;
+      }
+    }
+    return fullest;
   }
 
   /**
@@ -156,7 +173,13 @@ public final class RedisFrontier<T> implements Frontier<T> {
       checkUsable();
       RedisAdmission.Batch batch = admission.admit(tasks.subList(from,
           Math.min(tasks.size(), from + RedisAdmission.MAX_BATCH)));
-      bits = batch.bits();
+      batch.bits().forEach((part, set) -> {
+        if (crawl.parts() == 1) {
+          bits = set;
+        } else {
+          partBits.accumulateAndGet(part, set, Math::max);
+        }
+      });
       if (batch.linedUp()) {
         work.linesMayHoldOrigins(); // an origin came into line
       }
@@ -215,7 +238,10 @@ public final class RedisFrontier<T> implements Frontier<T> {
     return work.owns(claim.id());
   }
 
-  /** Whether nothing is open anywhere: every task admitted by any agent was acknowledged. */
+  /**
+   * Whether nothing is open anywhere: every task admitted by any agent was acknowledged, as two passes over every
+   * shard agree ({@link ShardCounts} note 1).
+   */
   @Override
   public boolean isFinished() {
     if (work.stopped()) {
@@ -223,14 +249,17 @@ public final class RedisFrontier<T> implements Frontier<T> {
     }
     long now = ticker.nanos();
     if (now - finishedCheckedAt > FINISHED_CHECK_NANOS) {
-      List<KeyValue<String, byte[]>> counters = crawl.call(redis -> redis.hmget(crawl.key("counters"), "open",
-          "seeding"));
       // not before the starting agent has queued its seeds: an agent that joins meanwhile would find nothing open
-      finished = !counters.get(1).hasValue() && (!counters.get(0).hasValue()
-          || Long.parseLong(new String(counters.get(0).getValue(), StandardCharsets.US_ASCII)) <= 0);
+      boolean seeding = crawl.call(redis -> redis.hexists(crawl.key("counters"), "seeding"));
+      finished = !seeding && nothingOpenTwice();
       finishedCheckedAt = now;
     }
     return finished;
+  }
+
+  private boolean nothingOpenTwice() {
+    List<ShardCounts.Shard> first = ShardCounts.read(crawl);
+    return ShardCounts.sum(first).open() <= 0 && ShardCounts.nothingOpen(first, ShardCounts.read(crawl));
   }
 
   @Override
@@ -238,29 +267,33 @@ public final class RedisFrontier<T> implements Frontier<T> {
     work.stop();
   }
 
-  /** The counters as Redis has them now, or as last read while Redis cannot answer (stats do not wait for it). */
+  /**
+   * The counters summed over the shards as Redis has them now, or as last read while Redis cannot answer (stats do
+   * not wait for it). The filter's figures are of its parts taken together.
+   */
   @Override
   public SieveStats stats() {
-    List<KeyValue<String, byte[]>> read = crawl.readNow(redis -> redis.hmget(crawl.key("counters"), "bits",
-        "admitted", "dropped", "open", "rescued"));
-    List<KeyValue<String, byte[]>> values = read != null ? read : lastCounters;
-    lastCounters = values;
-    long setBits = number(values, 0);
-    long open = number(values, 3);
+    List<ShardCounts.Shard> shards = ShardCounts.readNow(crawl);
+    List<KeyValue<String, byte[]>> counters = crawl.parts() == 1 ? crawl.readNow(redis -> redis.hmget(
+        crawl.key("counters"), ShardCounts.FIELDS)) : List.of();
     int local = claims.handedOutCount();
     int origins = claims.checkedOutCount();
-    return SieveStats.of(number(values, 1), number(values, 2), Math.max(0, open - local), local, origins,
-        sizing, setBits, capacity.warnings(), confirmed, number(values, 4));
+    if (shards == null || counters == null) {
+      SieveStats last = lastStats;
+      return last != null ? last : SieveStats.of(0, 0, 0, local, origins, crawl.wholeSizing(), 0,
+          capacity.warnings(), confirmed, 0);
+    }
+    ShardCounts.Totals totals = ShardCounts.sum(shards);
+    long setBits = crawl.parts() == 1 ? ShardCounts.of(counters).bits() : totals.bits();
+    SieveStats stats = SieveStats.of(totals.admitted(), totals.dropped(), Math.max(0, totals.open() - local), local,
+        origins, crawl.wholeSizing(), setBits, capacity.warnings(), confirmed, totals.rescued());
+    lastStats = stats;
+    return stats;
   }
 
   /** Agents working on the crawl now, this one included. */
   public int liveAgents() {
     return leases.liveAgents();
-  }
-
-  private static long number(List<KeyValue<String, byte[]>> values, int i) {
-    return i < values.size() && values.get(i).hasValue()
-        ? Long.parseLong(new String(values.get(i).getValue(), StandardCharsets.US_ASCII)) : 0;
   }
 
   /** The starting agent has queued its seeds: the crawl may now finish when nothing is open. */

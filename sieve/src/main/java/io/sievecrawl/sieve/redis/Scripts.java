@@ -3,8 +3,10 @@ package io.sievecrawl.sieve.redis;
 import io.sievecrawl.sieve.BloomSizing;
 
 /**
- * The Lua scripts of a shared crawl. Each runs atomically in Redis and touches only keys of its crawl (one hash
- * slot). A script that finds the crawl's {@code meta} gone answers {@value #LOST}: Redis lost the crawl's data.
+ * The Lua scripts of a shared crawl. Each runs atomically in Redis and touches keys of one hash slot: the crawl's
+ * (its tag {@code {NAME}}) or one shard's (on a cluster {@code {NAME:S}}), except that on one Redis, where every
+ * key has the crawl's tag, one script may check origins out of several shards or admit tasks of several. A script
+ * that finds its marker gone (the meta hash, a shard's hash) answers {@value #LOST}: Redis lost the crawl's data.
  *
  * <p>A script whose reply was lost with the connection is run again ({@link OutageRetry}), though the first run may
  * have been applied: each script's "Run twice" says why that is safe, or what it costs. None loses a task or hands
@@ -23,15 +25,18 @@ final class Scripts {
    * them, write the block back and append the task to its origin's list; an origin whose list was empty joins the
    * back of its shard's line and its shard's set of origins. In a confirmed crawl, a task whose bits were all set
    * ("maybe seen") is admitted after all when its fingerprint is not in its bucket of the exact store (a SET of
-   * integers), and counted as rescued; every admitted task's fingerprint is added to its bucket. KEYS: meta,
-   * counters, then the keys the entries name. ARGV: count, confirmed (1 or 0), then per task: chunk key index,
-   * origin list key index, line key index, origin set key index, the block's byte offset in the chunk, k, k bit
-   * indexes in the block (0 to 511), the encoded task, the origin, the shard's counter field, and when confirmed the
-   * bucket key index and the fingerprint as a signed decimal string (never turned into a Lua number: those are
-   * doubles). Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
-   * Exactly one of any number of concurrent admissions of a URL is told 1: the script runs alone. The block is read
-   * and written whole (two calls) rather than bit by bit (2k calls). A chunk is made whole, all zeros, the first time
-   * a bit is set in it: grown piece by piece by SETRANGE, Redis would allocate about twice the chunk's bytes.
+   * integers), and counted as rescued; every admitted task's fingerprint is added to its bucket. KEYS: a shard hash
+   * of the batch (gone: the crawl's data is lost), the hash counting the filter's set bits (the crawl's counters, or
+   * in a spread crawl the shard's hash: the bits of its part), then the keys the entries name. ARGV: count,
+   * confirmed (1 or 0), then per task: chunk key index, origin list key index, line key index, origin set key index,
+   * shard hash key index, the block's byte offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded
+   * task, the origin, and when confirmed the bucket key index and the fingerprint as a signed decimal string (never
+   * turned into a Lua number: those are doubles). Each shard hash counts its tasks admitted, open, dropped and
+   * rescued. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
+   * Exactly one of any number of concurrent admissions of a URL is told 1: the script runs alone, and every key of
+   * one URL's admission is its shard's. The block is read and written whole (two calls) rather than bit by bit (2k
+   * calls). A chunk is made whole, all zeros, the first time a bit is set in it: grown piece by piece by SETRANGE,
+   * Redis would allocate about twice the chunk's bytes.
    *
    * <p>Run twice: the second run finds every bit set (and, confirmed, the fingerprint in its bucket) and answers 0
    * for each task, so the caller takes the URLs the first run queued for duplicates, and {@code dropped} counts them
@@ -43,15 +48,22 @@ final class Scripts {
       local confirmed = ARGV[2] == '1'
       local pos = 3
       local result = {0, 0}
-      local flippedTotal, admitted, dropped, rescued, linedUp = 0, 0, 0, 0, 0
+      local flippedTotal, linedUp = 0, 0
+      local counts = {}
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
         local list = KEYS[tonumber(ARGV[pos + 1])]
         local line = KEYS[tonumber(ARGV[pos + 2])]
         local origins = KEYS[tonumber(ARGV[pos + 3])]
-        local offset = tonumber(ARGV[pos + 4])
-        local k = tonumber(ARGV[pos + 5])
-        pos = pos + 6
+        local shard = KEYS[tonumber(ARGV[pos + 4])]
+        local offset = tonumber(ARGV[pos + 5])
+        local k = tonumber(ARGV[pos + 6])
+        pos = pos + 7
+        local count = counts[shard]
+        if not count then
+          count = {admitted = 0, dropped = 0, rescued = 0}
+          counts[shard] = count
+        end
         local block = redis.call('GETRANGE', chunk, offset, offset + 63)
         local bytes = {string.byte(block, 1, -1)}
         for b = #bytes + 1, 64 do bytes[b] = 0 end
@@ -66,8 +78,8 @@ final class Scripts {
           end
         end
         pos = pos + k
-        local task, origin, shardField = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2]
-        pos = pos + 3
+        local task, origin = ARGV[pos], ARGV[pos + 1]
+        pos = pos + 2
         local seen, fingerprint
         if confirmed then
           seen, fingerprint = KEYS[tonumber(ARGV[pos])], ARGV[pos + 1]
@@ -76,11 +88,11 @@ final class Scripts {
         local admit = flipped > 0
         if not admit and confirmed and redis.call('SISMEMBER', seen, fingerprint) == 0 then
           admit = true
-          rescued = rescued + 1
+          count.rescued = count.rescued + 1
         end
         if not admit then
           result[i + 2] = 0
-          dropped = dropped + 1
+          count.dropped = count.dropped + 1
         else
           if flipped > 0 then
             if #block == 0 and redis.call('EXISTS', chunk) == 0 then
@@ -95,17 +107,18 @@ final class Scripts {
             redis.call('SADD', origins, origin)
             linedUp = linedUp + 1
           end
-          redis.call('HINCRBY', KEYS[2], shardField, 1)
           result[i + 2] = 1
-          admitted = admitted + 1
+          count.admitted = count.admitted + 1
         end
       end
-      if admitted > 0 then
-        redis.call('HINCRBY', KEYS[2], 'admitted', admitted)
-        redis.call('HINCRBY', KEYS[2], 'open', admitted)
+      for shard, count in pairs(counts) do
+        if count.admitted > 0 then
+          redis.call('HINCRBY', shard, 'admitted', count.admitted)
+          redis.call('HINCRBY', shard, 'open', count.admitted)
+        end
+        if count.dropped > 0 then redis.call('HINCRBY', shard, 'dropped', count.dropped) end
+        if count.rescued > 0 then redis.call('HINCRBY', shard, 'rescued', count.rescued) end
       end
-      if dropped > 0 then redis.call('HINCRBY', KEYS[2], 'dropped', dropped) end
-      if rescued > 0 then redis.call('HINCRBY', KEYS[2], 'rescued', rescued) end
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
       result[2] = linedUp
       return result
@@ -220,26 +233,24 @@ final class Scripts {
       """;
 
   /**
-   * Acknowledges a task: KEYS flight hash, counters; ARGV field, the shard's counter field. Returns 1 if it was open.
-   * Run twice: the field is gone, so the task is counted done once.
+   * Acknowledges a task: KEYS flight hash, the shard's hash; ARGV field. Returns 1 if it was open. Run twice: the
+   * field is gone, so the task is counted done once.
    */
   static final String ACK = """
       local acked = redis.call('HDEL', KEYS[1], ARGV[1])
-      if acked == 1 then
-        redis.call('HINCRBY', KEYS[2], 'open', -1)
-        redis.call('HINCRBY', KEYS[2], ARGV[2], -1)
-      end
+      if acked == 1 then redis.call('HINCRBY', KEYS[2], 'open', -1) end
       return acked
       """;
 
   /**
    * Renews a lease if this agent still holds it, or holds it again if it expired and no agent took the shard since
    * this one did (an outage longer than the lease, a slow heartbeat): its claims in flight are then all its own.
-   * KEYS lease, owners hash; ARGV agent, ttl ms, shard. Returns 1 if renewed. Run twice: renews again.
+   * KEYS lease, the shard's hash (its {@code owner}); ARGV agent, ttl ms. Returns 1 if renewed. Run twice: renews
+   * again.
    */
   static final String RENEW = """
       local holder = redis.call('GET', KEYS[1])
-      if holder == ARGV[1] or (not holder and redis.call('HGET', KEYS[2], ARGV[3]) == ARGV[1]) then
+      if holder == ARGV[1] or (not holder and redis.call('HGET', KEYS[2], 'owner') == ARGV[1]) then
         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
         return 1
       end
@@ -247,8 +258,8 @@ final class Scripts {
       """;
 
   /**
-   * Takes a free lease, noting this agent as the shard's last taker: KEYS lease, owners hash; ARGV agent, ttl ms,
-   * shard. Returns 1 if taken. Run twice: the lease is this agent's already, which answers 1 as the first run did.
+   * Takes a free lease, noting this agent as the shard's last taker: KEYS lease, the shard's hash; ARGV agent, ttl
+   * ms. Returns 1 if taken. Run twice: the lease is this agent's already, which answers 1 as the first run did.
    */
   static final String TAKE = """
       local holder = redis.call('GET', KEYS[1])
@@ -258,7 +269,7 @@ final class Scripts {
       end
       if holder then return 0 end
       redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-      redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+      redis.call('HSET', KEYS[2], 'owner', ARGV[1])
       return 1
       """;
 
@@ -269,7 +280,8 @@ final class Scripts {
       """;
 
   /**
-   * Whether this agent is the first to report the filter past a capacity level: KEYS counters; ARGV level. The
+   * Whether this agent is the first to report the filter past a capacity level: KEYS counters; ARGV level (of the
+   * filter, or of its fullest part when spread). The
    * agent that gets 1 logs the warning; the others do not. Run twice: answers 0, so that warning may go unlogged.
    */
   static final String FIRST_TO_WARN = """

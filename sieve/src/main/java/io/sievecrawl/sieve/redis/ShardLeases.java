@@ -274,8 +274,8 @@ final class ShardLeases implements AutoCloseable {
   private boolean renew(int shard) {
     long sent = crawl.ticker().nanos();
     Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER,
-        new String[] {keys.lease(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
-        RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
+        new String[] {keys.lease(shard), keys.shard(shard)}, RedisCrawl.bytes(crawl.agentId()),
+        RedisCrawl.bytes(Long.toString(ttlMillis)));
     if (renewed == 0) {
       return false;
     }
@@ -283,13 +283,12 @@ final class ShardLeases implements AutoCloseable {
     return true;
   }
 
-  /** The shards that hold tasks (waiting or claimed), from their counters in one read. */
+  /** The shards that hold tasks (waiting or claimed), from their hashes read at once (a hash gone: data lost). */
   private Set<Integer> busyShards() {
-    Map<String, byte[]> counters = crawl.call(redis -> redis.hgetall(crawl.key("counters")));
+    List<ShardCounts.Shard> counts = ShardCounts.read(crawl);
     Set<Integer> busy = new java.util.HashSet<>();
     for (int s = 0; s < shards; s++) {
-      byte[] open = counters.get(CrawlKeys.openField(s));
-      if (open != null && Long.parseLong(new String(open, StandardCharsets.US_ASCII)) > 0) {
+      if (counts.get(s).open() > 0) {
         busy.add(s);
       }
     }
@@ -342,8 +341,8 @@ final class ShardLeases implements AutoCloseable {
       }
       long sent = crawl.ticker().nanos();
       Long taken = crawl.eval(Scripts.TAKE, ScriptOutputType.INTEGER,
-          new String[] {keys.lease(shard), crawl.key("owners")}, RedisCrawl.bytes(crawl.agentId()),
-          RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(Integer.toString(shard)));
+          new String[] {keys.lease(shard), keys.shard(shard)}, RedisCrawl.bytes(crawl.agentId()),
+          RedisCrawl.bytes(Long.toString(ttlMillis)));
       if (taken == 1) {
         validUntil.put(shard, sent + useNanos);
         owned.add(shard);

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -34,6 +35,11 @@ final class ShardWork {
    * 4. Asking the lines for an origin when none was found is rate-limited (EMPTY_READ_PAUSE_NANOS) until this agent
    *    admits a task, releases an origin or takes a shard's origins over (linesMayHoldOrigins), so idle workers do
    *    not hammer Redis.
+   * 5. In a crawl spread over a cluster each shard's line is asked by a script of its own (its keys are of its slot),
+   *    in turn from a rotating start until one yields an origin; a line found empty is skipped for the same pause
+   *    unless this agent lined something up meanwhile (linesMayHoldOrigins), so that a few busy shards among many
+   *    idle ones cost a round trip or two per origin checked out, not one per shard. On one Redis every owned shard
+   *    is asked in one script, as before.
    */
   private static final int CLAIM_AHEAD = 8;
   private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -49,6 +55,7 @@ final class ShardWork {
   private volatile long lastEmptyRead; // when the lines were last found empty
   private volatile boolean linesEmpty; // found empty at lastEmptyRead, and this agent has lined up none since
   private volatile boolean stopped;
+  private final Map<Integer, Long> emptyShards = new ConcurrentHashMap<>(); // spread: when each line was found empty
 
   /**
    * @param originOf the origin of an encoded task
@@ -68,6 +75,7 @@ final class ShardWork {
   /** An origin may have come into line: the lines are asked again at once (note 4). */
   void linesMayHoldOrigins() {
     linesEmpty = false;
+    emptyShards.clear();
   }
 
   /** Hands out nothing more: {@link #nextQueue} and {@link #poll} answer {@code null}. */
@@ -89,25 +97,46 @@ final class ShardWork {
       return null;
     }
     while (true) {
-      List<Integer> shards = leases.readable();
-      if (shards.isEmpty()) {
+      List<List<Integer>> groups = keys.groups(leases.readable());
+      String origin = null;
+      int start = Math.floorMod(nextLine.getAndIncrement(), Math.max(1, groups.size()));
+      for (int i = 0; i < groups.size() && origin == null; i++) {
+        List<Integer> group = groups.get((start + i) % groups.size());
+        if (group.size() == 1 && groups.size() > 1 && emptyLately(group.get(0), now)) {
+          continue; // note 5
+        }
+        origin = nextQueue(group);
+        if (origin == null && group.size() == 1) {
+          emptyShards.put(group.get(0), now);
+        }
+      }
+      if (origin == null) {
         emptyRead(now);
         return null;
       }
-      String[] lineKeys = Stream.concat(shards.stream().map(keys::line), shards.stream().map(keys::lease))
-          .toArray(String[]::new);
-      List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, lineKeys,
-          RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine.getAndIncrement(), shards.size()))),
-          RedisCrawl.bytes(crawl.agentId()));
-      if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
-        emptyRead(now);
-        return null;
-      }
-      String origin = new String((byte[]) found.get(1), StandardCharsets.UTF_8);
       if (claims.checkOut(origin)) {
         return origin;
       } // else it came into line while checked out here (note 2)
     }
+  }
+
+  /** The first origin in line among {@code shards}, of one hash tag, checked out in one script; or {@code null}. */
+  private String nextQueue(List<Integer> shards) {
+    String[] lineKeys = Stream.concat(shards.stream().map(keys::line), shards.stream().map(keys::lease))
+        .toArray(String[]::new);
+    List<Object> found = crawl.eval(Scripts.NEXT_QUEUE, ScriptOutputType.MULTI, lineKeys,
+        RedisCrawl.bytes(Integer.toString(Math.floorMod(nextLine.getAndIncrement(), shards.size()))),
+        RedisCrawl.bytes(crawl.agentId()));
+    if (found == null || found.size() < 2) { // nil, which Lettuce reads as a list of one null
+      return null;
+    }
+    return new String((byte[]) found.get(1), StandardCharsets.UTF_8);
+  }
+
+  /** Whether {@code shard}'s line was found empty less than {@link #EMPTY_READ_PAUSE_NANOS} ago (note 5). */
+  private boolean emptyLately(int shard, long now) {
+    Long at = emptyShards.get(shard);
+    return at != null && now - at < EMPTY_READ_PAUSE_NANOS;
   }
 
   private void emptyRead(long now) {
@@ -142,7 +171,7 @@ final class ShardWork {
     List<byte[]> tasks = List.of();
     try {
       tasks = crawl.eval(Scripts.CLAIM, ScriptOutputType.MULTI,
-          new String[] {keys.list(origin), keys.flight(shard), keys.origins(shard), keys.lease(shard)},
+          new String[] {keys.list(shard, origin), keys.flight(shard), keys.origins(shard), keys.lease(shard)},
           args.toArray(byte[][]::new));
     } finally {
       List<LocalClaims.Claimed> unwanted = claims.claimed(origin, reserved, tasks);
@@ -172,7 +201,7 @@ final class ShardWork {
       args.add(c.task());
     }
     crawl.eval(Scripts.UNCLAIM, ScriptOutputType.INTEGER,
-        new String[] {keys.list(origin), keys.flight(shard), keys.line(shard), keys.origins(shard)},
+        new String[] {keys.list(shard, origin), keys.flight(shard), keys.line(shard), keys.origins(shard)},
         args.toArray(byte[][]::new));
   }
 
@@ -194,7 +223,7 @@ final class ShardWork {
     LocalClaims.HandedOut done = claims.done(id, true);
     try {
       crawl.eval(Scripts.ACK, ScriptOutputType.INTEGER, new String[] {keys.flight(done.shard()),
-          crawl.key("counters")}, RedisCrawl.bytes(done.field()), RedisCrawl.bytes(CrawlKeys.openField(done.shard())));
+          keys.shard(done.shard())}, RedisCrawl.bytes(done.field()));
     } finally {
       claims.arrived(done);
     }

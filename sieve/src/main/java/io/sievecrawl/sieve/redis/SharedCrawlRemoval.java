@@ -41,19 +41,30 @@ public final class SharedCrawlRemoval {
             + quiet.toSeconds() + " s): stop them first (Ctrl-C), then remove it");
       }
       long removed = 0;
-      ScanArgs match = ScanArgs.Builder.matches(CrawlKeys.key(name, "*")).limit(1_000);
-      for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
-        if (!cursor.getKeys().isEmpty()) {
-          removed += redis.unlink(cursor.getKeys().toArray(String[]::new));
-        }
-        if (cursor.isFinished()) {
-          return removed;
-        }
+      // the meta hash last: a crawl removed part way is still found, and removed, by the next try
+      for (String pattern : CrawlKeys.patterns(name).reversed()) {
+        removed += unlinkMatching(redis, pattern, CrawlKeys.key(name, "meta"));
       }
+      return removed + redis.unlink(CrawlKeys.key(name, "meta"));
     } catch (RedisException e) {
       throw RedisFailures.failure(uri, e);
     } finally {
       link.close();
+    }
+  }
+
+  /** Unlinks every key matching {@code pattern} but {@code kept}; returns how many went. */
+  private static long unlinkMatching(RedisClusterCommands<String, byte[]> redis, String pattern, String kept) {
+    long removed = 0;
+    ScanArgs match = ScanArgs.Builder.matches(pattern).limit(1_000);
+    for (KeyScanCursor<String> cursor = redis.scan(match); ; cursor = redis.scan(cursor, match)) {
+      String[] keys = cursor.getKeys().stream().filter(key -> !key.equals(kept)).toArray(String[]::new);
+      if (keys.length > 0) {
+        removed += redis.unlink(keys);
+      }
+      if (cursor.isFinished()) {
+        return removed;
+      }
     }
   }
 

@@ -84,12 +84,16 @@ public final class SharedState implements PerKeyBudget {
     return counters;
   }
 
-  /** The frontier's global counters: set bits, admitted, dropped, open. */
+  /** The frontier's counters summed over its shards: set bits, admitted, dropped, open, rescued. */
   public Map<String, Long> frontierCounters() {
+    ShardCounts.Totals totals = ShardCounts.sum(ShardCounts.read(crawl));
     Map<String, Long> counters = new LinkedHashMap<>();
-    for (Map.Entry<String, byte[]> e : crawl.call(redis -> redis.hgetall(crawl.key("counters"))).entrySet()) {
-      counters.put(e.getKey(), Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
-    }
+    counters.put("bits", crawl.spread() ? totals.bits()
+        : ShardCounts.of(crawl.call(redis -> redis.hmget(crawl.key("counters"), ShardCounts.FIELDS))).bits());
+    counters.put("admitted", totals.admitted());
+    counters.put("dropped", totals.dropped());
+    counters.put("open", totals.open());
+    counters.put("rescued", totals.rescued());
     return counters;
   }
 }

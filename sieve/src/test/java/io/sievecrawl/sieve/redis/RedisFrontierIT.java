@@ -462,15 +462,34 @@ class RedisFrontierIT {
     assertEquals(SharedCrawlException.Kind.NO_SUCH_CRAWL, none.kind());
   }
 
-  /** An agent of the build before cannot read a requisite's task or its lane: the crawl is refused, not misread. */
+  /**
+   * A crawl of the layout before (version 6: one counters hash, every key under the crawl's tag) is refused in one
+   * line naming its version, by an agent starting or joining, and is removed whole.
+   */
   @Test
-  void aCrawlOfAnotherFormatVersionIsRefusedInOneLineNamingIt() throws Exception {
-    RedisCrawl crawl = crawl("test");
-    crawl.call(redis -> redis.hset(crawl.key("meta"), "version", "5".getBytes(StandardCharsets.UTF_8)));
-    SharedCrawlException e = assertThrows(SharedCrawlException.class,
+  void aCrawlOfTheLayoutBeforeIsRefusedInOneLineNamingItsVersionAndRemovedWhole() throws Exception {
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      c.sync().hset(CrawlKeys.key("test", "meta"), Map.of("format", "sievecrawl-shared", "version", "6", "n",
+          "100000", "p", "0.001", "seed", "0", "blocks", "300", "k", "10", "shards", "8", "confirm", "false"));
+      c.sync().hset(CrawlKeys.key("test", "counters"), Map.of("admitted", "1", "open", "1", "open:3", "1"));
+      c.sync().rpush(CrawlKeys.key("test", "o:https://o.example"), "https://o.example/");
+      c.sync().rpush(CrawlKeys.key("test", "line:3"), "https://o.example");
+    }
+    String expected = "the shared crawl 'test' has format version 6, but this build reads version 7: finish it with"
+        + " the build that made it, or remove it with 'sievecrawl remove --redis " + redis.uri()
+        + " --crawl-name test'";
+    SharedCrawlException joining = assertThrows(SharedCrawlException.class,
         () -> RedisCrawl.join(redis.uri(), "test", clock));
-    assertEquals(SharedCrawlException.Kind.MISMATCH, e.kind());
-    assertEquals("the shared crawl 'test' has format version 5, but this build reads version 6", e.getMessage());
+    assertEquals(SharedCrawlException.Kind.MISMATCH, joining.kind());
+    assertEquals(expected, joining.getMessage());
+    SharedCrawlException starting = assertThrows(SharedCrawlException.class,
+        () -> RedisCrawl.startOrJoin(redis.uri(), "test", 100_000, 0.001, SHARDS, "", clock, clock));
+    assertEquals(expected, starting.getMessage());
+    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+      assertEquals(4, c.sync().dbsize(), "refusing wrote nothing");
+      assertEquals(4, SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
+      assertEquals(0, c.sync().dbsize());
+    }
   }
 
   @Test

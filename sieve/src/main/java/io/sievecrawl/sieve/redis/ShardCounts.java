@@ -1,0 +1,154 @@
+package io.sievecrawl.sieve.redis;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The shards' hashes read together: their format version, and their counters, which summed are the crawl's. Each
+ * shard's counters change atomically with its tasks (in the scripts that admit and acknowledge them), but no read
+ * sees all shards at one moment, so whether the crawl is finished takes two passes ({@link #nothingOpen}).
+ */
+final class ShardCounts {
+  /*
+   * Design notes.
+   *
+   * 1. The end. A task is made only by an admission, which an open task's page makes (its links are offered before
+   *    it is acknowledged), or by the seeding agent before it clears "seeding". Two passes over every shard, after
+   *    "seeding" was read gone, that both find nothing open and the same count admitted in each shard prove that
+   *    nothing is open and nothing will be: take a task X admitted after the second read of its shard. Its page P was
+   *    open when X was offered, after every first read. P admitted before the first read of its shard and open then
+   *    contradicts that read's zero; P admitted between its shard's two reads contradicts the unchanged count; so P
+   *    was admitted after the second read of its shard too, earlier than X. Following pages back that way ends at a
+   *    seed, admitted before "seeding" was cleared, before the first pass: a contradiction. (A double collect of
+   *    counters that only grow.)
+   * 2. A shard whose hash is gone lost its data (its master restarted empty, or was flushed): that is the crawl lost,
+   *    as when the meta hash is gone.
+   */
+  static final String[] FIELDS = {"version", "admitted", "dropped", "open", "rescued", "bits"};
+
+  /** One shard's hash as read: present or not, and its counters. */
+  record Shard(String version, long admitted, long dropped, long open, long rescued, long bits) {
+    boolean present() {
+      return version != null;
+    }
+  }
+
+  /** The counters summed over shards; the set bits of every part, and of the fullest part. */
+  record Totals(long admitted, long dropped, long open, long rescued, long bits, long fullestBits, int fullest) {}
+
+  private ShardCounts() {}
+
+  static Shard of(List<KeyValue<String, byte[]>> values) {
+    return new Shard(values.get(0).hasValue() ? new String(values.get(0).getValue(), StandardCharsets.US_ASCII)
+        : null, number(values, 1), number(values, 2), number(values, 3), number(values, 4), number(values, 5));
+  }
+
+  private static long number(List<KeyValue<String, byte[]>> values, int i) {
+    return i < values.size() && values.get(i).hasValue()
+        ? Long.parseLong(new String(values.get(i).getValue(), StandardCharsets.US_ASCII)) : 0;
+  }
+
+  /** Every shard's hash, read one after the other on {@code redis} (when an agent connects). */
+  static List<Shard> read(RedisClusterCommands<String, byte[]> redis, String name, CrawlMeta meta) {
+    List<Shard> shards = new ArrayList<>(meta.shards());
+    for (int s = 0; s < meta.shards(); s++) {
+      shards.add(of(redis.hmget(CrawlKeys.shardKey(name, meta.spread(), s, "shard:" + s), FIELDS)));
+    }
+    return shards;
+  }
+
+  /** Every shard's hash, read at once on the crawl's connection, each read riding out an outage. */
+  static List<Shard> read(RedisCrawl crawl) {
+    List<Supplier<Shard>> reads = new ArrayList<>(crawl.shards());
+    for (int s = 0; s < crawl.shards(); s++) {
+      String key = crawl.keys().shard(s);
+      reads.add(() -> of(crawl.call(redis -> redis.hmget(key, FIELDS))));
+    }
+    List<Shard> shards = Fanout.all(reads);
+    if (!shards.stream().allMatch(Shard::present)) {
+      throw crawl.lost(); // note 2
+    }
+    return shards;
+  }
+
+  /** Every shard's hash read at once without waiting for Redis; {@code null} when it cannot answer now. */
+  static List<Shard> readNow(RedisCrawl crawl) {
+    List<Supplier<Shard>> reads = new ArrayList<>(crawl.shards());
+    for (int s = 0; s < crawl.shards(); s++) {
+      String key = crawl.keys().shard(s);
+      reads.add(() -> {
+        List<KeyValue<String, byte[]>> values = crawl.readNow(redis -> redis.hmget(key, FIELDS));
+        return values == null ? null : of(values);
+      });
+    }
+    List<Shard> shards = Fanout.all(reads);
+    return shards.contains(null) ? null : shards;
+  }
+
+  /** @throws SharedCrawlException if a shard's hash is missing or of another format version */
+  static void checkVersions(List<Shard> shards, String uri, String name) throws SharedCrawlException {
+    for (int s = 0; s < shards.size(); s++) {
+      String version = shards.get(s).version();
+      if (version == null) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.LOST, "the shared crawl '" + name + "' in " + uri
+            + " lost shard " + s + " (its hash is gone: the Redis serving it restarted without persistence, or was"
+            + " flushed); remove it with '" + SharedCrawlRemoval.command(uri, name) + "' and start it again");
+      }
+      if (!Integer.toString(CrawlMeta.VERSION).equals(version)) {
+        throw new SharedCrawlException(SharedCrawlException.Kind.MISMATCH, "the shared crawl '" + name + "' has"
+            + " format version " + version + " in shard " + s + ", but this build reads version " + CrawlMeta.VERSION);
+      }
+    }
+  }
+
+  /** Whether a crawl (its seeds queued, URLs admitted) has nothing open, by two passes (note 1). */
+  static boolean finished(RedisClusterCommands<String, byte[]> redis, String name, CrawlMeta meta) {
+    if (redis.hexists(CrawlKeys.key(name, "counters"), "seeding")) {
+      return false;
+    }
+    List<Shard> first = read(redis, name, meta);
+    return sum(first).admitted() > 0 && nothingOpen(first, read(redis, name, meta));
+  }
+
+  /**
+   * Whether two passes over the shards, the first complete before the second began and both after "seeding" was
+   * read gone, prove that nothing is open and nothing will be (note 1).
+   */
+  static boolean nothingOpen(List<Shard> first, List<Shard> second) {
+    for (int s = 0; s < first.size(); s++) {
+      if (first.get(s).open() > 0 || second.get(s).open() > 0
+          || first.get(s).admitted() != second.get(s).admitted()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The counters of {@code shards} summed, with the bits of the fullest part. */
+  static Totals sum(List<Shard> shards) {
+    long admitted = 0;
+    long dropped = 0;
+    long open = 0;
+    long rescued = 0;
+    long bits = 0;
+    long fullestBits = -1;
+    int fullest = 0;
+    for (int s = 0; s < shards.size(); s++) {
+      Shard shard = shards.get(s);
+      admitted += shard.admitted();
+      dropped += shard.dropped();
+      open += shard.open();
+      rescued += shard.rescued();
+      bits += shard.bits();
+      if (shard.bits() > fullestBits) {
+        fullestBits = shard.bits();
+        fullest = s;
+      }
+    }
+    return new Totals(admitted, dropped, open, rescued, bits, Math.max(0, fullestBits), fullest);
+  }
+}
