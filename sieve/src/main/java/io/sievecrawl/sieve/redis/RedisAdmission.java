@@ -61,6 +61,12 @@ final class RedisAdmission<T> {
     this.confirmed = crawl.confirmed();
   }
 
+  /** The bytes of chunk {@code chunk} of a part: {@link #CHUNK_BLOCKS} blocks, fewer in its last. */
+  private long chunkBytes(int chunk) {
+    long blocks = Math.min(CHUNK_BLOCKS, sizing.blocks() - (long) chunk * CHUNK_BLOCKS);
+    return blocks * (BloomSizing.BLOCK_BITS / Byte.SIZE);
+  }
+
   /** Admits {@code tasks}, at most {@link #MAX_BATCH} and at least one, in one round trip. */
   Batch admit(List<T> tasks) {
     Map<Integer, Script> scripts = new LinkedHashMap<>();
@@ -121,6 +127,7 @@ final class RedisAdmission<T> {
       args.add(index(keys.origins(shard)));
       args.add(index(keys.shard(shard)));
       args.add(RedisCrawl.bytes(Integer.toString(blockOffset)));
+      args.add(RedisCrawl.bytes(Long.toString(chunkBytes(chunk))));
       args.add(RedisCrawl.bytes(Integer.toString(probe.bits().length)));
       for (int bit : probe.bits()) {
         args.add(RedisCrawl.bytes(Integer.toString(bit)));

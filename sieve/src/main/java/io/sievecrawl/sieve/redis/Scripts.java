@@ -29,7 +29,8 @@ final class Scripts {
    * of the batch (gone: the crawl's data is lost), the hash counting the filter's set bits (the crawl's counters, or
    * in a spread crawl the shard's hash: the bits of its part), then the keys the entries name. ARGV: count,
    * confirmed (1 or 0), then per task: chunk key index, origin list key index, line key index, origin set key index,
-   * shard hash key index, the block's byte offset in the chunk, k, k bit indexes in the block (0 to 511), the encoded
+   * shard hash key index, the block's byte offset in the chunk, the chunk's length (a part's last chunk is short), k,
+   * k bit indexes in the block (0 to 511), the encoded
    * task, the origin, and when confirmed the bucket key index and the fingerprint as a signed decimal string (never
    * turned into a Lua number: those are doubles). Each shard hash counts its tasks admitted, open, dropped and
    * rescued. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
@@ -57,8 +58,9 @@ final class Scripts {
         local origins = KEYS[tonumber(ARGV[pos + 3])]
         local shard = KEYS[tonumber(ARGV[pos + 4])]
         local offset = tonumber(ARGV[pos + 5])
-        local k = tonumber(ARGV[pos + 6])
-        pos = pos + 7
+        local chunkBytes = tonumber(ARGV[pos + 6])
+        local k = tonumber(ARGV[pos + 7])
+        pos = pos + 8
         local count = counts[shard]
         if not count then
           count = {admitted = 0, dropped = 0, rescued = 0}
@@ -96,7 +98,7 @@ final class Scripts {
         else
           if flipped > 0 then
             if #block == 0 and redis.call('EXISTS', chunk) == 0 then
-              redis.call('SET', chunk, string.rep('\\0', %d))
+              redis.call('SET', chunk, string.rep('\\0', chunkBytes))
             end
             redis.call('SETRANGE', chunk, offset, string.char(unpack(bytes)))
             flippedTotal = flippedTotal + flipped
@@ -122,7 +124,7 @@ final class Scripts {
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
       result[2] = linedUp
       return result
-      """.formatted(LOST, CHUNK_BYTES);
+      """.formatted(LOST);
 
   /**
    * Checks out the first origin in line among several shards' lines: KEYS the line keys, then the same shards' lease

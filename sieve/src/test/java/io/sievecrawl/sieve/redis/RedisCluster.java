@@ -306,6 +306,36 @@ public final class RedisCluster implements AutoCloseable {
     return keys;
   }
 
+  /** Keys and their bytes (MEMORY USAGE, summed) on one master. */
+  public record Footprint(long keys, long bytes) {}
+
+  /** The keys matching any of {@code patterns} that each running master holds, and their memory, by node. */
+  public Map<Node, Footprint> footprintPerMaster(List<String> patterns) {
+    Map<Node, Footprint> footprints = new LinkedHashMap<>();
+    for (Node master : masters()) {
+      footprints.put(master, withNode(master, redis -> {
+        long keys = 0;
+        long bytes = 0;
+        for (String pattern : patterns) {
+          io.lettuce.core.ScanArgs match = io.lettuce.core.ScanArgs.Builder.matches(pattern).limit(1_000);
+          for (io.lettuce.core.KeyScanCursor<String> cursor = redis.sync().scan(match); ;
+              cursor = redis.sync().scan(cursor, match)) {
+            for (String key : cursor.getKeys()) {
+              Long used = redis.sync().memoryUsage(key);
+              keys++;
+              bytes += used == null ? 0 : used;
+            }
+            if (cursor.isFinished()) {
+              break;
+            }
+          }
+        }
+        return new Footprint(keys, bytes);
+      }));
+    }
+    return footprints;
+  }
+
   /** Kills {@code node} with SIGKILL, as a crash does, and waits for it to end. */
   public void kill(Node node) throws InterruptedException {
     node.process.destroyForcibly().waitFor();

@@ -19,14 +19,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Agents on a real Redis Cluster of three masters: pointed at any node, or at several, they find the crawl's slot
- * wherever it is served; a URI that does not fit the Redis found is refused in one line.
+ * Agents on a real Redis Cluster of three masters: pointed at any node, or at several, they find each shard's slot
+ * wherever it is served, and one crawl's keys spread over every master; a URI that does not fit the Redis found is
+ * refused in one line.
  */
 class RedisClusterAgentsIT {
-  private static final int SHARDS = 8;
+  private static final int SHARDS = 64;
   private static final Duration LEASE = Duration.ofMinutes(10); // expires only when the test says: none does here
-  private static final int PAGES = 600;
-  private static final int HOSTS = 6;
+  private static final int PAGES = 1_200;
+  private static final int HOSTS = 300;
 
   private static RedisCluster cluster;
   private final List<AutoCloseable> open = new ArrayList<>();
@@ -76,14 +77,12 @@ class RedisClusterAgentsIT {
   }
 
   @Test
-  void twoAgentsOnNodesThatDoNotServeTheCrawlsSlotFetchEveryPageOnce() throws Exception {
-    RedisCluster.Node owner = cluster.ownerOf(CrawlKeys.key("docs", "meta"));
-    List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
-    assertEquals(2, others.size());
-    RedisFrontier<String> a = agent(others.get(0).uri(), "docs");
+  void twoAgentsOnDifferentNodesFetchEveryPageOnceAndTheCrawlSpreadsOverEveryMaster() throws Exception {
+    List<RedisCluster.Node> masters = cluster.masters();
+    RedisFrontier<String> a = agent(masters.get(0).uri(), "docs");
     a.offerAll(List.of(page(0)));
     a.seedsQueued();
-    RedisFrontier<String> b = agent(others.get(1).uri(), "docs");
+    RedisFrontier<String> b = agent(masters.get(1).uri(), "docs");
 
     Map<String, Integer> fetched = new HashMap<>();
     Map<RedisFrontier<String>, Integer> byAgent = new HashMap<>();
@@ -100,7 +99,15 @@ class RedisClusterAgentsIT {
     assertTrue(fetched.values().stream().allMatch(n -> n == 1), "no page fetched twice");
     assertTrue(byAgent.get(a) > 0 && byAgent.get(b) > 0, "both agents fetched: " + byAgent.values());
     assertEquals(PAGES, a.stats().admitted());
-    assertNotEquals(0, cluster.keysPerMaster().get(owner), "the crawl's keys are on the node serving its slot");
+    assertEquals(0, a.stats().queued() + a.stats().inFlight());
+
+    Map<RedisCluster.Node, RedisCluster.Footprint> spread = cluster.footprintPerMaster(CrawlKeys.patterns("docs"));
+    long keys = spread.values().stream().mapToLong(RedisCluster.Footprint::keys).sum();
+    long bytes = spread.values().stream().mapToLong(RedisCluster.Footprint::bytes).sum();
+    for (Map.Entry<RedisCluster.Node, RedisCluster.Footprint> master : spread.entrySet()) {
+      assertTrue(master.getValue().keys() >= keys / 5 && master.getValue().bytes() >= bytes / 5,
+          "each master holds at least 20% of the crawl's keys and of their memory: " + spread);
+    }
   }
 
   /** Fetches up to {@code most} pages, offering each page's links before acknowledging it; returns how many. */
