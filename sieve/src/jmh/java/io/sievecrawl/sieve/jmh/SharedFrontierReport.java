@@ -4,6 +4,7 @@ import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
+import io.sievecrawl.sieve.redis.RedisCluster;
 import io.sievecrawl.sieve.redis.RedisServer;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,29 +18,40 @@ import java.util.concurrent.atomic.AtomicLong;
  * each a connection and a worker loop that takes a task, offers its 20 links in one batch (new URLs) and
  * acknowledges it. Prints admitted URLs/s per agent and in all, and Redis round trips per admitted URL: the calls of
  * the work loop (scripts, stream reads and claims) read from INFO commandstats; the heartbeat's few calls per
- * lease period are not counted. Against a redis-server started on loopback.
+ * lease period are not counted. Against a redis-server started on loopback, or with {@code cluster} a Redis Cluster of
+ * three masters (the crawl spread over them), where it also prints each master's share of the commands beside its
+ * share of the crawl's shards.
  *
  * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec
- * -Djmh.main=io.sievecrawl.sieve.jmh.SharedFrontierReport -Djmh.args="10"} (seconds per run). All agents share
- * this machine's 2 cores with Redis, so the figures measure the agents' CPU as much as Redis.
+ * -Djmh.main=io.sievecrawl.sieve.jmh.SharedFrontierReport -Djmh.args="10"} (seconds per run; {@code "10 cluster"}
+ * for the cluster). All agents share this machine's 2 cores with Redis, so the figures measure the agents' CPU as
+ * much as Redis.
  */
 public final class SharedFrontierReport {
   private static final int LINKS_PER_PAGE = 20;
 
   private SharedFrontierReport() {}
 
+  /** Where the crawl is, and the nodes whose commands and CPU count. */
+  private record Target(String uri, List<String> nodes, RedisCluster cluster) {}
+
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    try (RedisServer redis = RedisServer.start(null)) {
+    boolean onCluster = args.length > 1 && args[1].equals("cluster");
+    try (RedisServer redis = onCluster ? null : RedisServer.start(null);
+        RedisCluster cluster = onCluster ? RedisCluster.start() : null) {
+      Target target = onCluster
+          ? new Target(cluster.seeds(), cluster.masters().stream().map(RedisCluster.Node::uri).toList(), cluster)
+          : new Target(redis.uri(), List.of(redis.uri()), null);
       System.out.printf(Locale.ROOT, "%-7s %14s %12s %21s %22s%n", "agents", "admitted/s", "per agent", "round trips per URL",
           "Redis CPU us per URL");
       for (int agents = 1; agents <= 3; agents++) {
-        run(redis, agents, seconds);
+        run(target, agents, seconds);
       }
     }
   }
 
-  private static void run(RedisServer redis, int agents, int seconds) throws Exception {
+  private static void run(Target redis, int agents, int seconds) throws Exception {
     String name = "bench-" + agents;
     List<RedisFrontier<String>> frontiers = new ArrayList<>();
     List<RedisCrawl> crawls = new ArrayList<>();
@@ -56,8 +68,8 @@ public final class SharedFrontierReport {
       seeds.add("https://host" + h + ".example/");
     }
     frontiers.get(0).offerAll(seeds);
-    long commandsBefore = commands(redis);
-    double cpuBefore = redisCpuSeconds(redis);
+    long[] commandsBefore = redis.nodes().stream().mapToLong(SharedFrontierReport::commands).toArray();
+    double cpuBefore = redis.nodes().stream().mapToDouble(SharedFrontierReport::redisCpuSeconds).sum();
     AtomicLong admitted = new AtomicLong();
     long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     List<Thread> workers = new ArrayList<>();
@@ -86,11 +98,24 @@ public final class SharedFrontierReport {
     for (Thread w : workers) {
       w.join();
     }
-    long commands = commands(redis) - commandsBefore;
-    double cpu = redisCpuSeconds(redis) - cpuBefore;
+    long[] perNode = new long[commandsBefore.length];
+    for (int i = 0; i < perNode.length; i++) {
+      perNode[i] = commands(redis.nodes().get(i)) - commandsBefore[i];
+    }
+    long commands = java.util.Arrays.stream(perNode).sum();
+    double cpu = redis.nodes().stream().mapToDouble(SharedFrontierReport::redisCpuSeconds).sum() - cpuBefore;
     double perSecond = admitted.get() / (double) seconds;
     System.out.printf(Locale.ROOT, "%-7d %14.0f %12.0f %21.3f %22.2f%n", agents, perSecond, perSecond / agents,
         (double) commands / admitted.get(), cpu * 1e6 / admitted.get());
+    if (redis.cluster() != null) {
+      for (int i = 0; i < perNode.length; i++) {
+        String node = redis.nodes().get(i);
+        long shards = java.util.stream.IntStream.range(0, 64).filter(s -> redis.cluster().ownerOf(
+            "sievecrawl:{" + name + ":" + s + "}:shard:" + s).uri().equals(node)).count();
+        System.out.printf(Locale.ROOT, "        master %s: %5.1f%% of the commands, %5.1f%% of the shards%n", node,
+            100.0 * perNode[i] / commands, 100.0 * shards / 64);
+      }
+    }
     for (RedisFrontier<String> f : frontiers) {
       f.close();
     }
@@ -98,8 +123,8 @@ public final class SharedFrontierReport {
   }
 
   /** Redis's own CPU time so far (user and system), from INFO cpu. */
-  private static double redisCpuSeconds(RedisServer redis) {
-    try (var client = io.lettuce.core.RedisClient.create(redis.uri()); var connection = client.connect()) {
+  private static double redisCpuSeconds(String uri) {
+    try (var client = io.lettuce.core.RedisClient.create(uri); var connection = client.connect()) {
       double seconds = 0;
       for (String line : connection.sync().info("cpu").split("\r?\n")) {
         if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
@@ -111,8 +136,8 @@ public final class SharedFrontierReport {
   }
 
   /** Client calls of the work loop so far: scripts (offers, acknowledgements), stream reads and claims. */
-  private static long commands(RedisServer redis) {
-    try (var client = io.lettuce.core.RedisClient.create(redis.uri()); var connection = client.connect()) {
+  private static long commands(String uri) {
+    try (var client = io.lettuce.core.RedisClient.create(uri); var connection = client.connect()) {
       long calls = 0;
       for (String line : connection.sync().info("commandstats").split("\r?\n")) {
         for (String command : List.of("cmdstat_evalsha:", "cmdstat_xreadgroup:", "cmdstat_xautoclaim:")) {

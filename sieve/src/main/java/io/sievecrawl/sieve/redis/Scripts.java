@@ -342,6 +342,19 @@ final class Scripts {
       """;
 
   /**
+   * Reads shards' hashes in one call, on one Redis where every shard has the crawl's tag: KEYS the shard hashes; ARGV
+   * the fields. Returns each hash's values of the fields, one after the other. Run twice: reads again.
+   */
+  static final String READ_SHARDS = """
+      local values = {}
+      for i = 1, #KEYS do
+        local read = redis.call('HMGET', KEYS[i], unpack(ARGV))
+        for j = 1, #ARGV do values[#values + 1] = read[j] end
+      end
+      return values
+      """;
+
+  /**
    * Creates the crawl's meta hash unless it exists, and marks it as {@code seeding} (in its counters) until the agent
    * that started it has queued its seeds: KEYS meta, counters; ARGV field, value, ... Returns 1 if created. Runs at
    * the start only, where a failure ends the agent rather than being retried.

@@ -1,6 +1,7 @@
 package io.sievecrawl.sieve.redis;
 
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -61,14 +62,41 @@ final class ShardCounts {
     return shards;
   }
 
-  /** Every shard's hash, read at once on the crawl's connection, each read riding out an outage. */
+  /**
+   * Every shard's hash, read on the crawl's connection riding out an outage: in one script on one Redis, at once
+   * (a read per shard, each of its slot) when spread.
+   */
   static List<Shard> read(RedisCrawl crawl) {
+    if (!crawl.spread()) {
+      String[] keys = new String[crawl.shards()];
+      for (int s = 0; s < keys.length; s++) {
+        keys[s] = crawl.keys().shard(s);
+      }
+      byte[][] fields = new byte[FIELDS.length][];
+      for (int f = 0; f < FIELDS.length; f++) {
+        fields[f] = RedisCrawl.bytes(FIELDS[f]);
+      }
+      List<byte[]> values = crawl.eval(Scripts.READ_SHARDS, ScriptOutputType.MULTI, keys, fields);
+      List<Shard> shards = new ArrayList<>(keys.length);
+      for (int s = 0; s < keys.length; s++) {
+        List<KeyValue<String, byte[]>> one = new ArrayList<>(FIELDS.length);
+        for (int f = 0; f < FIELDS.length; f++) {
+          byte[] value = values.get(s * FIELDS.length + f);
+          one.add(value == null ? KeyValue.empty(FIELDS[f]) : KeyValue.just(FIELDS[f], value));
+        }
+        shards.add(of(one));
+      }
+      return present(crawl, shards);
+    }
     List<Supplier<Shard>> reads = new ArrayList<>(crawl.shards());
     for (int s = 0; s < crawl.shards(); s++) {
       String key = crawl.keys().shard(s);
       reads.add(() -> of(crawl.call(redis -> redis.hmget(key, FIELDS))));
     }
-    List<Shard> shards = Fanout.all(reads);
+    return present(crawl, Fanout.all(reads));
+  }
+
+  private static List<Shard> present(RedisCrawl crawl, List<Shard> shards) {
     if (!shards.stream().allMatch(Shard::present)) {
       throw crawl.lost(); // note 2
     }

@@ -13,26 +13,35 @@
  * back).
  *
  * <p>An agent reaches one Redis server or a Redis Cluster through {@link io.sievecrawl.sieve.redis.RedisLink}, which
- * tells them apart on connecting. Every key of one crawl carries the hash tag {@code {NAME}}, so each script touches
- * keys of one hash slot and runs on a cluster (which then spreads crawls over its nodes, not the keys of one crawl):
+ * tells them apart on connecting. Crawl-wide keys carry the hash tag {@code {NAME}}; a shard's keys carry its
+ * shard's tag, {@code TAG} below: {@code NAME:S} in a crawl created on a cluster ("spread": its shards hash to
+ * different slots, so they spread over the masters, and a script on one shard touches one slot), {@code NAME} on one
+ * Redis. {@link io.sievecrawl.sieve.redis.ShardCounts} reads the shards' hashes together:
  *
  * <pre>
- * sievecrawl:{NAME}:meta        hash: format, version, n, p, seed, blocks, k, shards, settings, created
- * sievecrawl:{NAME}:counters    hash: bits (set in the filter), admitted, dropped, open (admitted, not done), open:S
- *                               (the same for shard S), warned
- * sievecrawl:{NAME}:f:C         string: filter chunk C, 1,024 blocks of 512 bits (the local filter's layout)
- * sievecrawl:{NAME}:o:ORIGIN    list: the origin's waiting tasks, oldest first
- * sievecrawl:{NAME}:line:S      list: shard S's origins waiting to be checked out (duplicates are harmless)
- * sievecrawl:{NAME}:origins:S   set: shard S's origins whose lists may hold tasks
- * sievecrawl:{NAME}:flight:S    hash: AGENT:N -> a task of shard S claimed and not yet acknowledged
- * sievecrawl:{NAME}:lease:S     the agent that owns shard S, with an expiry renewed by its heartbeat
- * sievecrawl:{NAME}:owners      hash: S -> the agent that last took shard S (which may renew its lapsed lease)
+ * sievecrawl:{NAME}:meta        hash: format, version, n, p, seed, blocks and k (of one part of the filter), shards,
+ *                               spread, confirm, bucketBits, settings, created
+ * sievecrawl:{NAME}:counters    hash: seeding (until the seeds are queued), warned (the capacity level last warned
+ *                               of), bits (set in the filter, on one Redis)
  * sievecrawl:{NAME}:agents      hash: agent id -> last heartbeat (ms)
- * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in)
+ * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in); scope-log: the
+ *                               same as a list, in the order published
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
  * sievecrawl:{NAME}:budget      string: per-origin page counts, a count-min sketch of u32 counters
  * sievecrawl:{NAME}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
  *                               the key expires with them (24 h after the fetch)
+ * sievecrawl:{TAG}:shard:S      hash: version, admitted, dropped, rescued, open (admitted, not done), bits (of the
+ *                               shard's part of the filter, when spread), owner (the agent that last took the shard,
+ *                               which may renew its lapsed lease); made with the crawl, gone = the shard's data lost
+ * sievecrawl:{TAG}:o:ORIGIN     list: the origin's waiting tasks, oldest first
+ * sievecrawl:{TAG}:line:S       list: shard S's origins waiting to be checked out (duplicates are harmless)
+ * sievecrawl:{TAG}:origins:S    set: shard S's origins whose lists may hold tasks
+ * sievecrawl:{TAG}:flight:S     hash: AGENT:N -> a task of shard S claimed and not yet acknowledged
+ * sievecrawl:{TAG}:lease:S      the agent that owns shard S, with an expiry renewed by its heartbeat
+ * sievecrawl:{TAG}:f:C          string: chunk C of the filter (of the shard's part when spread), 1,023 blocks of 512
+ *                               bits (the local filter's layout), the last chunk of a part shorter
+ * sievecrawl:{TAG}:x:B          set: bucket B of the exact store (of the shard's part when spread), fingerprints as
+ *                               integers
  * </pre>
  */
 package io.sievecrawl.sieve.redis;

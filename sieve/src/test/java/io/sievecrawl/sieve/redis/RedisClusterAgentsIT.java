@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sievecrawl.sieve.CapacityMonitor;
 import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontiers;
+import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * Agents on a real Redis Cluster of three masters: pointed at any node, or at several, they find each shard's slot
@@ -107,6 +113,54 @@ class RedisClusterAgentsIT {
     for (Map.Entry<RedisCluster.Node, RedisCluster.Footprint> master : spread.entrySet()) {
       assertTrue(master.getValue().keys() >= keys / 5 && master.getValue().bytes() >= bytes / 5,
           "each master holds at least 20% of the crawl's keys and of their memory: " + spread);
+    }
+  }
+
+  /**
+   * A crawl spread over a cluster has a part of the filter per shard, sized n / shards: one origin can fill its part
+   * while the crawl as a whole is far from n. The warning names the part and the whole filter's n that would hold
+   * it; the exact store admits every URL all the same, counting the rescues.
+   */
+  @Test
+  void oneOriginFillingItsPartOfTheFilterIsWarnedOfNamingItsShardAndNothingIsLost() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(CapacityMonitor.class);
+    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try {
+      RedisCrawl crawl = RedisCrawl.startOrJoin(cluster.seeds(), "busy", 6_400, 0.01, true, SHARDS, "", clock, clock);
+      open.add(crawl);
+      RedisFrontier<String> agent = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
+          url -> url.substring(0, url.indexOf('/', 8)), LEASE, "filter.n");
+      open.add(agent);
+      List<String> urls = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        urls.add("https://busy.example/page/" + i);
+      }
+      int admitted = 0;
+      for (int from = 0; from < urls.size(); from += 50) { // a page's links at a time
+        admitted += agent.offerAll(urls.subList(from, from + 50)).cardinality();
+      }
+      assertEquals(500, admitted, "every URL admitted");
+      assertEquals(0, agent.offerAll(urls).cardinality(), "and once");
+      SieveStats stats = agent.stats();
+      assertEquals(500, stats.admitted());
+      assertTrue(stats.rescued() > 0, "the fullest part's false positives were rescued: " + stats.rescued());
+      assertTrue(stats.estimatedUrls() < 6_400 / 4, "the crawl as a whole is far from n: " + stats.estimatedUrls());
+      int shard = RedisFrontier.shardOf("https://busy.example", SHARDS);
+      List<String> messages = warnings.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+      assertEquals(3, messages.size(), "at 100, 200 and 400 URLs in the part: " + messages);
+      assertTrue(messages.get(0).startsWith("URL filter over capacity: about 1"), messages.get(0));
+      assertTrue(messages.get(0).contains("seen in the filter's fullest part, that of origin shard " + shard + " of 64,"
+          + " more than 100 (a part's capacity n/64 = 100;"), messages.get(0));
+      assertTrue(messages.get(2).contains("more than 400 (4n)"), messages.get(2));
+      java.util.regex.Matcher suggested = java.util.regex.Pattern.compile("Resume with filter.n ([0-9,]+) or more")
+          .matcher(messages.get(2));
+      assertTrue(suggested.find(), messages.get(2));
+      assertTrue(Long.parseLong(suggested.group(1).replace(",", "")) >= 2 * 400 * 64,
+          "an n at which the part would hold what it holds: " + messages.get(2));
+    } finally {
+      logger.detachAppender(warnings);
     }
   }
 
