@@ -9,8 +9,9 @@
  * shared connection, {@code SharedConnection}, riding out an outage, {@code OutageRetry}) and {@code RedisFailures}
  * (a failure in one line). Behind {@code RedisFrontier}: {@code RedisAdmission} (offers), {@code ShardWork} (checking
  * origins out, claiming, acknowledging, putting back), {@code LocalClaims} (what this agent holds),
- * {@code ShardLeases} (its share of the shards, by heartbeat) and {@code FlightRecovery} (claims nobody holds, put
- * back).
+ * {@code ShardLeases} (its share of the shards, by heartbeat), {@code FlightRecovery} (claims nobody holds, put
+ * back), {@code ShardCounts} (the shards' hashes read together: the crawl's counters, the end) and {@code Fanout}
+ * (calls to several shards sent at once).
  *
  * <p>An agent reaches one Redis server or a Redis Cluster through {@link io.sievecrawl.sieve.redis.RedisLink}, which
  * tells them apart on connecting. Crawl-wide keys carry the hash tag {@code {NAME}}; a shard's keys carry its

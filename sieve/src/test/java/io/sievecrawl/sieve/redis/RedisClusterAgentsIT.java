@@ -108,6 +108,7 @@ class RedisClusterAgentsIT {
     assertEquals(0, a.stats().queued() + a.stats().inFlight());
 
     Map<RedisCluster.Node, RedisCluster.Footprint> spread = cluster.footprintPerMaster(CrawlKeys.patterns("docs"));
+    System.out.println("the crawl's keys and bytes per master: " + spread);
     long keys = spread.values().stream().mapToLong(RedisCluster.Footprint::keys).sum();
     long bytes = spread.values().stream().mapToLong(RedisCluster.Footprint::bytes).sum();
     for (Map.Entry<RedisCluster.Node, RedisCluster.Footprint> master : spread.entrySet()) {
