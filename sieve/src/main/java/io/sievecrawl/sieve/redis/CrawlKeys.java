@@ -16,10 +16,41 @@ final class CrawlKeys {
 
   private final String name;
   private final boolean spread;
+  private final int shards;
 
-  CrawlKeys(String name, boolean spread) {
+  CrawlKeys(String name, boolean spread, int shards) {
     this.name = name;
     this.spread = spread;
+    this.shards = shards;
+  }
+
+  /** The shard of {@code origin}: its queue's, and that of what the crawl keeps of it (robots rules, its budget). */
+  int shardOf(String origin) {
+    return shardOf(origin, shards);
+  }
+
+  /**
+   * The shard of {@code origin} among {@code shards}: its hash code, mixed so that every bit of it counts (a multiply
+   * alone leaves the low bits, which a modulus reads, as they were: 300 hosts named alike fell in 38 of 64 shards).
+   */
+  static int shardOf(String origin, int shards) {
+    int h = origin.hashCode();
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    return Math.floorMod(h, shards);
+  }
+
+  /** What the crawl keeps of {@code origin} for a while, of {@code kind} (robots rules), under its shard's tag. */
+  String perOrigin(String kind, String origin) {
+    return shardKey(shardOf(origin), kind + ":" + origin);
+  }
+
+  /** The per-origin page counts of the shard's origins, a count-min sketch (one for all shards on one Redis). */
+  String budget(int shard) {
+    return shardKey(shard, "budget");
   }
 
   /** The key {@code suffix} of the crawl {@code name}. */

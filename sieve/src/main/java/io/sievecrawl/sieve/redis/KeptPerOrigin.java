@@ -3,7 +3,8 @@ package io.sievecrawl.sieve.redis;
 import java.time.Duration;
 
 /**
- * Values a shared crawl keeps per origin for a while, one key each ({@code sievecrawl:{NAME}:KIND:ORIGIN}) that
+ * Values a shared crawl keeps per origin for a while, one key each ({@code sievecrawl:{TAG}:KIND:ORIGIN}, under its
+ * origin's shard's tag, so that they spread over a cluster's masters with the shards) that
  * expires on its own: what one agent learned of an origin (its robots.txt rules, say) for the next agent that works
  * it. Each call rides out a Redis outage ({@link RedisCrawl#call}); a read and a write are safe to send twice.
  */
@@ -30,6 +31,6 @@ public final class KeptPerOrigin {
   }
 
   private String key(String origin) {
-    return crawl.key(kind + ":" + origin);
+    return crawl.keys().perOrigin(kind, origin);
   }
 }

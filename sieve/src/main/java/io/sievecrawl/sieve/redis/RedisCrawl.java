@@ -46,7 +46,7 @@ public final class RedisCrawl implements AutoCloseable {
     this.name = name;
     this.calls = new RedisCalls(link, uri, name, ticker);
     this.meta = meta;
-    this.keys = new CrawlKeys(name, meta.spread());
+    this.keys = new CrawlKeys(name, meta.spread(), meta.shards());
     this.agentId = agentName();
   }
 

@@ -157,21 +157,12 @@ public final class RedisFrontier<T> implements Frontier<T> {
 
   /** The shard of a queue: its origin's, a lane's too ({@link QueueKeys}), so that an origin is worked by one agent. */
   int shardOf(String queue) {
-    return shardOf(QueueKeys.origin(queue), crawl.shards());
+    return crawl.keys().shardOf(QueueKeys.origin(queue));
   }
 
-  /**
-   * The shard of {@code origin} among {@code shards}: its hash code, mixed so that every bit of it counts (a multiply
-   * alone leaves the low bits, which a modulus reads, as they were: 300 hosts named alike fell in 38 of 64 shards).
-   */
+  /** The shard of {@code origin} among {@code shards} ({@link CrawlKeys#shardOf(String, int)}). */
   static int shardOf(String origin, int shards) {
-    int h = origin.hashCode();
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    h ^= h >>> 13;
-    h *= 0xC2B2AE35;
-    h ^= h >>> 16;
-    return Math.floorMod(h, shards);
+    return CrawlKeys.shardOf(origin, shards);
   }
 
   @Override

@@ -50,13 +50,16 @@ public final class SharedState implements PerKeyBudget {
 
   @Override
   public boolean tryCount(CharSequence origin, long limit) {
-    int[] positions = CountMinSketch.positions(origin, CountMinSketch.DEFAULT_WIDTH, CountMinSketch.DEFAULT_DEPTH);
+    // a sketch per shard when spread, each as wide as its share: the same error bound as one sketch for all
+    String key = crawl.keys().budget(crawl.keys().shardOf(origin.toString()));
+    int width = Math.max(1, CountMinSketch.DEFAULT_WIDTH / crawl.parts());
+    int[] positions = CountMinSketch.positions(origin, width, CountMinSketch.DEFAULT_DEPTH);
     List<byte[]> args = new ArrayList<>();
     args.add(RedisCrawl.bytes(Long.toString(limit)));
     for (int p : positions) {
       args.add(RedisCrawl.bytes(Integer.toString(p)));
     }
-    Long counted = crawl.eval(Scripts.TAKE_BUDGET, ScriptOutputType.INTEGER, new String[] {crawl.key("budget")},
+    Long counted = crawl.eval(Scripts.TAKE_BUDGET, ScriptOutputType.INTEGER, new String[] {key},
         args.toArray(byte[][]::new));
     return counted == 1;
   }

@@ -28,12 +28,13 @@
  * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in); scope-log: the
  *                               same as a list, in the order published
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
- * sievecrawl:{NAME}:budget      string: per-origin page counts, a count-min sketch of u32 counters
- * sievecrawl:{NAME}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
- *                               the key expires with them (24 h after the fetch)
  * sievecrawl:{TAG}:shard:S      hash: version, admitted, dropped, rescued, open (admitted, not done), bits (of the
  *                               shard's part of the filter, when spread), owner (the agent that last took the shard,
  *                               which may renew its lapsed lease); made with the crawl, gone = the shard's data lost
+ * sievecrawl:{TAG}:budget       string: per-origin page counts of the shard's origins (of all on one Redis), a
+ *                               count-min sketch of u32 counters, as wide as the shard's share of 131,072 columns
+ * sievecrawl:{TAG}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
+ *                               the key expires with them (24 h after the fetch)
  * sievecrawl:{TAG}:o:ORIGIN     list: the origin's waiting tasks, oldest first
  * sievecrawl:{TAG}:line:S       list: shard S's origins waiting to be checked out (duplicates are harmless)
  * sievecrawl:{TAG}:origins:S    set: shard S's origins whose lists may hold tasks
