@@ -238,9 +238,13 @@ final class OutageRetry {
         || message.startsWith("Connection closed") || message.startsWith("Connection is closed");
   }
 
-  /** Whether a Redis Cluster answered that a slot is moving or has no master for now. */
+  /**
+   * Whether a Redis Cluster answered that a slot is moving or has no master for now, or Lettuce's view of the cluster
+   * has none for it (a master that died is left out of it before its replica is known to have taken over).
+   */
   private static boolean movingSlot(String message) {
-    return message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN");
+    return message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")
+        || message.startsWith("Cannot determine a partition for slot");
   }
 
   /** {@code 60s}, {@code 2.5s}, {@code 800ms}. */
