@@ -18,6 +18,7 @@ import java.util.function.Function;
  * into the frontier's failure naming its cause.
  */
 final class RedisCalls implements AutoCloseable {
+  private final RedisLink link;
   private final SharedConnection connection;
   private final Ticker ticker;
   private final String uri;
@@ -33,6 +34,7 @@ final class RedisCalls implements AutoCloseable {
     this.uri = uri;
     this.name = name;
     this.ticker = ticker;
+    this.link = link;
     this.connection = new SharedConnection(link, CrawlKeys.key(name, "meta"), this::lost);
     this.retry = outageRetry(Duration.ZERO);
   }
@@ -54,6 +56,11 @@ final class RedisCalls implements AutoCloseable {
 
   OutageRetry outages() {
     return retry;
+  }
+
+  /** {@link RedisLink#layout}: changes when a replica of a Redis Cluster took over or a slot moved. */
+  long clusterLayout() {
+    return link.layout();
   }
 
   /**

@@ -46,6 +46,11 @@ final class RedisLink implements AutoCloseable {
    *    until an operator makes the cluster forget it. Lettuce would go on connecting to it at every refresh (and
    *    sends a command meant for "every master" to it as well); nodes flagged failed or without an address are left
    *    out of its view instead.
+   * 6. A failover may lose the writes the master had not passed on yet, the acknowledgement of a page among them,
+   *    without any command of this agent failing: one it sends while the master is away waits in Lettuce's buffer
+   *    until a refresh of the topology sends it on to the replica that took over. Nothing tells the crawl, which
+   *    would wait forever for a page it thinks it acknowledged; so the crawl checks the layout (its heartbeat does),
+   *    and takes a change as it takes an outage.
    */
   /** How often a cluster's topology is read again without a cause. */
   static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
@@ -195,6 +200,23 @@ final class RedisLink implements AutoCloseable {
     if (client instanceof RedisClusterClient clusterClient) {
       clusterClient.refreshPartitions();
     }
+  }
+
+  /**
+   * A fingerprint of which master serves which slots in this agent's view of a cluster (note 6): it changes when a
+   * replica took over or a slot moved. 0 for one server.
+   */
+  long layout() {
+    if (!(client instanceof RedisClusterClient clusterClient)) {
+      return 0;
+    }
+    long layout = 1;
+    for (RedisClusterNode node : clusterClient.getPartitions()) {
+      if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+        layout += 31L * node.getNodeId().hashCode() + node.getSlots().hashCode();
+      }
+    }
+    return layout;
   }
 
   /** Shuts the client down, which closes every connection it made that is still open. */

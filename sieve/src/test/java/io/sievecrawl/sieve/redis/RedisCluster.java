@@ -306,40 +306,6 @@ public final class RedisCluster implements AutoCloseable {
     return keys;
   }
 
-  /** The hash slot of {@code key}. */
-  public int slotOf(String key) {
-    return withNode(masters().get(0), redis -> redis.sync().clusterKeyslot(key)).intValue();
-  }
-
-  /**
-   * Moves {@code slot} from {@code from} to {@code to} as {@code redis-cli --cluster reshard} does, while clients go
-   * on using it: the target imports it, the source migrates it, its keys move {@code keysPerStep} at a time (a
-   * client meanwhile gets {@code ASK} for a key moved, {@code TRYAGAIN} for a command whose keys are split), and then
-   * every master is told the slot's new node. {@code betweenSteps} runs after each step (to let clients work).
-   */
-  public void migrateSlot(int slot, Node from, Node to, int keysPerStep, Runnable betweenSteps) {
-    String fromId = withNode(from, redis -> redis.sync().clusterMyId());
-    String toId = withNode(to, redis -> redis.sync().clusterMyId());
-    withNode(to, redis -> redis.sync().clusterSetSlotImporting(slot, fromId));
-    withNode(from, redis -> {
-      redis.sync().clusterSetSlotMigrating(slot, toId);
-      while (true) {
-        List<String> keys = redis.sync().clusterGetKeysInSlot(slot, keysPerStep);
-        if (keys.isEmpty()) {
-          return null;
-        }
-        redis.sync().migrate("127.0.0.1", to.port, 0, 10_000,
-            io.lettuce.core.MigrateArgs.Builder.keys(keys));
-        betweenSteps.run();
-      }
-    });
-    withNode(to, redis -> redis.sync().clusterSetSlotNode(slot, toId));
-    withNode(from, redis -> redis.sync().clusterSetSlotNode(slot, toId));
-    for (Node master : masters()) {
-      withNode(master, redis -> redis.sync().clusterSetSlotNode(slot, toId));
-    }
-  }
-
   /** Kills {@code node} with SIGKILL, as a crash does, and waits for it to end. */
   public void kill(Node node) throws InterruptedException {
     node.process.destroyForcibly().waitFor();

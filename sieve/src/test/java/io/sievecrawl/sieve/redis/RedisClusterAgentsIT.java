@@ -156,7 +156,8 @@ class RedisClusterAgentsIT {
       try {
         pages.acquire(100); // a crawl under way
         // a step each page or so; bounded, as a retried TRYAGAIN waits for the steps
-        cluster.migrateSlot(cluster.slotOf(CrawlKeys.key("moving", "meta")), from, to, 4, () -> {
+        int slot = ClusterMoves.slotOf(cluster, CrawlKeys.key("moving", "meta"));
+        ClusterMoves.migrateSlot(cluster, slot, from, to, 4, () -> {
           try {
             pages.tryAcquire(100, TimeUnit.MILLISECONDS);
           } catch (InterruptedException e) {
