@@ -45,6 +45,11 @@ final class Logging {
         "io.netty", "reactor"}) {
       context.getLogger(noisy).setLevel(Level.WARN); // -v is for the crawl's own lines, not libraries' internals
     }
+    // Lettuce warns of every node of a Redis Cluster it cannot reach at every topology refresh, many times during a
+    // failover; the crawl's own one WARN and one INFO per outage say what matters
+    context.getLogger("io.lettuce.core.cluster.topology").setLevel(Level.ERROR);
+    // and of a cluster connection's node connections closed twice when the agent ends, which is no news to anyone
+    context.getLogger("io.lettuce.core.RedisChannelHandler").setLevel(Level.ERROR);
 
     OutputStreamAppender<ILoggingEvent> console = new OutputStreamAppender<>();
     console.setContext(context);

@@ -181,7 +181,9 @@ final class OutageRetry {
     synchronized (state) {
       if (down && !announced) {
         announced = true;
-        log.warn("Redis at {} unreachable ({}): retrying for up to {}", uri, RedisFailures.rootMessage(e),
+        String message = RedisFailures.rootMessage(e);
+        log.warn("Redis at {} {} ({}): retrying for up to {}", uri, movingSlot(message)
+            ? "cannot serve the crawl's keys while their slot moves or fails over" : "unreachable", message,
             duration(graceNanos));
       }
     }
@@ -225,7 +227,7 @@ final class OutageRetry {
   static boolean isOutage(RedisException e) {
     String message = RedisFailures.rootMessage(e);
     if (e instanceof RedisLoadingException || e instanceof RedisCommandTimeoutException
-        || message.startsWith("LOADING") || message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")) {
+        || message.startsWith("LOADING") || movingSlot(message)) {
       return true;
     }
     if (message.contains("WRONGPASS") || message.contains("NOAUTH") || message.contains("invalid password")) {
@@ -234,6 +236,15 @@ final class OutageRetry {
     return e instanceof RedisConnectionException || RedisFailures.hasCause(e, IOException.class)
         || message.startsWith("Connection disconnected") || message.startsWith("Currently not connected")
         || message.startsWith("Connection closed") || message.startsWith("Connection is closed");
+  }
+
+  /**
+   * Whether a Redis Cluster answered that a slot is moving or has no master for now, or Lettuce's view of the cluster
+   * has none for it (a master that died is left out of it before its replica is known to have taken over).
+   */
+  private static boolean movingSlot(String message) {
+    return message.startsWith("CLUSTERDOWN") || message.startsWith("TRYAGAIN")
+        || message.startsWith("Cannot determine a partition for slot");
   }
 
   /** {@code 60s}, {@code 2.5s}, {@code 800ms}. */

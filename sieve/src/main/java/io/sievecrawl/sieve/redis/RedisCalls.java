@@ -18,6 +18,7 @@ import java.util.function.Function;
  * into the frontier's failure naming its cause.
  */
 final class RedisCalls implements AutoCloseable {
+  private final RedisLink link;
   private final SharedConnection connection;
   private final Ticker ticker;
   private final String uri;
@@ -33,6 +34,7 @@ final class RedisCalls implements AutoCloseable {
     this.uri = uri;
     this.name = name;
     this.ticker = ticker;
+    this.link = link;
     this.connection = new SharedConnection(link, CrawlKeys.key(name, "meta"), this::lost);
     this.retry = outageRetry(Duration.ZERO);
   }
@@ -54,6 +56,11 @@ final class RedisCalls implements AutoCloseable {
 
   OutageRetry outages() {
     return retry;
+  }
+
+  /** {@link RedisLink#layout}: changes when a replica of a Redis Cluster took over or a slot moved. */
+  long clusterLayout() {
+    return link.layout();
   }
 
   /**
@@ -95,17 +102,22 @@ final class RedisCalls implements AutoCloseable {
   }
 
   /**
-   * Runs a script by its SHA (loading it the first time) through {@link #call}; a reply {@link Scripts#LOST} or a
-   * Redis failure becomes a {@link FrontierFailure} naming the cause.
+   * Runs a script by its SHA through {@link #call}, sending it whole (which has the server keep it) where the server
+   * does not know it; a reply {@link Scripts#LOST} or a Redis failure becomes a {@link FrontierFailure} naming the
+   * cause.
+   *
+   * <p>The SHA is computed here rather than asked of Redis with SCRIPT LOAD: on a cluster, Lettuce sends SCRIPT LOAD
+   * to every master, and a master that died stays listed (as failed) after its replica took over, so that every
+   * SCRIPT LOAD would fail from then on. A node that does not know a script (a restarted server, a replica that took
+   * over, a node a slot moved to) answers NOSCRIPT once.
    */
   <R> R eval(String script, ScriptOutputType type, String[] keys, byte[]... args) {
     return call(redis -> {
-      String sha = shas.computeIfAbsent(script, redis::scriptLoad);
+      String sha = shas.computeIfAbsent(script, redis::digest);
       try {
         return redis.evalsha(sha, type, keys, args);
       } catch (RedisCommandExecutionException e) {
-        if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) { // Redis restarted and forgot the script
-          shas.remove(script);
+        if (String.valueOf(e.getMessage()).startsWith("NOSCRIPT")) {
           return redis.eval(script, type, keys, args);
         }
         throw e;

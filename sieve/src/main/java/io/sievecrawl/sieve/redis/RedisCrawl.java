@@ -72,6 +72,11 @@ public final class RedisCrawl implements AutoCloseable {
     return calls.outages();
   }
 
+  /** {@link RedisCalls#clusterLayout}. */
+  long clusterLayout() {
+    return calls.clusterLayout();
+  }
+
   /** {@link #startOrJoin(String, String, long, double, boolean, int, String, Clock, Ticker)} without an exact store. */
   public static RedisCrawl startOrJoin(String rawUri, String name, long n, double p, int shards, String settings,
       Clock clock, Ticker ticker) throws SharedCrawlException {

@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,6 +42,15 @@ final class RedisLink implements AutoCloseable {
    *    connection that drops is not made again (note 1), and a command sent to it would wait out its timeout;
    *    SharedConnection replaces the whole cluster connection at the first failure instead, which fails the commands
    *    waiting on the old one at once (they are sent again on the new one).
+   * 5. A master that died stays in the cluster's list of nodes, flagged as failed, after its replica took over,
+   *    until an operator makes the cluster forget it. Lettuce would go on connecting to it at every refresh (and
+   *    sends a command meant for "every master" to it as well); nodes flagged failed or without an address are left
+   *    out of its view instead.
+   * 6. A failover may lose the writes the master had not passed on yet, the acknowledgement of a page among them,
+   *    without any command of this agent failing: one it sends while the master is away waits in Lettuce's buffer
+   *    until a refresh of the topology sends it on to the replica that took over. Nothing tells the crawl, which
+   *    would wait forever for a page it thinks it acknowledged; so the crawl checks the layout (its heartbeat does),
+   *    and takes a change as it takes an outage.
    */
   /** How often a cluster's topology is read again without a cause. */
   static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
@@ -50,10 +60,6 @@ final class RedisLink implements AutoCloseable {
   record Connection(StatefulConnection<String, byte[]> stateful, RedisClusterCommands<String, byte[]> sync) {
     boolean isOpen() {
       return stateful.isOpen();
-    }
-
-    void close() {
-      stateful.close();
     }
   }
 
@@ -129,6 +135,7 @@ final class RedisLink implements AutoCloseable {
     RedisClusterClient client = RedisClusterClient.create(seeds);
     client.setOptions(ClusterClientOptions.builder().autoReconnect(false) // note 1
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS) // note 4
+        .nodeFilter(RedisLink::serving) // note 5
         .timeoutOptions(TimeoutOptions.enabled(timeout))
         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
             .enablePeriodicRefresh(TOPOLOGY_REFRESH)
@@ -143,6 +150,12 @@ final class RedisLink implements AutoCloseable {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       throw e;
     }
+  }
+
+  /** Whether a node of the cluster's list may serve commands: neither failed (or suspected to be) nor unreachable. */
+  private static boolean serving(RedisClusterNode node) {
+    return !node.is(RedisClusterNode.NodeFlag.FAIL) && !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)
+        && !node.is(RedisClusterNode.NodeFlag.NOADDR);
   }
 
   private static void closeQuietly(StatefulRedisConnection<String, byte[]> connection, RedisClient client) {
@@ -189,15 +202,26 @@ final class RedisLink implements AutoCloseable {
     }
   }
 
-  /** Closes the first connection if it is still open, and the client with every connection it made. */
+  /**
+   * A fingerprint of which master serves which slots in this agent's view of a cluster (note 6): it changes when a
+   * replica took over or a slot moved. 0 for one server.
+   */
+  long layout() {
+    if (!(client instanceof RedisClusterClient clusterClient)) {
+      return 0;
+    }
+    long layout = 1;
+    for (RedisClusterNode node : clusterClient.getPartitions()) {
+      if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+        layout += 31L * node.getNodeId().hashCode() + node.getSlots().hashCode();
+      }
+    }
+    return layout;
+  }
+
+  /** Shuts the client down, which closes every connection it made that is still open. */
   @Override
   public void close() {
-    try {
-      if (first.isOpen()) { // else Lettuce closed it when it dropped
-        first.close();
-      }
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }
 }

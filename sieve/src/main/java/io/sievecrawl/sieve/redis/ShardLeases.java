@@ -86,6 +86,7 @@ final class ShardLeases implements AutoCloseable {
   private volatile FrontierFailure failure;
   private volatile int liveAgents = 1;
   private long linedUpAfter; // the outages after which the shards' origins were lined up again
+  private long layoutSeen; // guarded by this: a cluster's layout when the shards were last recovered (RedisLink 6)
   private long lastBeat; // guarded by this: the Redis time this agent last wrote as its heartbeat, 0 before the first
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
@@ -95,6 +96,7 @@ final class ShardLeases implements AutoCloseable {
     this.ttlMillis = ttl.toMillis();
     this.useNanos = ttl.toNanos() - ttl.toNanos() / 4;
     this.listener = listener;
+    this.layoutSeen = crawl.clusterLayout();
   }
 
   /** Takes a first share of the shards now, then keeps beating every third of the lease time. */
@@ -212,21 +214,25 @@ final class ShardLeases implements AutoCloseable {
   }
 
   /**
-   * After an outage, or when Redis lost writes, recovers every shard this agent owns: origins a lost reply left out of
-   * line, and claims in flight under this agent's id that it no longer holds (done, and acknowledged in writes Redis
-   * lost), which no other agent takes back from a live one.
+   * After an outage, when Redis lost writes, or when a Redis Cluster's layout changed (a failover may lose writes
+   * while no command failed), recovers every shard this agent owns: origins a lost reply left out of line, and claims
+   * in flight under this agent's id that it no longer holds (done, and acknowledged in writes Redis lost), which no
+   * other agent takes back from a live one.
    */
   private void recoverAfterOutage(boolean lostWrites) {
     long outages = crawl.outages().recoveries();
-    if (outages != linedUpAfter || lostWrites) {
+    long layout = crawl.clusterLayout();
+    if (outages != linedUpAfter || lostWrites || layout != layoutSeen) {
       long back = 0;
       for (int shard : readable()) {
         back += listener.recover(shard);
       }
+      String why = outages == linedUpAfter && !lostWrites ? "the Redis Cluster's layout changed"
+          : lostWrites ? "Redis was away and lost writes" : "Redis was away";
       linedUpAfter = outages;
+      layoutSeen = layout;
       if (back > 0) {
-        log.info("put back {} tasks left in flight that this agent no longer holds (Redis was away{})", back,
-            lostWrites ? " and lost writes" : "");
+        log.info("put back {} tasks left in flight that this agent no longer holds ({})", back, why);
       }
     }
   }

@@ -89,15 +89,9 @@ final class SharedConnection implements AutoCloseable {
     return vanished;
   }
 
+  /** Closes the connection, and any other the link made. */
   @Override
   public void close() {
-    try {
-      RedisLink.Connection current = connection;
-      if (current != link.first() && current.isOpen()) { // else Lettuce closed it when it dropped
-        current.close();
-      }
-    } finally {
-      link.close();
-    }
+    link.close();
   }
 }

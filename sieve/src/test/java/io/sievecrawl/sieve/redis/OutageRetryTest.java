@@ -174,6 +174,8 @@ class OutageRetryTest {
     assertTrue(OutageRetry.isOutage(new RedisCommandExecutionException("CLUSTERDOWN The cluster is down")));
     assertTrue(OutageRetry.isOutage(new RedisCommandExecutionException("TRYAGAIN Multiple keys request during"
         + " rehashing of slot")));
+    assertTrue(OutageRetry.isOutage(new io.lettuce.core.cluster.PartitionSelectorException("Cannot determine a"
+        + " partition for slot 3739.", null)));
     assertFalse(OutageRetry.isOutage(new RedisCommandExecutionException("OOM command not allowed")));
     assertFalse(OutageRetry.isOutage(new RedisCommandExecutionException("ERR " + Scripts.LOST)));
   }

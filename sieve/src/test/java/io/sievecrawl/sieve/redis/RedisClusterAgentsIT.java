@@ -18,6 +18,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,6 +65,7 @@ class RedisClusterAgentsIT {
   private RedisFrontier<String> agent(String uri, String name) throws SharedCrawlException {
     RedisCrawl crawl = RedisCrawl.startOrJoin(uri, name, 100_000, 0.001, true, SHARDS, "", clock, clock);
     open.add(crawl);
+    crawl.setOutageGrace(Duration.ofMinutes(2)); // timed on the test's clock, which moves only between turns
     RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
         url -> url.substring(0, url.indexOf('/', 8)), LEASE, "n");
     open.add(frontier);
@@ -91,16 +96,7 @@ class RedisClusterAgentsIT {
     RedisFrontier<String> b = agent(masters.get(1).uri(), "docs");
 
     Map<String, Integer> fetched = new HashMap<>();
-    Map<RedisFrontier<String>, Integer> byAgent = new HashMap<>();
-    for (int turn = 0; !a.isFinished() || !b.isFinished(); turn++) {
-      assertTrue(turn < 1_000, "still open after " + turn + " turns; fetched " + fetched.size());
-      for (RedisFrontier<String> agent : List.of(a, b)) {
-        byAgent.merge(agent, crawlSome(agent, 50, fetched), Integer::sum);
-      }
-      a.heartbeat();
-      b.heartbeat();
-      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
-    }
+    Map<RedisFrontier<String>, Integer> byAgent = crawlToTheEnd(a, b, fetched, () -> {});
     assertEquals(PAGES, fetched.size(), "every page fetched");
     assertTrue(fetched.values().stream().allMatch(n -> n == 1), "no page fetched twice");
     assertTrue(byAgent.get(a) > 0 && byAgent.get(b) > 0, "both agents fetched: " + byAgent.values());
@@ -165,19 +161,93 @@ class RedisClusterAgentsIT {
     }
   }
 
+  /**
+   * Both agents take turns until the crawl is finished, beating after each turn; {@code afterPage} runs after each
+   * page. Returns the pages each agent fetched.
+   */
+  private Map<RedisFrontier<String>, Integer> crawlToTheEnd(RedisFrontier<String> a, RedisFrontier<String> b,
+      Map<String, Integer> fetched, Runnable afterPage) {
+    Map<RedisFrontier<String>, Integer> byAgent = new HashMap<>();
+    for (int turn = 0; !a.isFinished() || !b.isFinished(); turn++) {
+      assertTrue(turn < 1_000, "still open after " + turn + " turns; fetched " + fetched.size());
+      for (RedisFrontier<String> agent : List.of(a, b)) {
+        byAgent.merge(agent, crawlSome(agent, 50, fetched, afterPage), Integer::sum);
+      }
+      a.heartbeat();
+      b.heartbeat();
+      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
+    }
+    return byAgent;
+  }
+
   /** Fetches up to {@code most} pages, offering each page's links before acknowledging it; returns how many. */
-  private static int crawlSome(RedisFrontier<String> agent, int most, Map<String, Integer> fetched) {
+  private static int crawlSome(RedisFrontier<String> agent, int most, Map<String, Integer> fetched,
+      Runnable afterPage) {
     int done = 0;
     for (String queue = agent.nextQueue(); queue != null; queue = done < most ? agent.nextQueue() : null) {
       for (Claim<String> c = agent.poll(queue); c != null; c = done < most ? agent.poll(queue) : null) {
         fetched.merge(c.task(), 1, Integer::sum);
         agent.offerAll(links(c.task()));
         agent.complete(c);
+        afterPage.run();
         done++;
       }
       agent.releaseQueue(queue);
     }
     return done;
+  }
+
+  /**
+   * The slot of the crawl's busiest shard moves to another master while two agents work it, a few keys at a time as
+   * {@code redis-cli --cluster reshard} moves them: the agents follow ASK for keys moved and retry TRYAGAIN while a
+   * script's keys are split, and lose nothing.
+   */
+  @Test
+  void aShardsSlotMigratedMidCrawlIsFollowedAndNoPageIsLostOrFetchedTwice() throws Exception {
+    Map<Integer, Integer> pagesPerShard = new HashMap<>();
+    for (int i = 0; i < PAGES; i++) {
+      pagesPerShard.merge(RedisFrontier.shardOf("https://h" + (i % HOSTS) + ".example", SHARDS), 1, Integer::sum);
+    }
+    int busiest = pagesPerShard.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    String shardKey = CrawlKeys.shardKey("moving", true, busiest, "shard:" + busiest);
+    RedisCluster.Node from = cluster.ownerOf(shardKey);
+    RedisCluster.Node to = cluster.otherThan(from);
+    RedisFrontier<String> a = agent(from.uri(), "moving");
+    a.offerAll(List.of(page(0)));
+    a.seedsQueued();
+    RedisFrontier<String> b = agent(to.uri(), "moving");
+
+    Semaphore pages = new Semaphore(0);
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    CountDownLatch migrated = new CountDownLatch(1);
+    Thread migration = Thread.ofPlatform().unstarted(() -> {
+      try {
+        pages.acquire(100); // a crawl under way
+        // a step each page or so; bounded, as a retried TRYAGAIN waits for the steps
+        int slot = ClusterMoves.slotOf(cluster, shardKey);
+        ClusterMoves.migrateSlot(cluster, slot, from, to, 4, () -> {
+          try {
+            pages.tryAcquire(100, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      } catch (Throwable e) {
+        failed.set(e);
+      } finally {
+        migrated.countDown();
+      }
+    });
+    migration.start();
+    Map<String, Integer> fetched = new HashMap<>();
+    crawlToTheEnd(a, b, fetched, pages::release);
+    pages.release(PAGES); // the migration's waits end
+    assertTrue(migrated.await(2, TimeUnit.MINUTES), "the migration ends");
+    assertEquals(null, failed.get(), "the migration failed");
+    assertEquals(to, cluster.ownerOf(shardKey), "the slot moved");
+    assertEquals(PAGES, fetched.size(), "every page fetched");
+    assertTrue(fetched.values().stream().allMatch(n -> n == 1), "no page fetched twice");
+    assertEquals(PAGES, a.stats().admitted());
   }
 
   @Test

@@ -1,0 +1,230 @@
+package io.sievecrawl.sieve.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.sievecrawl.sieve.Claim;
+import io.sievecrawl.sieve.Frontiers;
+import io.sievecrawl.sieve.testing.FakeClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A master of a real Redis Cluster (three masters, a replica each) killed with SIGKILL while two agents crawl: its
+ * replica takes over after the node timeout, and the agents ride through it within their outage grace, fetching
+ * every page, again at most the pages in hand when the master died (what the writes it had not passed on yet
+ * acknowledged). Each agent tells of the outage in at most one WARN, and of its end in one INFO; none when Lettuce
+ * held the commands meant for the dead master until a topology refresh sent them to its replica, with no failure to
+ * see (a pause of up to the node timeout plus the refresh period).
+ */
+class RedisClusterFailoverIT {
+  private static final int SHARDS = 8;
+  private static final Duration LEASE = Duration.ofMinutes(10); // expires only when the test says: none does here
+  private static final int PAGES = 600;
+  private static final int HOSTS = 6;
+  /** Pages in hand at once: each of the two agents fetches one at a time. */
+  private static final int CONCURRENCY = 2;
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final FakeClock clock = new FakeClock();
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final Logger redisLog = (Logger) LoggerFactory.getLogger(OutageRetry.class.getPackageName());
+
+  @BeforeEach
+  void captureLog() {
+    logged.start();
+    redisLog.addAppender(logged);
+    redisLog.setLevel(Level.INFO); // the test's logback configuration keeps to WARN
+  }
+
+  @AfterEach
+  void releaseLog() {
+    redisLog.detachAppender(logged);
+    redisLog.setLevel(null);
+  }
+
+  @AfterEach
+  void closeAgents() throws Exception {
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+    open.clear();
+  }
+
+  private RedisFrontier<String> agent(String uri, String name) throws SharedCrawlException {
+    RedisCrawl crawl = RedisCrawl.startOrJoin(uri, name, 100_000, 0.001, true, SHARDS, "", clock, clock);
+    open.add(crawl);
+    crawl.setOutageGrace(Duration.ofMinutes(2)); // timed on the test's clock, which moves only between turns
+    RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
+        url -> url.substring(0, url.indexOf('/', 8)), LEASE, "n");
+    open.add(frontier);
+    return frontier;
+  }
+
+  private static String page(int i) {
+    return "https://h" + (i % HOSTS) + ".example/p" + i;
+  }
+
+  /** A page's links: its three children in a tree over every page (so all are reachable), and its parent again. */
+  private static List<String> links(String url) {
+    int i = Integer.parseInt(url.substring(url.lastIndexOf("/p") + 2));
+    List<String> links = new ArrayList<>();
+    for (int child = 3 * i + 1; child <= 3 * i + 3 && child < PAGES; child++) {
+      links.add(page(child));
+    }
+    links.add(page(i / 3));
+    return links;
+  }
+
+  @Test
+  void aMasterKilledMidCrawlIsReplacedByItsReplicaAndTheAgentsRideThrough() throws Exception {
+    try (RedisCluster cluster = RedisCluster.start(3, 1, Duration.ofSeconds(3))) {
+      RedisCluster.Node owner = cluster.ownerOf(CrawlKeys.key("failover", "meta"));
+      List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
+      String uriA = others.get(0).uri();
+      String uriB = others.get(1).uri();
+      RedisFrontier<String> a = agent(uriA, "failover");
+      a.offerAll(List.of(page(0)));
+      a.seedsQueued();
+      RedisFrontier<String> b = agent(uriB, "failover");
+
+      Map<String, Integer> fetched = new HashMap<>();
+      boolean[] killed = {false};
+      crawlToTheEnd(a, b, fetched, (page, ack) -> {
+        ack.run();
+        if (fetched.size() == 150 && !killed[0]) {
+          cluster.kill(owner); // the next command meets a dead master
+          killed[0] = true;
+        }
+      });
+      closeAgents(); // while the cluster runs: they hand their leases back
+      assertTrue(killed[0]);
+      assertNotEquals(owner, cluster.ownerOf(CrawlKeys.key("failover", "meta")), "a replica took over");
+      assertEquals(PAGES, fetched.size(), "every page fetched");
+      long twice = fetched.values().stream().filter(n -> n > 1).count();
+      List<String> lines = logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)
+          || e.getLoggerName().equals(OutageRetry.class.getName()))
+          .map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+      System.out.printf("failover: %d of %d pages fetched twice; WARN and outage lines:%n  %s%n", twice, PAGES,
+          String.join("\n  ", lines));
+      assertTrue(twice <= CONCURRENCY, twice + " pages fetched twice, more than the " + CONCURRENCY + " in hand");
+      long warnings = 0;
+      for (String uri : List.of(uriA, uriB)) {
+        long warned = told(Level.WARN, uri);
+        assertTrue(warned <= 1, "at most one WARN by the agent on " + uri + ": " + lines);
+        assertEquals(warned, told(Level.INFO, uri), "an INFO for the WARN by the agent on " + uri + ": " + lines);
+        warnings += warned;
+      }
+      assertEquals(warnings, logged.list.stream().filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN)).count(),
+          "no other warning: " + lines);
+    }
+  }
+
+  /** Acknowledges a page: runs the acknowledgement it is given, and whatever a test does around it. */
+  private interface Acknowledging {
+    void ack(String page, Runnable acknowledgement) throws Exception;
+  }
+
+  /**
+   * Both agents take turns until the crawl is finished, fetching up to 50 pages a turn each (a page's links offered
+   * before its acknowledgement, which goes through {@code acknowledging}) and beating after each turn.
+   */
+  private void crawlToTheEnd(RedisFrontier<String> a, RedisFrontier<String> b, Map<String, Integer> fetched,
+      Acknowledging acknowledging) throws Exception {
+    for (int turn = 0; !a.isFinished() || !b.isFinished(); turn++) {
+      assertTrue(turn < 1_000, "still open after " + turn + " turns; fetched " + fetched.size());
+      for (RedisFrontier<String> agent : List.of(a, b)) {
+        int done = 0;
+        for (String queue = agent.nextQueue(); queue != null; queue = done < 50 ? agent.nextQueue() : null) {
+          for (Claim<String> c = agent.poll(queue); c != null; c = done < 50 ? agent.poll(queue) : null) {
+            fetched.merge(c.task(), 1, Integer::sum);
+            agent.offerAll(links(c.task()));
+            Claim<String> claim = c;
+            acknowledging.ack(c.task(), () -> agent.complete(claim));
+            done++;
+          }
+          agent.releaseQueue(queue);
+        }
+      }
+      a.heartbeat();
+      b.heartbeat();
+      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
+    }
+  }
+
+  /**
+   * A failover that lost the acknowledgement of a page while no command failed (the agent sent none while the master
+   * was away, and Lettuce took the next to the replica once it read the new layout): the agent notices the new
+   * layout and puts the page back, so the crawl still ends, that page fetched twice. The lost acknowledgement is
+   * made by hand: every key as it was before it is written back, then the replica takes over gracefully.
+   */
+  @Test
+  void anAcknowledgementLostInAFailoverNoCommandSawIsPutBackAndTheCrawlEnds() throws Exception {
+    try (RedisCluster cluster = RedisCluster.start(3, 1, Duration.ofSeconds(3))) {
+      RedisCluster.Node owner = cluster.ownerOf(CrawlKeys.key("lost", "meta"));
+      List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
+      RedisFrontier<String> a = agent(others.get(0).uri(), "lost");
+      a.offerAll(List.of(page(0)));
+      a.seedsQueued();
+      RedisFrontier<String> b = agent(others.get(1).uri(), "lost");
+
+      Map<String, Integer> fetched = new HashMap<>();
+      String[] lost = {null};
+      crawlToTheEnd(a, b, fetched, (page, ack) -> {
+        if (fetched.size() < 100 || lost[0] != null) {
+          ack.run();
+          return;
+        }
+        lost[0] = page;
+        Map<String, KeptKey> before = keep(cluster, owner);
+        ack.run();
+        before.forEach((key, kept) -> cluster.withNode(owner, redis -> kept.restore(redis, key)));
+        ClusterMoves.failOver(cluster, ClusterMoves.replicaOf(cluster, owner));
+      });
+      closeAgents();
+      assertNotEquals(owner, cluster.ownerOf(CrawlKeys.key("lost", "meta")), "the replica took over");
+      assertEquals(PAGES, fetched.size(), "every page fetched");
+      Map<String, Integer> twice = new HashMap<>(fetched);
+      twice.values().removeIf(n -> n == 1);
+      assertEquals(Map.of(lost[0], 2), twice, "the page whose acknowledgement was lost is fetched again, no other");
+    }
+  }
+
+  /** A key's value and time to live, as DUMP and PTTL read them. */
+  private record KeptKey(byte[] dump, long ttlMillis) {
+    Object restore(io.lettuce.core.api.StatefulRedisConnection<String, String> redis, String key) {
+      return redis.sync().restore(key, dump, io.lettuce.core.RestoreArgs.Builder.ttl(Math.max(0, ttlMillis))
+          .replace());
+    }
+  }
+
+  /** Every key {@code node} holds now. */
+  private static Map<String, KeptKey> keep(RedisCluster cluster, RedisCluster.Node node) {
+    return cluster.withNode(node, redis -> {
+      Map<String, KeptKey> kept = new HashMap<>();
+      for (String key : redis.sync().keys("*")) {
+        kept.put(key, new KeptKey(redis.sync().dump(key), redis.sync().pttl(key)));
+      }
+      return kept;
+    });
+  }
+
+  /** Lines at {@code level} about the outage by the agent connected through {@code uri}. */
+  private long told(Level level, String uri) {
+    return logged.list.stream().filter(e -> e.getLoggerName().equals(OutageRetry.class.getName()))
+        .filter(e -> e.getLevel() == level && e.getFormattedMessage().startsWith("Redis at " + uri + " "))
+        .count();
+  }
+}
