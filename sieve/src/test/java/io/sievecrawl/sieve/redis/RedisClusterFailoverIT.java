@@ -173,28 +173,33 @@ class RedisClusterFailoverIT {
   @Test
   void anAcknowledgementLostInAFailoverNoCommandSawIsPutBackAndTheCrawlEnds() throws Exception {
     try (RedisCluster cluster = RedisCluster.start(3, 1, Duration.ofSeconds(3))) {
-      RedisCluster.Node owner = cluster.ownerOf(CrawlKeys.key("lost", "meta"));
-      List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
-      RedisFrontier<String> a = agent(others.get(0).uri(), "lost");
+      List<RedisCluster.Node> masters = cluster.masters();
+      RedisFrontier<String> a = agent(masters.get(0).uri(), "lost");
       a.offerAll(List.of(page(0)));
       a.seedsQueued();
-      RedisFrontier<String> b = agent(others.get(1).uri(), "lost");
+      RedisFrontier<String> b = agent(masters.get(1).uri(), "lost");
 
       Map<String, Integer> fetched = new HashMap<>();
       String[] lost = {null};
+      String[] lostShardKey = {null};
+      RedisCluster.Node[] owner = {null};
       crawlToTheEnd(a, b, fetched, (page, ack) -> {
         if (fetched.size() < 100 || lost[0] != null) {
           ack.run();
           return;
         }
+        // the master of the page's shard, where its acknowledgement is written
+        int shard = RedisFrontier.shardOf(page.substring(0, page.indexOf('/', 8)), SHARDS);
         lost[0] = page;
-        Map<String, KeptKey> before = keep(cluster, owner);
+        lostShardKey[0] = CrawlKeys.shardKey("lost", true, shard, "shard:" + shard);
+        owner[0] = cluster.ownerOf(lostShardKey[0]);
+        Map<String, KeptKey> before = keep(cluster, owner[0]);
         ack.run();
-        before.forEach((key, kept) -> cluster.withNode(owner, redis -> kept.restore(redis, key)));
-        ClusterMoves.failOver(cluster, ClusterMoves.replicaOf(cluster, owner));
+        before.forEach((key, kept) -> cluster.withNode(owner[0], redis -> kept.restore(redis, key)));
+        ClusterMoves.failOver(cluster, ClusterMoves.replicaOf(cluster, owner[0]));
       });
       closeAgents();
-      assertNotEquals(owner, cluster.ownerOf(CrawlKeys.key("lost", "meta")), "the replica took over");
+      assertNotEquals(owner[0], cluster.ownerOf(lostShardKey[0]), "the replica took over");
       assertEquals(PAGES, fetched.size(), "every page fetched");
       Map<String, Integer> twice = new HashMap<>(fetched);
       twice.values().removeIf(n -> n == 1);
