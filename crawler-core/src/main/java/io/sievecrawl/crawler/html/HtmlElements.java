@@ -2,13 +2,15 @@ package io.sievecrawl.crawler.html;
 
 import org.jsoup.nodes.Document;
 import org.jsoup.parser.ParseSettings;
+import org.jsoup.parser.LinkTreeBuilder;
 import org.jsoup.parser.Parser;
 import org.jsoup.parser.Tag;
 import org.jsoup.parser.TagSet;
 
 /**
  * Parses an HTML page into the elements its markup opens, in document order, for finding links: jsoup's HTML
- * tokenizer, with jsoup's plain tree builder instead of the HTML5 tree-construction rules.
+ * tokenizer, with jsoup's plain tree builder ({@link LinkTreeBuilder}, without namespaces, comments, and the text
+ * nobody asked for) instead of the HTML5 tree-construction rules.
  *
  * <p>Thread-safe: every call has a parser of its own.
  */
@@ -37,13 +39,21 @@ final class HtmlElements {
    * elements nest (<p> does not close the <p> before it), which only deepens the tree; past jsoup's depth limit of
    * 512 the deepest open element is closed.
    */
-  private static final TagSet HTML_TEXT_AND_VOID_TAGS = new TagSet().onNewTag(HtmlElements::configure);
+  static final TagSet HTML_TEXT_AND_VOID_TAGS = new TagSet().onNewTag(HtmlElements::configure);
 
   private HtmlElements() {}
 
-  /** The elements of {@code html}; relative URLs in the document resolve against {@code pageUrl}. */
+  /** The elements of {@code html} and all its text; relative URLs in the document resolve against {@code pageUrl}. */
   static Document parse(String html, String pageUrl) {
-    return Parser.xmlParser()
+    return parse(html, pageUrl, true);
+  }
+
+  /**
+   * The elements of {@code html}, with all its text if {@code keepText}, else only the text of its title and style
+   * elements (no comments, doctype or XML declaration either: {@link LinkTreeBuilder}).
+   */
+  static Document parse(String html, String pageUrl, boolean keepText) {
+    return new Parser(new LinkTreeBuilder(keepText))
         .settings(ParseSettings.htmlDefault)
         .tagSet(new TagSet(HTML_TEXT_AND_VOID_TAGS)) // a TagSet collects the tags a parse meets: one per parse
         .parseInput(html, pageUrl);

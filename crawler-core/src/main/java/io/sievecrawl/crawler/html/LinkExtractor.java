@@ -45,10 +45,13 @@ public final class LinkExtractor {
   private static final String WHITESPACE = " \t\n\u000B\f\r";
   private static final String COMMA_OR_WHITESPACE = "," + WHITESPACE;
 
-  /** Turns a page's text into its elements: {@link HtmlElements} in a crawl, jsoup's HTML5 parse in tests. */
+  /**
+   * Turns a page's text into its elements, with all its text if {@code keepText} (else at least its title's):
+   * {@link HtmlElements} in a crawl, jsoup's HTML5 parse in tests.
+   */
   @FunctionalInterface
   interface ElementParser {
-    Document parse(String html, String pageUrl);
+    Document parse(String html, String pageUrl, boolean keepText);
   }
 
   private final UrlNormalizer normalizer;
@@ -107,7 +110,7 @@ public final class LinkExtractor {
     // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
     Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag),
         withRequisites ? new RequisiteFinder(maxLinks) : null);
-    Element document = parser.parse(page.text(), pageUrl.toString());
+    Element document = parser.parse(page.text(), pageUrl.toString(), withText);
     finder.walk(document, false, false);
     String text = withText ? RenderedText.of(document) : null;
     Set<Url> links = new LinkedHashSet<>();

@@ -17,7 +17,7 @@ public final class PageTitle {
    */
   public static String of(byte[] body, String headerCharset) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
-    return find(HtmlElements.parse(page.text(), "http://localhost/"), false);
+    return find(HtmlElements.parse(page.text(), "http://localhost/", false), false);
   }
 
   private static String find(Element parent, boolean inSvg) {

@@ -7,8 +7,12 @@ import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.ParseSettings;
 import org.jsoup.parser.Parser;
+import org.jsoup.parser.TagSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,8 +26,8 @@ class HtmlElementsTest {
   private static final UrlNormalizer NORMALIZER = new UrlNormalizer(2048, true);
 
   private final LinkExtractor crawler = new LinkExtractor(NORMALIZER, true, "sievecrawl");
-  private final LinkExtractor html5 =
-      new LinkExtractor(NORMALIZER, true, "sievecrawl", Integer.MAX_VALUE, HtmlElementsTest::html5Parse);
+  private final LinkExtractor html5 = new LinkExtractor(NORMALIZER, true, "sievecrawl", Integer.MAX_VALUE,
+      (html, pageUrl, keepText) -> html5Parse(html, pageUrl));
 
   /**
    * jsoup's HTML5 parse as the reference, with the document's base URI put back to the page's URL: the parser sets it
@@ -75,6 +79,60 @@ class HtmlElementsTest {
   @MethodSource("pages")
   void findsTheLinksOfTheHtml5Parse(String html) {
     assertEquals(extract(html5, html), extract(crawler, html));
+  }
+
+  /**
+   * The trimmed tree builder ({@link org.jsoup.parser.LinkTreeBuilder}) opens the elements, with the attributes and
+   * nesting, that jsoup's plain XML tree builder opens under the same settings and tags, with or without the text.
+   */
+  @ParameterizedTest
+  @MethodSource("pagesAndOddMarkup")
+  void opensTheElementsOfJsoupsXmlTreeBuilder(String html) {
+    String xml = outline(Parser.xmlParser().settings(ParseSettings.htmlDefault)
+        .tagSet(new TagSet(HtmlElements.HTML_TEXT_AND_VOID_TAGS)).parseInput(html, PAGE));
+    assertEquals(xml, outline(HtmlElements.parse(html, PAGE, false)));
+    assertEquals(xml, outline(HtmlElements.parse(html, PAGE, true)));
+  }
+
+  static Stream<String> pagesAndOddMarkup() {
+    return Stream.concat(pages(), Stream.of(
+        "<?xml version='1.0'?><!DOCTYPE html><html xmlns='http://www.w3.org/1999/xhtml' xmlns:x='urn:x'>"
+            + "<x:a x:href=/prefixed href=/plain>a</x:a><svg xmlns='http://www.w3.org/2000/svg'><a xlink:href=/s>"
+            + "</a></svg></html>",
+        "<a href=/1 HREF=/dup Id=A>x</a><![CDATA[<a href=/in-cdata>]]><!-- c --><b/>text<i>more",
+        "<div>".repeat(600) + "<a href=/deep>x</a>"));
+  }
+
+  @Test
+  void withoutTextOnlyTheTitleAndStyleKeepTheirs() {
+    String html = "<!DOCTYPE html><!-- note --><title>The &amp; title</title><style>p { background: url(a.png) }"
+        + "</style><script>var s = 1;</script><p>Body <b>text</b></p><textarea>typed</textarea>";
+    Document trimmed = HtmlElements.parse(html, PAGE, false);
+    assertEquals("The & title", trimmed.selectFirst("title").text());
+    assertEquals("p { background: url(a.png) }", trimmed.selectFirst("style").data());
+    assertEquals("", trimmed.selectFirst("script").data());
+    assertEquals("", trimmed.selectFirst("p").text());
+    assertEquals("", trimmed.selectFirst("textarea").text());
+    assertEquals(List.of(), trimmed.childNodes().stream().filter(n -> !(n instanceof Element)).toList());
+
+    Document full = HtmlElements.parse(html, PAGE, true);
+    assertEquals("var s = 1;", full.selectFirst("script").data());
+    assertEquals("Body text", full.selectFirst("p").text());
+    assertEquals("typed", full.selectFirst("textarea").text());
+  }
+
+  /** Each element as its name, attributes and depth, one a line, in document order. */
+  private static String outline(Element root) {
+    StringBuilder out = new StringBuilder();
+    for (Element e : root.getAllElements()) {
+      int depth = e.parents().size();
+      out.append("  ".repeat(depth)).append(e.normalName());
+      for (Attribute a : e.attributes()) {
+        out.append(' ').append(a.getKey()).append('=').append(a.getValue());
+      }
+      out.append('\n');
+    }
+    return out.toString();
   }
 
   @Test
