@@ -57,6 +57,7 @@ final class OutageRetry {
   private long lastOutage; // guarded by state: how long the last outage lasted
   private volatile String gaveUp; // once set, every command fails at once with it
   private volatile boolean stopping;
+  private final Supplier<String> failover; // on a Redis Cluster, the masters found dead (FailoverWatch); or null
 
   /**
    * @param uri Redis as messages show it
@@ -64,6 +65,15 @@ final class OutageRetry {
    * @param ticker the agent's ticker: the grace period and the outages are timed on it
    */
   OutageRetry(String uri, String hint, Duration grace, Ticker ticker, Pause pause) {
+    this(uri, hint, grace, ticker, pause, null);
+  }
+
+  /**
+   * @param failover on a Redis Cluster, what to say of masters that cannot be reached ({@code null} if none), asked
+   *     when an outage is told; {@code null} for one server
+   */
+  OutageRetry(String uri, String hint, Duration grace, Ticker ticker, Pause pause, Supplier<String> failover) {
+    this.failover = failover;
     this.uri = uri;
     this.hint = hint;
     this.graceNanos = grace.toNanos();
@@ -179,12 +189,40 @@ final class OutageRetry {
   /** Logs the outage's one WARN: it outlasted a retry at once, so it is no mere dropped connection. */
   private void announce(RedisException e) {
     synchronized (state) {
+      if (!down || announced) {
+        return;
+      }
+    }
+    String failing = failover == null ? null : failover.get(); // outside the lock: it tries the masters
+    synchronized (state) {
       if (down && !announced) {
         announced = true;
         String message = RedisFailures.rootMessage(e);
-        log.warn("Redis at {} {} ({}): retrying for up to {}", uri, movingSlot(message)
+        log.warn("Redis at {} {} ({}): retrying for up to {}", uri, failing != null ? failing : movingSlot(message)
             ? "cannot serve the crawl's keys while their slot moves or fails over" : "unreachable", message,
             duration(graceNanos));
+      }
+    }
+  }
+
+  /**
+   * A master of a Redis Cluster died ({@link FailoverWatch}): the commands bound for it wait, since {@code since}
+   * on the ticker, for the replica that takes over. Told as an outage of its own, unless one is told already; its
+   * INFO comes when a command answers again.
+   */
+  void failingOver(String what, long since) {
+    synchronized (state) {
+      if (gaveUp != null) {
+        return;
+      }
+      if (!down) {
+        down = true;
+        downSince = since;
+        announced = false;
+      }
+      if (!announced) {
+        announced = true;
+        log.warn("Redis at {} {}: retrying for up to {}", uri, what, duration(graceNanos));
       }
     }
   }

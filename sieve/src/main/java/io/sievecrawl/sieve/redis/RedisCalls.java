@@ -15,7 +15,8 @@ import java.util.function.Function;
 /**
  * How a running crawl's commands reach Redis: on the one connection every thread shares ({@link SharedConnection}),
  * riding out an outage for the grace period ({@link OutageRetry}), scripts by their SHA, and a Redis failure turned
- * into the frontier's failure naming its cause.
+ * into the frontier's failure naming its cause. On a Redis Cluster, the commands in flight are watched for a master
+ * that died ({@link FailoverWatch}).
  */
 final class RedisCalls implements AutoCloseable {
   private final RedisLink link;
@@ -24,6 +25,7 @@ final class RedisCalls implements AutoCloseable {
   private final String uri;
   private final String name;
   private final Map<String, String> shas = new ConcurrentHashMap<>();
+  private final FailoverWatch watch; // null for one server
   private volatile OutageRetry retry;
 
   /**
@@ -36,6 +38,12 @@ final class RedisCalls implements AutoCloseable {
     this.ticker = ticker;
     this.link = link;
     this.connection = new SharedConnection(link, CrawlKeys.key(name, "meta"), this::lost);
+    this.watch = link.failoverWatch(ticker, (what, since) -> {
+      OutageRetry current = retry;
+      if (current != null) { // null only while this constructor runs
+        current.failingOver(what, since);
+      }
+    });
     this.retry = outageRetry(Duration.ZERO);
   }
 
@@ -46,7 +54,8 @@ final class RedisCalls implements AutoCloseable {
 
   private OutageRetry outageRetry(Duration grace) {
     return new OutageRetry(uri, "'sievecrawl join --redis " + uri + " --crawl-name " + name + "' continues the crawl"
-        + " once it is back", grace, ticker, OutageRetry.monitorPause());
+        + " once it is back", grace, ticker, OutageRetry.monitorPause(),
+        watch == null ? null : watch::unreachableMasters);
   }
 
   /** This agent is stopping: a command waiting for Redis gives up at once, and so does any after it. */
@@ -71,14 +80,20 @@ final class RedisCalls implements AutoCloseable {
   <R> R call(Function<RedisClusterCommands<String, byte[]>, R> command) {
     try {
       return retry.call(() -> {
-        RedisLink.Connection used = connection.live();
+        long sent = watch == null ? 0 : watch.sending();
+        RedisLink.Connection used = null;
         try {
+          used = connection.live();
           return command.apply(used.sync());
         } catch (RedisException e) {
-          if (OutageRetry.isOutage(e) && !(e instanceof RedisLoadingException)) {
+          if (used != null && OutageRetry.isOutage(e) && !(e instanceof RedisLoadingException)) {
             connection.dropped(used); // Redis loading its data answers on the same connection
           }
           throw e;
+        } finally {
+          if (watch != null) {
+            watch.done(sent);
+          }
         }
       });
     } catch (OutageRetry.GaveUp e) {
@@ -147,6 +162,9 @@ final class RedisCalls implements AutoCloseable {
 
   @Override
   public void close() {
+    if (watch != null) {
+      watch.close();
+    }
     connection.close();
   }
 }

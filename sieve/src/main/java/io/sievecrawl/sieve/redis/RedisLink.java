@@ -219,6 +219,15 @@ final class RedisLink implements AutoCloseable {
     return layout;
   }
 
+  /**
+   * A watch telling {@code listener} of a master of the cluster that died, and shortening the wait for its replica
+   * ({@link FailoverWatch}); {@code null} for one server.
+   */
+  FailoverWatch failoverWatch(io.sievecrawl.sieve.Ticker ticker, FailoverWatch.Listener listener) {
+    return client instanceof RedisClusterClient clusterClient ? new FailoverWatch(clusterClient, ticker, listener)
+        : null;
+  }
+
   /** Shuts the client down, which closes every connection it made that is still open. */
   @Override
   public void close() {
