@@ -190,4 +190,42 @@ class OutageRetryTest {
     assertTrue(e.getMessage().endsWith(HINT), e.getMessage());
     assertTrue(pauses.isEmpty());
   }
+
+  @Test
+  void aFailoverToldWhileACommandWaitsIsOneWarningAndItsAnswerOneNoticeTimedFromTheWait() {
+    OutageRetry retry = retry(Duration.ofSeconds(60));
+    long waitingSince = clock.nanos();
+    assertEquals("ok", retry.call(() -> {
+      clock.advance(Duration.ofMillis(1_500));
+      retry.failingOver("cannot serve the crawl's keys: master 10.0.0.3:7003 is unreachable", waitingSince);
+      retry.failingOver("told again by another way in", waitingSince);
+      clock.advance(Duration.ofMillis(3_000));
+      return "ok";
+    }));
+    assertEquals(List.of("Redis at " + URI + " cannot serve the crawl's keys: master 10.0.0.3:7003 is unreachable:"
+        + " retrying for up to 60s"), messages(Level.WARN));
+    assertEquals(List.of("Redis at " + URI + " answers again after 4.5s; the crawl goes on"), messages(Level.INFO));
+    assertEquals(1, retry.recoveries());
+  }
+
+  @Test
+  void aCommandFailingDuringAFailoverAlreadyToldAddsNoWarning() {
+    OutageRetry retry = retry(Duration.ofSeconds(60));
+    retry.failingOver("cannot serve the crawl's keys: master 10.0.0.3:7003 is unreachable", clock.nanos());
+    assertEquals("ok", retry.call(failing(4, OutageRetryTest::refused, new AtomicInteger())));
+    assertEquals(1, messages(Level.WARN).size(), logged.list.toString());
+    assertEquals(1, messages(Level.INFO).size(), logged.list.toString());
+  }
+
+  @Test
+  void onAClusterTheWarningOfAFailingCommandNamesTheMasterFoundDead() {
+    AtomicInteger asked = new AtomicInteger();
+    OutageRetry retry = new OutageRetry(URI, HINT, Duration.ofSeconds(60), clock, millis -> clock.advance(
+        Duration.ofMillis(millis)), () -> asked.incrementAndGet() == 1
+            ? "cannot serve the crawl's keys: master 10.0.0.3:7003 is unreachable" : null);
+    assertEquals("ok", retry.call(failing(5, OutageRetryTest::refused, new AtomicInteger())));
+    assertEquals(List.of("Redis at " + URI + " cannot serve the crawl's keys: master 10.0.0.3:7003 is unreachable"
+        + " (Connection refused): retrying for up to 60s"), messages(Level.WARN));
+    assertEquals(1, asked.get(), "the masters are tried once an outage");
+  }
 }
