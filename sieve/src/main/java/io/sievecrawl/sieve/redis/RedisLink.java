@@ -14,9 +14,12 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How an agent reaches Redis: one server, or a Redis Cluster found through any of its nodes, told apart when
@@ -51,6 +54,12 @@ final class RedisLink implements AutoCloseable {
    *    until a refresh of the topology sends it on to the replica that took over. Nothing tells the crawl, which
    *    would wait forever for a page it thinks it acknowledged; so the crawl checks the layout (its heartbeat does),
    *    and takes a change as it takes an outage.
+   * 7. Each read of the topology asks every node for its view and Lettuce keeps one (by default the one that knows
+   *    the most of the nodes it knew, which every view does). A node that has not yet heard that a master failed, or
+   *    that its replica took over, would send the commands for that master's slots to a dead node for as long as its
+   *    view is kept (seen: 5 s after the replica took over, until a later read picked another view). So only the
+   *    views that know the newest configuration (the highest config epoch: a replica that takes over raises it)
+   *    are offered to Lettuce's choice.
    */
   /** How often a cluster's topology is read again without a cause. */
   static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(10);
@@ -132,7 +141,7 @@ final class RedisLink implements AutoCloseable {
   }
 
   private static RedisLink cluster(List<RedisURI> seeds, Duration timeout) {
-    RedisClusterClient client = RedisClusterClient.create(seeds);
+    RedisClusterClient client = new NewestViewClient(seeds);
     client.setOptions(ClusterClientOptions.builder().autoReconnect(false) // note 1
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS) // note 4
         .nodeFilter(RedisLink::serving) // note 5
@@ -150,6 +159,41 @@ final class RedisLink implements AutoCloseable {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       throw e;
     }
+  }
+
+  /** A cluster client that keeps only the most informed views of the topology (note 7). */
+  private static final class NewestViewClient extends RedisClusterClient {
+    NewestViewClient(List<RedisURI> seeds) {
+      super(null, seeds); // null: the client makes, and shuts down, its own resources, as create() does
+    }
+
+    @Override
+    protected Partitions determinePartitions(Partitions current, Map<RedisURI, Partitions> views) {
+      return super.determinePartitions(current, newest(views));
+    }
+  }
+
+  /**
+   * The views of the topology that know the newest configuration: whose highest config epoch is the highest of all.
+   * A view that knows a replica took over gives it that master's slots, whether or not it flags the dead master.
+   */
+  static Map<RedisURI, Partitions> newest(Map<RedisURI, Partitions> views) {
+    Map<RedisURI, Partitions> kept = new LinkedHashMap<>();
+    long newest = Long.MIN_VALUE;
+    for (Map.Entry<RedisURI, Partitions> view : views.entrySet()) {
+      long epoch = Long.MIN_VALUE;
+      for (RedisClusterNode node : view.getValue()) {
+        epoch = Math.max(epoch, node.getConfigEpoch());
+      }
+      if (epoch > newest) {
+        kept.clear();
+        newest = epoch;
+      }
+      if (epoch == newest) {
+        kept.put(view.getKey(), view.getValue());
+      }
+    }
+    return kept.isEmpty() ? views : kept;
   }
 
   /** Whether a node of the cluster's list may serve commands: neither failed (or suspected to be) nor unreachable. */
