@@ -47,8 +47,9 @@ public final class CapacityMonitor {
   }
 
   /**
-   * Watches {@code filter}, which an exact store confirms and which can grow: at each level passed, {@code growth}
-   * is given the capacity suggested and answers what it does about it, in a sentence the warning ends with.
+   * Watches {@code filter}, which an exact store confirms and which can grow (now, or when its crawl resumes): at
+   * each level passed, {@code growth} is given the capacity suggested and answers what it does about it, in a
+   * sentence the warning ends with.
    */
   public CapacityMonitor(BloomFilter filter, String capacityKey, LongFunction<String> growth) {
     this(filter.sizing(), filter::bitCount, level -> true, capacityKey, true, growth);
@@ -156,8 +157,8 @@ public final class CapacityMonitor {
             + " to its part)";
     long suggested = suggestedCapacity(estimate * parts);
     if (confirmed) {
-      String done = growth != null ? growth.apply(suggested) : "Resume with " + capacityKey + " "
-          + thousands(suggested) + " or more to rebuild the filter larger.";
+      String done = growth != null ? growth.apply(suggested) : "Raise " + capacityKey + " to "
+          + thousands(suggested) + " or more for the next crawl.";
       log.warn("{}: {}; {}; the exact store confirms every URL it takes for seen, so none is lost, but more of them go"
           + " to the store and the crawl slows. {}", PHRASE, seen, rate, done);
       return;

@@ -75,7 +75,10 @@ class CapacityWarningTest {
     assertEquals(100, CapacityMonitor.suggestedCapacity(3), "at least 100");
   }
 
-  /** A filter with every bit set estimates infinitely many URLs: the warning still names finite figures. */
+  /**
+   * A filter with every bit set estimates infinitely many URLs: the warning still names finite figures. Confirmed or
+   * not, a filter that cannot grow where it is (in memory, or shared) asks for a larger n for the next crawl.
+   */
   @Test
   void aFullFilterWarnsWithTheLeastItHasSeenNotAnOverflow() {
     BloomSizing sizing = BloomSizing.of(N, 0.01);
@@ -90,7 +93,7 @@ class CapacityWarningTest {
       assertTrue(message.contains("about " + String.format(java.util.Locale.ROOT, "%,d", least) + " distinct URLs"),
           message);
       assertTrue(message.contains("false-positive rate is 1.00 now"), message);
-      assertTrue(message.contains(suggested + " or more"), message);
+      assertTrue(message.contains("Raise filter.n to " + suggested + " or more for the next crawl."), message);
     }
   }
 

@@ -125,9 +125,12 @@ public final class DiskFrontier<T> implements Frontier<T> {
     });
     this.growth = new FilterGrowth(dir, gate, checkpoints, queues, options.resized(), syncer, ticker);
     boolean confirmed = gate.seen() != null;
-    gate.watch(confirmed && options.grow()
-        ? new CapacityMonitor(gate.filter(), options.capacityKey(), growth::start)
-        : new CapacityMonitor(gate.filter(), options.capacityKey(), confirmed));
+    String capacityKey = options.capacityKey();
+    gate.watch(!confirmed ? new CapacityMonitor(gate.filter(), capacityKey, false)
+        : options.grow() ? new CapacityMonitor(gate.filter(), capacityKey, growth::start)
+        : new CapacityMonitor(gate.filter(), capacityKey, // a resume with a larger n rebuilds it from the exact store
+            suggested -> "Resume with " + capacityKey + " " + String.format(java.util.Locale.ROOT, "%,d", suggested)
+                + " or more to rebuild the filter larger."));
     long sync = options.syncInterval().toMillis();
     syncer.scheduleWithFixedDelay(this::syncQuietly, sync, sync, TimeUnit.MILLISECONDS);
     long every = options.checkpointInterval().toMillis();

@@ -151,8 +151,8 @@ class RedisClusterAgentsIT {
       assertTrue(messages.get(0).contains("seen in the filter's fullest part, that of origin shard " + shard + " of 64,"
           + " more than 100 (a part's capacity n/64 = 100;"), messages.get(0));
       assertTrue(messages.get(2).contains("more than 400 (4n)"), messages.get(2));
-      java.util.regex.Matcher suggested = java.util.regex.Pattern.compile("Resume with filter.n ([0-9,]+) or more")
-          .matcher(messages.get(2));
+      java.util.regex.Matcher suggested = java.util.regex.Pattern.compile(
+          "Raise filter.n to ([0-9,]+) or more for the next crawl").matcher(messages.get(2));
       assertTrue(suggested.find(), messages.get(2));
       assertTrue(Long.parseLong(suggested.group(1).replace(",", "")) >= 2 * 400 * 64,
           "an n at which the part would hold what it holds: " + messages.get(2));
