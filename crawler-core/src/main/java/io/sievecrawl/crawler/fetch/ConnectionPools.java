@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.fetch;
 
+import io.sievecrawl.sieve.Shards;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -118,8 +119,12 @@ public final class ConnectionPools {
   }
 
   private int shardOf(HttpUrl url) {
-    int hash = (url.host().hashCode() * 31 + url.port()) * 31 + (url.isHttps() ? 1 : 0);
-    return Math.floorMod(hash * 0x9E3779B9, shards.length);
+    return shardOf(url, shards.length);
+  }
+
+  /** The shard of {@code url}'s origin among {@code count}. */
+  static int shardOf(HttpUrl url, int count) {
+    return Shards.of((url.host().hashCode() * 31 + url.port()) * 31 + (url.isHttps() ? 1 : 0), count);
   }
 
   /** The idle connections the shards keep at most, together. */

@@ -57,6 +57,20 @@ class ConnectionPoolsTest {
     assertNotSame(pools.clientFor(HttpUrl.get("http://a.example/")).connectionPool(), base.connectionPool());
   }
 
+  /** Sites named alike share a shard's budget about evenly: none holds twice its share. */
+  @Test
+  void sitesNamedAlikeSpreadEvenlyOverTheShards() {
+    int[] load = new int[32];
+    for (int i = 0; i < 3_200; i++) {
+      load[ConnectionPools.shardOf(HttpUrl.get("http://h" + i + ".example/"), load.length)]++;
+      load[ConnectionPools.shardOf(HttpUrl.get("https://www.site" + i + ".example:8443/"), load.length)]++;
+    }
+    // 200 a shard on average; a binomial's standard deviation is about 14, so 5 of them either side.
+    for (int n : load) {
+      assertTrue(n >= 130 && n <= 270, () -> java.util.Arrays.toString(load));
+    }
+  }
+
   /**
    * The upkeep is never woken by a call handing its connection back: it looks on its own, at most a second late, and
    * then closes what was idle past the keep-alive.

@@ -1,5 +1,6 @@
 package io.sievecrawl.sieve.redis;
 
+import io.sievecrawl.sieve.Shards;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -29,18 +30,9 @@ final class CrawlKeys {
     return shardOf(origin, shards);
   }
 
-  /**
-   * The shard of {@code origin} among {@code shards}: its hash code, mixed so that every bit of it counts (a multiply
-   * alone leaves the low bits, which a modulus reads, as they were: 300 hosts named alike fell in 38 of 64 shards).
-   */
+  /** The shard of {@code origin} among {@code shards} ({@link Shards#of}). */
   static int shardOf(String origin, int shards) {
-    int h = origin.hashCode();
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    h ^= h >>> 13;
-    h *= 0xC2B2AE35;
-    h ^= h >>> 16;
-    return Math.floorMod(h, shards);
+    return Shards.of(origin.hashCode(), shards);
   }
 
   /** What the crawl keeps of {@code origin} for a while, of {@code kind} (robots rules), under its shard's tag. */
