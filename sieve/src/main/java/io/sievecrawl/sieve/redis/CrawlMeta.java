@@ -19,8 +19,9 @@ final class CrawlMeta {
   // 3: filter chunks of 1,023 blocks; 4: the sites in scope also as a log; 5: an exact store may confirm the filter
   // (an agent of version 4 would admit without adding fingerprints to it); 6: page requisites, tasks flagged as such
   // in lanes of their origin (an agent of version 5 cannot decode them); 7: a hash, counters and key tag per shard,
-  // and on a Redis Cluster a filter part per shard (an agent of version 6 would look for one counters hash)
-  static final int VERSION = 7;
+  // and on a Redis Cluster a filter part per shard (an agent of version 6 would look for one counters hash); 8: a
+  // shard counts its tasks done, not open (an agent of version 7 would count open tasks that nothing decrements)
+  static final int VERSION = 8;
   /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
   static final long FINGERPRINTS_PER_BUCKET = 128;
   private static final int MAX_BUCKET_BITS = 20;

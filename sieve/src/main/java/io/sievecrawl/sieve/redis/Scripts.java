@@ -32,8 +32,10 @@ final class Scripts {
    * shard hash key index, the block's byte offset in the chunk, the chunk's length (a part's last chunk is short), k,
    * k bit indexes in the block (0 to 511), the encoded
    * task, the origin, and when confirmed the bucket key index and the fingerprint as a signed decimal string (never
-   * turned into a Lua number: those are doubles). Each shard hash counts its tasks admitted, open, dropped and
-   * rescued. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
+   * turned into a Lua number: those are doubles). Each shard hash counts its tasks admitted (one HINCRBY a shard a
+   * batch: the end check needs it per shard, {@link ShardCounts} note 1); the batch's dropped and rescued, which are
+   * only ever summed, go to the first shard hash, KEYS[1]. A task's acknowledgement counts it done ({@link #ACK}):
+   * open is admitted less done. Returns the set-bit total, the number of origins lined up, then 1 (admitted) or 0 (seen) per task.
    * Exactly one of any number of concurrent admissions of a URL is told 1: the script runs alone, and every key of
    * one URL's admission is its shard's. The block is read and written whole (two calls) rather than bit by bit (2k
    * calls). A chunk is made whole, all zeros, the first time a bit is set in it: grown piece by piece by SETRANGE,
@@ -49,7 +51,7 @@ final class Scripts {
       local confirmed = ARGV[2] == '1'
       local pos = 3
       local result = {0, 0}
-      local flippedTotal, linedUp = 0, 0
+      local flippedTotal, linedUp, dropped, rescued = 0, 0, 0, 0
       local counts = {}
       for i = 1, n do
         local chunk = KEYS[tonumber(ARGV[pos])]
@@ -61,11 +63,6 @@ final class Scripts {
         local chunkBytes = tonumber(ARGV[pos + 6])
         local k = tonumber(ARGV[pos + 7])
         pos = pos + 8
-        local count = counts[shard]
-        if not count then
-          count = {admitted = 0, dropped = 0, rescued = 0}
-          counts[shard] = count
-        end
         local block = redis.call('GETRANGE', chunk, offset, offset + 63)
         local bytes = {string.byte(block, 1, -1)}
         for b = #bytes + 1, 64 do bytes[b] = 0 end
@@ -90,11 +87,11 @@ final class Scripts {
         local admit = flipped > 0
         if not admit and confirmed and redis.call('SISMEMBER', seen, fingerprint) == 0 then
           admit = true
-          count.rescued = count.rescued + 1
+          rescued = rescued + 1
         end
         if not admit then
           result[i + 2] = 0
-          count.dropped = count.dropped + 1
+          dropped = dropped + 1
         else
           if flipped > 0 then
             if #block == 0 and redis.call('EXISTS', chunk) == 0 then
@@ -110,17 +107,12 @@ final class Scripts {
             linedUp = linedUp + 1
           end
           result[i + 2] = 1
-          count.admitted = count.admitted + 1
+          counts[shard] = (counts[shard] or 0) + 1
         end
       end
-      for shard, count in pairs(counts) do
-        if count.admitted > 0 then
-          redis.call('HINCRBY', shard, 'admitted', count.admitted)
-          redis.call('HINCRBY', shard, 'open', count.admitted)
-        end
-        if count.dropped > 0 then redis.call('HINCRBY', shard, 'dropped', count.dropped) end
-        if count.rescued > 0 then redis.call('HINCRBY', shard, 'rescued', count.rescued) end
-      end
+      for shard, admitted in pairs(counts) do redis.call('HINCRBY', shard, 'admitted', admitted) end
+      if dropped > 0 then redis.call('HINCRBY', KEYS[1], 'dropped', dropped) end
+      if rescued > 0 then redis.call('HINCRBY', KEYS[1], 'rescued', rescued) end
       result[1] = redis.call('HINCRBY', KEYS[2], 'bits', flippedTotal)
       result[2] = linedUp
       return result
@@ -235,12 +227,13 @@ final class Scripts {
       """;
 
   /**
-   * Acknowledges a task: KEYS flight hash, the shard's hash; ARGV field. Returns 1 if it was open. Run twice: the
-   * field is gone, so the task is counted done once.
+   * Acknowledges a task: KEYS flight hash, the shard's hash; ARGV field. Returns 1 if it was open. The shard counts
+   * it done (its open tasks are those admitted less those done). Run twice: the field is gone, so the task is counted
+   * done once.
    */
   static final String ACK = """
       local acked = redis.call('HDEL', KEYS[1], ARGV[1])
-      if acked == 1 then redis.call('HINCRBY', KEYS[2], 'open', -1) end
+      if acked == 1 then redis.call('HINCRBY', KEYS[2], 'done', 1) end
       return acked
       """;
 

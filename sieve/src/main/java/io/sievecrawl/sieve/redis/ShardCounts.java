@@ -25,16 +25,28 @@ final class ShardCounts {
    *    contradicts that read's zero; P admitted between its shard's two reads contradicts the unchanged count; so P
    *    was admitted after the second read of its shard too, earlier than X. Following pages back that way ends at a
    *    seed, admitted before "seeding" was cleared, before the first pass: a contradiction. (A double collect of
-   *    counters that only grow.)
+   *    counters that only grow.) A shard's open count is its admitted less its done, both counters that only grow,
+   *    read together in one HMGET: an admission adds to admitted and an acknowledgement to done atomically with the
+   *    task's queueing and its leaving the flight hash, so the difference read is the shard's open tasks at the moment
+   *    of the read, as a counter of open tasks read then would say.
    * 2. A shard whose hash is gone lost its data (its master restarted empty, or was flushed): that is the crawl lost,
    *    as when the meta hash is gone.
    */
-  static final String[] FIELDS = {"version", "admitted", "dropped", "open", "rescued", "bits"};
+  static final String[] FIELDS = {"version", "admitted", "dropped", "done", "rescued", "bits"};
 
-  /** One shard's hash as read: present or not, and its counters. */
-  record Shard(String version, long admitted, long dropped, long open, long rescued, long bits) {
+  /**
+   * One shard's hash as read: present or not, and its counters. Its tasks admitted and done are read together (one
+   * HMGET, atomic), so the open ones, admitted less done, are those of one moment. Dropped and rescued URLs are
+   * counted in the hash of the first shard an admission touched: only their sums mean anything.
+   */
+  record Shard(String version, long admitted, long dropped, long done, long rescued, long bits) {
     boolean present() {
       return version != null;
+    }
+
+    /** Tasks admitted to the shard and not acknowledged yet. */
+    long open() {
+      return admitted - done;
     }
   }
 

@@ -463,32 +463,42 @@ class RedisFrontierIT {
   }
 
   /**
-   * A crawl of the layout before (version 6: one counters hash, every key under the crawl's tag) is refused in one
-   * line naming its version, by an agent starting or joining, and is removed whole.
+   * A crawl of a format before is refused in one line naming its version, by an agent starting or joining, and is
+   * removed whole: version 6 (one counters hash, every key under the crawl's tag) and version 7 (a hash per shard
+   * counting its open tasks, where this build counts those done).
    */
   @Test
-  void aCrawlOfTheLayoutBeforeIsRefusedInOneLineNamingItsVersionAndRemovedWhole() throws Exception {
-    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
-      c.sync().hset(CrawlKeys.key("test", "meta"), Map.of("format", "sievecrawl-shared", "version", "6", "n",
-          "100000", "p", "0.001", "seed", "0", "blocks", "300", "k", "10", "shards", "8", "confirm", "false"));
-      c.sync().hset(CrawlKeys.key("test", "counters"), Map.of("admitted", "1", "open", "1", "open:3", "1"));
-      c.sync().rpush(CrawlKeys.key("test", "o:https://o.example"), "https://o.example/");
-      c.sync().rpush(CrawlKeys.key("test", "line:3"), "https://o.example");
-    }
-    String expected = "the shared crawl 'test' has format version 6, but this build reads version 7: finish it with"
-        + " the build that made it, or remove it with 'sievecrawl remove --redis " + redis.uri()
-        + " --crawl-name test'";
-    SharedCrawlException joining = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.join(redis.uri(), "test", clock));
-    assertEquals(SharedCrawlException.Kind.MISMATCH, joining.kind());
-    assertEquals(expected, joining.getMessage());
-    SharedCrawlException starting = assertThrows(SharedCrawlException.class,
-        () -> RedisCrawl.startOrJoin(redis.uri(), "test", 100_000, 0.001, SHARDS, "", clock, clock));
-    assertEquals(expected, starting.getMessage());
-    try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
-      assertEquals(4, c.sync().dbsize(), "refusing wrote nothing");
-      assertEquals(4, SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
-      assertEquals(0, c.sync().dbsize());
+  void aCrawlOfAFormatBeforeIsRefusedInOneLineNamingItsVersionAndRemovedWhole() throws Exception {
+    for (int version : List.of(6, 7)) {
+      try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+        c.sync().hset(CrawlKeys.key("test", "meta"), Map.of("format", "sievecrawl-shared", "version",
+            Integer.toString(version), "n", "100000", "p", "0.001", "seed", "0", "blocks", "300", "k", "10", "shards",
+            "8", "confirm", "false"));
+        if (version == 6) {
+          c.sync().hset(CrawlKeys.key("test", "counters"), Map.of("admitted", "1", "open", "1", "open:3", "1"));
+        } else {
+          c.sync().hset(CrawlKeys.key("test", "counters"), Map.of("bits", "10"));
+          c.sync().hset(CrawlKeys.key("test", "shard:3"), Map.of("version", "7", "admitted", "1", "open", "1"));
+        }
+        c.sync().rpush(CrawlKeys.key("test", "o:https://o.example"), "https://o.example/");
+        c.sync().rpush(CrawlKeys.key("test", "line:3"), "https://o.example");
+      }
+      String expected = "the shared crawl 'test' has format version " + version + ", but this build reads version "
+          + CrawlMeta.VERSION + ": finish it with the build that made it, or remove it with 'sievecrawl remove"
+          + " --redis " + redis.uri() + " --crawl-name test'";
+      SharedCrawlException joining = assertThrows(SharedCrawlException.class,
+          () -> RedisCrawl.join(redis.uri(), "test", clock));
+      assertEquals(SharedCrawlException.Kind.MISMATCH, joining.kind());
+      assertEquals(expected, joining.getMessage());
+      SharedCrawlException starting = assertThrows(SharedCrawlException.class,
+          () -> RedisCrawl.startOrJoin(redis.uri(), "test", 100_000, 0.001, SHARDS, "", clock, clock));
+      assertEquals(expected, starting.getMessage());
+      try (var raw = io.lettuce.core.RedisClient.create(redis.uri()); var c = raw.connect()) {
+        int keys = version == 6 ? 4 : 5;
+        assertEquals(keys, c.sync().dbsize(), "refusing wrote nothing");
+        assertEquals(keys, SharedCrawlRemoval.remove(redis.uri(), "test", settings -> Duration.ofSeconds(30)));
+        assertEquals(0, c.sync().dbsize());
+      }
     }
   }
 
