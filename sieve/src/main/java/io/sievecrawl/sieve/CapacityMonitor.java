@@ -1,7 +1,7 @@
 package io.sievecrawl.sieve;
 
 import java.util.Locale;
-import java.util.function.IntSupplier;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
@@ -27,10 +27,10 @@ public final class CapacityMonitor {
   private final long capacity;
   private final boolean confirmed;
   private final LongFunction<String> growth; // null: the user is told to resume with a larger n
-  private final int parts; // the filter's parts: the monitor watches its fullest
-  private final IntSupplier fullestPart;
+  private final DoubleSupplier estimate; // of a filter whose parts grow; null: the estimate is read off setBits
   private long level; // guarded by this: the estimate at which the next warning is due
   private volatile long levelBits; // the set-bit count at or above which the estimate may exceed level
+  private volatile double levelEstimate; // level, for a filter whose estimate is read whole
   private int warnings; // guarded by this
 
   /** Watches {@code filter}; the warning tells the user to raise {@code capacityKey}. */
@@ -82,26 +82,24 @@ public final class CapacityMonitor {
   }
 
   /**
-   * Watches the fullest of {@code parts} equal parts of a filter kept elsewhere, each of {@code partSizing}: a part
-   * holds the URLs of some origins only, so one busy origin can fill its part while the others stay empty.
-   * {@code fullestBits} reads the set bits of the fullest part, {@code fullestPart} says which it is; the warning
-   * names the part and suggests a capacity for the whole filter at which that part holds what it holds now.
+   * Watches a filter of capacity {@code n} at rate {@code p} kept elsewhere whose parts grow a layer at a time where
+   * they fill (a spread crawl's, whose false-positive rate therefore stays under p): {@code estimate} reads the URLs
+   * it holds, summed over its parts. Past n, 2n, 4n, ... the warning says the crawl holds more than n planned for, in
+   * memory rather than in lost URLs.
    */
-  public static CapacityMonitor ofFullestPart(BloomSizing partSizing, int parts, LongSupplier fullestBits,
-      IntSupplier fullestPart, LongPredicate firstToWarn, String capacityKey, boolean confirmed) {
-    return new CapacityMonitor(partSizing, fullestBits, firstToWarn, capacityKey, confirmed, null, parts,
-        fullestPart);
+  public static CapacityMonitor ofGrowingParts(long n, double p, DoubleSupplier estimate, LongPredicate firstToWarn,
+      String capacityKey, boolean confirmed) {
+    return new CapacityMonitor(BloomSizing.of(n, p), () -> 0, firstToWarn, capacityKey, confirmed, null, estimate);
   }
 
   private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
       boolean confirmed, LongFunction<String> growth) {
-    this(sizing, setBits, firstToWarn, capacityKey, confirmed, growth, 1, () -> 0);
+    this(sizing, setBits, firstToWarn, capacityKey, confirmed, growth, null);
   }
 
   private CapacityMonitor(BloomSizing sizing, LongSupplier setBits, LongPredicate firstToWarn, String capacityKey,
-      boolean confirmed, LongFunction<String> growth, int parts, IntSupplier fullestPart) {
-    this.parts = parts;
-    this.fullestPart = fullestPart;
+      boolean confirmed, LongFunction<String> growth, DoubleSupplier estimate) {
+    this.estimate = estimate;
     this.confirmed = confirmed;
     this.growth = growth;
     this.sizing = sizing;
@@ -114,9 +112,28 @@ public final class CapacityMonitor {
 
   /** Logs a warning if the estimated size has passed the next level since the last call. */
   public void check() {
-    if (setBits.getAsLong() >= levelBits) {
+    if (estimate != null ? estimate.getAsDouble() > levelEstimate : setBits.getAsLong() >= levelBits) {
       warnIfOverLevel();
     }
+  }
+
+  /**
+   * Logs, at INFO, that a part of a filter that grows ({@link #ofGrowingParts}) took a layer: {@code part} of
+   * {@code parts}, now of {@code layers} layers, held {@code held} URLs at its capacity; the new layer, of
+   * {@code sizing}, holds as many more as its capacity at its lower rate.
+   */
+  public void partGrew(int part, int parts, int layers, long held, BloomSizing sizing) {
+    log.info("URL filter: the part of origin shard {} of {} holds about {} URLs, its capacity, and grows a layer for {}"
+        + " more (layer {}, at false-positive rate {}, {} of Redis memory as it fills{}): the URLs of a shard's origins"
+        + " all go to its part, so a crawl of a few busy sites fills theirs first. No more URLs are taken for seen for"
+        + " it: each new layer's rate is half the one before, so the part stays under the target p = {}.",
+        part, parts, thousands(held), thousands(sizing.expectedInsertions()), layers - 1,
+        formatRate(sizing.targetFpp()), bytes(sizing.bytes()), confirmed ? ", with its part of the exact store" : "",
+        formatRate(this.sizing.targetFpp()));
+  }
+
+  private static String bytes(long bytes) {
+    return bytes >= 10L << 20 ? thousands(bytes >> 20) + " MB" : thousands(Math.max(1, bytes >> 10)) + " KB";
   }
 
   /** Warnings logged so far. */
@@ -127,7 +144,8 @@ public final class CapacityMonitor {
   private synchronized void warnIfOverLevel() {
     long bits = setBits.getAsLong();
     // Every bit set: the estimate is infinite. The URLs seen are at least as many as fill all bits but one.
-    double estimate = sizing.estimateElements(Math.min(bits, sizing.bits() - 1));
+    double estimate = this.estimate != null ? this.estimate.getAsDouble()
+        : sizing.estimateElements(Math.min(bits, sizing.bits() - 1));
     if (estimate <= level) {
       return;
     }
@@ -138,24 +156,29 @@ public final class CapacityMonitor {
     }
     if (level > Long.MAX_VALUE / 2) { // the filter is saturated: nothing further to warn about
       levelBits = Long.MAX_VALUE;
+      levelEstimate = Double.POSITIVE_INFINITY;
     }
     warnings++;
     if (!firstToWarn.test(crossed)) {
       return; // another process sharing the filter warned about this level
+    }
+    if (this.estimate != null) {
+      log.warn("{}: about {} distinct URLs seen, more than {} (the filter's capacity n = {}); its parts grow a layer"
+          + " at a time where they fill, so new URLs are still taken for seen less often than the target p = {}{}, but"
+          + " the filter{} takes more Redis memory than n planned for. Raise {} to {} or more for the next crawl.",
+          PHRASE, thousands((long) Math.ceil(estimate)), multiple(crossed), thousands(capacity),
+          formatRate(sizing.targetFpp()), confirmed ? " (and the exact store admits those)" : "",
+          confirmed ? " with its exact store" : "", capacityKey, thousands(suggestedCapacity(estimate)));
+      return;
     }
     double fpp = sizing.fppAtSetBits(bits);
     // Just past n the rate may still be under the target (the filter is sized to hold it at n): say where it goes.
     String rate = "its false-positive rate is " + formatRate(fpp) + " now, " + (fpp < sizing.targetFpp()
         ? "under the target " + formatRate(sizing.targetFpp()) + ", and passes it as more URLs come"
         : "over the target " + formatRate(sizing.targetFpp()) + " and climbing with every new URL");
-    String seen = parts == 1
-        ? "about " + thousands((long) Math.ceil(estimate)) + " distinct URLs seen, more than " + multiple(crossed)
-            + " (the filter's capacity n = " + thousands(capacity) + ")"
-        : "about " + thousands((long) Math.ceil(estimate)) + " distinct URLs seen in the filter's fullest part, that of"
-            + " origin shard " + fullestPart.getAsInt() + " of " + parts + ", more than " + multiple(crossed)
-            + " (a part's capacity n/" + parts + " = " + thousands(capacity) + "; the URLs of a shard's origins all go"
-            + " to its part)";
-    long suggested = suggestedCapacity(estimate * parts);
+    String seen = "about " + thousands((long) Math.ceil(estimate)) + " distinct URLs seen, more than "
+        + multiple(crossed) + " (the filter's capacity n = " + thousands(capacity) + ")";
+    long suggested = suggestedCapacity(estimate);
     if (confirmed) {
       String done = growth != null ? growth.apply(suggested) : "Raise " + capacityKey + " to "
           + thousands(suggested) + " or more for the next crawl.";
@@ -188,6 +211,7 @@ public final class CapacityMonitor {
 
   private void setLevel(long newLevel) {
     level = newLevel;
+    levelEstimate = newLevel;
     double m = sizing.bits();
     // Inverse of s = -(m/k) ln(1 - X/m): the estimate exceeds newLevel only once X exceeds this.
     double bits = -m * Math.expm1(-(double) sizing.hashCount() * newLevel / m);

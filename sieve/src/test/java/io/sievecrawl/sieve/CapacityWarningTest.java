@@ -67,6 +67,47 @@ class CapacityWarningTest {
     assertEquals(4, sieve.stats().capacityWarnings());
   }
 
+  /**
+   * A filter whose parts grow (a spread crawl's) warns of the crawl against n, once a level, saying that what grows is
+   * memory, not lost URLs; a part that grows is told at INFO, naming it.
+   */
+  @Test
+  void aFilterWhoseePartsGrowWarnsOfTheCrawlAgainstNOnceALevelAndTellsEachGrowth() {
+    double[] seen = {0};
+    List<Long> levelsTold = new ArrayList<>();
+    CapacityMonitor monitor = CapacityMonitor.ofGrowingParts(N, 0.01, () -> seen[0], level -> levelsTold.add(level),
+        "filter.n", false);
+    for (int urls = 0; urls <= 5 * N; urls += 100) {
+      seen[0] = urls;
+      monitor.check();
+    }
+    assertEquals(List.of((long) N, 2L * N, 4L * N), levelsTold);
+    assertEquals(3, appender.list.size());
+    String message = appender.list.get(0).getFormattedMessage();
+    assertEquals(Level.WARN, appender.list.get(0).getLevel());
+    assertTrue(message.startsWith("URL filter over capacity: about 10,100 distinct URLs seen, more than 10,000 (the"
+        + " filter's capacity n = 10,000); its parts grow a layer at a time where they fill, so new URLs are still"
+        + " taken for seen less often than the target p = 0.0100, but the filter takes more Redis memory than n"
+        + " planned for. Raise filter.n to 21,000 or more for the next crawl."), message);
+    assertTrue(appender.list.get(2).getFormattedMessage().contains("more than 40,000 (4n)"));
+
+    appender.list.clear();
+    Level level = logger.getLevel();
+    logger.setLevel(Level.INFO); // the tests' root logger is at WARN
+    try {
+      monitor.partGrew(17, 64, 3, 300, BloomSizing.of(400, 0.0025));
+    } finally {
+      logger.setLevel(level);
+    }
+    assertEquals(1, appender.list.size());
+    assertEquals(Level.INFO, appender.list.get(0).getLevel());
+    assertEquals("URL filter: the part of origin shard 17 of 64 holds about 300 URLs, its capacity, and grows a layer"
+        + " for 400 more (layer 2, at false-positive rate 0.00250, 1 KB of Redis memory as it fills): the URLs of a"
+        + " shard's origins all go to its part, so a crawl of a few busy sites fills theirs first. No more URLs are"
+        + " taken for seen for it: each new layer's rate is half the one before, so the part stays under the target"
+        + " p = 0.0100.", appender.list.get(0).getFormattedMessage());
+  }
+
   @Test
   void theSuggestedCapacityIsTwiceTheUrlsSeenInTwoSignificantDigits() {
     assertEquals(21_000, CapacityMonitor.suggestedCapacity(10_001));

@@ -133,13 +133,19 @@ final class CrawlKeys {
     return shardKey(shard, "shard:" + shard);
   }
 
-  /** Chunk {@code chunk} of the filter part of {@code shard} (the whole filter's on one Redis). */
-  String chunk(int shard, long chunk) {
-    return shardKey(shard, "f:" + chunk);
+  /**
+   * Chunk {@code chunk} of layer {@code layer} of the filter part of {@code shard} (the whole filter's on one Redis,
+   * which has one layer): {@code f:C} in the first layer, {@code f:L:C} in layer L of a part that grew.
+   */
+  String chunk(int shard, int layer, long chunk) {
+    return shardKey(shard, layer == 0 ? "f:" + chunk : "f:" + layer + ":" + chunk);
   }
 
-  /** The exact store's bucket {@code bucket} of {@code shard}'s part (the whole store's on one Redis). */
-  String bucket(int shard, long bucket) {
-    return shardKey(shard, "x:" + bucket);
+  /**
+   * The exact store's bucket {@code bucket} of layer {@code layer} of {@code shard}'s part (the whole store's on one
+   * Redis): {@code x:B} in the first layer, {@code x:L:B} in layer L.
+   */
+  String bucket(int shard, int layer, long bucket) {
+    return shardKey(shard, layer == 0 ? "x:" + bucket : "x:" + layer + ":" + bucket);
   }
 }

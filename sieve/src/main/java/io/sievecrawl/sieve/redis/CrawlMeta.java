@@ -20,26 +20,29 @@ final class CrawlMeta {
   // (an agent of version 4 would admit without adding fingerprints to it); 6: page requisites, tasks flagged as such
   // in lanes of their origin (an agent of version 5 cannot decode them); 7: a hash, counters and key tag per shard,
   // and on a Redis Cluster a filter part per shard (an agent of version 6 would look for one counters hash); 8: a
-  // shard counts its tasks done, not open (an agent of version 7 would count open tasks that nothing decrements)
-  static final int VERSION = 8;
+  // shard counts its tasks done, not open (an agent of version 7 would count open tasks that nothing decrements); 9:
+  // a spread crawl's parts grow in layers, the first at p/2 (an agent of version 8 would fill the first layer on)
+  static final int VERSION = 9;
   /** Fingerprints per bucket of the exact store at n: Redis keeps a SET of up to 512 integers as a compact intset. */
   static final long FINGERPRINTS_PER_BUCKET = 128;
   private static final int MAX_BUCKET_BITS = 20;
 
   private final Map<String, String> fields;
   private final BloomSizing sizing;
+  private final PartLayers layers; // null unless spread
 
   private CrawlMeta(Map<String, String> fields) {
     this.fields = fields;
-    this.sizing = new BloomSizing(partN(), p(), BloomSizing.classicalBits(partN(), p()),
-        Integer.parseInt(fields.get("k")), Long.parseLong(fields.get("blocks")));
+    this.layers = spread() ? new PartLayers(partN(), p()) : null;
+    this.sizing = layers != null ? layers.sizing(0) : new BloomSizing(partN(), p(),
+        BloomSizing.classicalBits(partN(), p()), Integer.parseInt(fields.get("k")), Long.parseLong(fields.get("blocks")));
   }
 
   /** The fields of a new crawl's meta hash, in the order they are written. */
   static Map<String, String> create(long n, double p, boolean confirm, int shards, boolean spread, String settings,
       Clock clock) {
     long partN = spread ? partN(n, shards) : n;
-    BloomSizing sizing = BloomSizing.of(partN, p);
+    BloomSizing sizing = spread ? new PartLayers(partN, p).sizing(0) : BloomSizing.of(partN, p);
     Map<String, String> fields = new LinkedHashMap<>();
     fields.put("format", FORMAT);
     fields.put("version", Integer.toString(VERSION));
@@ -129,10 +132,18 @@ final class CrawlMeta {
     return Boolean.parseBoolean(fields.getOrDefault("confirm", "false"));
   }
 
-  /** The exact store's bucket of {@code fingerprint}: its top bits, so that a bucket holds about 128 at n. */
-  long bucket(long fingerprint) {
-    int bits = Integer.parseInt(fields.getOrDefault("bucketBits", "0"));
+  /**
+   * The exact store's bucket of {@code fingerprint} in layer {@code layer} of its part: its top bits, so that a bucket
+   * holds about 128 at the layer's capacity (at n when not spread).
+   */
+  long bucket(int layer, long fingerprint) {
+    int bits = layer == 0 ? Integer.parseInt(fields.getOrDefault("bucketBits", "0")) : layers.bucketBits(layer);
     return bits == 0 ? 0 : fingerprint >>> (Long.SIZE - bits);
+  }
+
+  /** The layers a part of the filter may grow, when spread; {@code null} on one Redis (one filter for n). */
+  PartLayers layers() {
+    return layers;
   }
 
   /** log2 of the bucket count: the largest power of two that leaves at least 128 fingerprints per bucket at n. */

@@ -259,9 +259,14 @@ public final class RedisCrawl implements AutoCloseable {
     return meta.confirmed();
   }
 
-  /** The exact store's bucket of {@code fingerprint} in its shard's part: its top bits. */
-  long bucket(long fingerprint) {
-    return meta.bucket(fingerprint);
+  /** The exact store's bucket of {@code fingerprint} in layer {@code layer} of its shard's part: its top bits. */
+  long bucket(int layer, long fingerprint) {
+    return meta.bucket(layer, fingerprint);
+  }
+
+  /** The layers a part of the filter may grow when spread ({@link PartLayers}); {@code null} on one Redis. */
+  PartLayers layers() {
+    return meta.layers();
   }
 
   /** Whether the crawl is spread over a Redis Cluster: a hash tag, a filter part and a store part per shard. */

@@ -17,7 +17,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Function;
 
 /**
@@ -63,7 +62,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final ShardWork work;
   private final CapacityMonitor capacity;
   private volatile long bits; // of the whole filter, on one Redis
-  private final AtomicLongArray partBits; // of each part of the filter, when spread (as last seen here)
+  private final PartEstimates parts; // of each part of the filter, when spread (as last seen here); else null
   private volatile long finishedCheckedAt;
   private volatile boolean finished;
   private volatile SieveStats lastStats; // as last read, while Redis is away
@@ -99,22 +98,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
     });
     this.admission = new RedisAdmission<>(crawl, codec, url, queueKey, this::shardOf);
     this.work = new ShardWork(crawl, claims, leases, originOf, this::shardOf);
-    this.partBits = new AtomicLongArray(crawl.parts());
-    this.capacity = crawl.parts() == 1
+    this.parts = crawl.layers() == null ? null : new PartEstimates(crawl.layers(), crawl.parts());
+    this.capacity = parts == null
         ? new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed)
-        : CapacityMonitor.ofFullestPart(sizing, crawl.parts(), () -> partBits.get(fullestPart()), this::fullestPart,
-            this::firstToWarn, capacityKey, confirmed);
-  }
-
-  /** The part of the filter with the most bits set, as far as this agent has seen. */
-  private int fullestPart() {
-    int fullest = 0;
-    for (int part = 1; part < partBits.length(); part++) {
-      if (partBits.get(part) > partBits.get(fullest)) {
-        fullest = part;
-      }
-    }
-    return fullest;
+        : CapacityMonitor.ofGrowingParts(crawl.n(), crawl.p(), parts::total, this::firstToWarn, capacityKey,
+            confirmed);
   }
 
   /**
@@ -178,11 +166,16 @@ public final class RedisFrontier<T> implements Frontier<T> {
       checkUsable();
       RedisAdmission.Batch batch = admission.admit(tasks.subList(from,
           Math.min(tasks.size(), from + RedisAdmission.MAX_BATCH)));
-      batch.bits().forEach((part, set) -> {
-        if (crawl.parts() == 1) {
-          bits = set;
-        } else {
-          partBits.accumulateAndGet(part, set, Math::max);
+      batch.parts().forEach((part, state) -> {
+        if (parts == null) {
+          bits = state.newestBits();
+          return;
+        }
+        parts.update(part, state.layers(), state.newestBits());
+        if (state.grew()) { // this agent's batch grew it: the only one to say so
+          PartLayers layers = crawl.layers();
+          capacity.partGrew(part, crawl.parts(), state.layers(), layers.capacityOf(state.layers() - 1),
+              layers.sizing(state.layers() - 1));
         }
       });
       if (batch.linedUp()) {
@@ -289,11 +282,48 @@ public final class RedisFrontier<T> implements Frontier<T> {
           capacity.warnings(), confirmed, 0);
     }
     ShardCounts.Totals totals = ShardCounts.sum(shards);
-    long setBits = crawl.parts() == 1 ? ShardCounts.of(counters).bits() : totals.bits();
-    SieveStats stats = SieveStats.of(totals.admitted(), totals.dropped(), Math.max(0, totals.open() - local), local,
-        origins, crawl.wholeSizing(), setBits, capacity.warnings(), confirmed, totals.rescued());
+    long queued = Math.max(0, totals.open() - local);
+    SieveStats stats = parts == null
+        ? SieveStats.of(totals.admitted(), totals.dropped(), queued, local, origins, crawl.wholeSizing(),
+            ShardCounts.of(counters).bits(), capacity.warnings(), confirmed, totals.rescued())
+        : layeredStats(shards, totals, queued, local, origins);
     lastStats = stats;
     return stats;
+  }
+
+  /**
+   * The stats of a spread crawl, whose parts have layers of different sizes: bits allocated, set and the URLs
+   * estimated are summed over every part's layers; the false-positive rate is that of the part where a new URL meets
+   * the highest (a URL is taken for seen if any layer of its part holds its bits).
+   */
+  private SieveStats layeredStats(List<ShardCounts.Shard> shards, ShardCounts.Totals totals, long queued, int local,
+      int origins) {
+    PartLayers layers = crawl.layers();
+    long allocated = 0;
+    long set = 0;
+    double estimate = 0;
+    double worstFpp = 0;
+    double falsePositives = 0;
+    for (ShardCounts.Shard shard : shards) {
+      double stayNew = 1;
+      long[] layerBits = shard.layerBits();
+      for (int layer = 0; layer < Math.min(layerBits.length, layers.maxLayers()); layer++) {
+        BloomSizing layerSizing = layers.sizing(layer);
+        long bits = Math.min(layerBits[layer], layerSizing.bits() - 1);
+        double inLayer = layerSizing.estimateElements(bits);
+        allocated += layerSizing.bits();
+        set += layerBits[layer];
+        estimate += inLayer;
+        stayNew *= 1 - layerSizing.fppAtSetBits(bits);
+        if (!confirmed && bits > 0) {
+          falsePositives += layerSizing.expectedFalsePositives(inLayer);
+        }
+      }
+      worstFpp = Math.max(worstFpp, 1 - stayNew);
+    }
+    return new SieveStats(totals.admitted(), totals.dropped(), queued, local, origins, crawl.n(), crawl.p(),
+        allocated, set, Math.round(estimate), worstFpp, capacity.warnings(),
+        Math.min(totals.dropped(), falsePositives), confirmed, totals.rescued());
   }
 
   /** Agents working on the crawl now, this one included. */

@@ -32,16 +32,37 @@ final class ShardCounts {
    * 2. A shard whose hash is gone lost its data (its master restarted empty, or was flushed): that is the crawl lost,
    *    as when the meta hash is gone.
    */
-  static final String[] FIELDS = {"version", "admitted", "dropped", "done", "rescued", "bits"};
+  /** The fields read: the version, the counters, the part's layers and each layer's set bits (the first's "bits"). */
+  static final String[] FIELDS = fields();
+  private static final int FIRST_BITS = 5;
+  private static final int LAYERS = 6;
+
+  private static String[] fields() {
+    List<String> fields = new ArrayList<>(List.of("version", "admitted", "dropped", "done", "rescued", "bits",
+        "layers"));
+    for (int layer = 1; layer < PartLayers.MAX_LAYERS; layer++) {
+      fields.add(PartLayers.bitsField(layer));
+    }
+    return fields.toArray(String[]::new);
+  }
 
   /**
    * One shard's hash as read: present or not, and its counters. Its tasks admitted and done are read together (one
    * HMGET, atomic), so the open ones, admitted less done, are those of one moment. Dropped and rescued URLs are
    * counted in the hash of the first shard an admission touched: only their sums mean anything.
    */
-  record Shard(String version, long admitted, long dropped, long done, long rescued, long bits) {
+  record Shard(String version, long admitted, long dropped, long done, long rescued, long[] layerBits) {
     boolean present() {
       return version != null;
+    }
+
+    /** The set bits of the shard's part of the filter, its layers' together (of the whole filter's on one Redis). */
+    long bits() {
+      long bits = 0;
+      for (long layer : layerBits) {
+        bits += layer;
+      }
+      return bits;
     }
 
     /** Tasks admitted to the shard and not acknowledged yet. */
@@ -50,14 +71,20 @@ final class ShardCounts {
     }
   }
 
-  /** The counters summed over shards; the set bits of every part, and of the fullest part. */
-  record Totals(long admitted, long dropped, long open, long rescued, long bits, long fullestBits, int fullest) {}
+  /** The counters summed over shards; the set bits of every part. */
+  record Totals(long admitted, long dropped, long open, long rescued, long bits) {}
 
   private ShardCounts() {}
 
   static Shard of(List<KeyValue<String, byte[]>> values) {
+    int layers = (int) Math.max(1, Math.min(PartLayers.MAX_LAYERS, number(values, LAYERS)));
+    long[] layerBits = new long[layers];
+    layerBits[0] = number(values, FIRST_BITS);
+    for (int layer = 1; layer < layers; layer++) {
+      layerBits[layer] = number(values, LAYERS + layer);
+    }
     return new Shard(values.get(0).hasValue() ? new String(values.get(0).getValue(), StandardCharsets.US_ASCII)
-        : null, number(values, 1), number(values, 2), number(values, 3), number(values, 4), number(values, 5));
+        : null, number(values, 1), number(values, 2), number(values, 3), number(values, 4), layerBits);
   }
 
   private static long number(List<KeyValue<String, byte[]>> values, int i) {
@@ -168,27 +195,20 @@ final class ShardCounts {
     return true;
   }
 
-  /** The counters of {@code shards} summed, with the bits of the fullest part. */
+  /** The counters of {@code shards} summed. */
   static Totals sum(List<Shard> shards) {
     long admitted = 0;
     long dropped = 0;
     long open = 0;
     long rescued = 0;
     long bits = 0;
-    long fullestBits = -1;
-    int fullest = 0;
-    for (int s = 0; s < shards.size(); s++) {
-      Shard shard = shards.get(s);
+    for (Shard shard : shards) {
       admitted += shard.admitted();
       dropped += shard.dropped();
       open += shard.open();
       rescued += shard.rescued();
       bits += shard.bits();
-      if (shard.bits() > fullestBits) {
-        fullestBits = shard.bits();
-        fullest = s;
-      }
     }
-    return new Totals(admitted, dropped, open, rescued, bits, Math.max(0, fullestBits), fullest);
+    return new Totals(admitted, dropped, open, rescued, bits);
   }
 }
