@@ -10,11 +10,9 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.sievecrawl.sieve.CapacityMonitor;
-import io.sievecrawl.sieve.Claim;
 import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.testing.FakeClock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,13 +36,12 @@ import org.slf4j.LoggerFactory;
  */
 class RedisClusterAgentsIT {
   private static final int SHARDS = 64;
-  private static final Duration LEASE = Duration.ofMinutes(10); // expires only when the test says: none does here
   private static final int PAGES = 1_200;
   private static final int HOSTS = 300;
 
   private static RedisCluster cluster;
-  private final List<AutoCloseable> open = new ArrayList<>();
   private final FakeClock clock = new FakeClock();
+  private final ClusterAgents agents = new ClusterAgents(clock, SHARDS, PAGES, HOSTS);
 
   @BeforeAll
   static void startCluster() throws Exception {
@@ -60,46 +57,19 @@ class RedisClusterAgentsIT {
 
   @AfterEach
   void closeAgents() throws Exception {
-    for (AutoCloseable c : open.reversed()) {
-      c.close();
-    }
-  }
-
-  private RedisFrontier<String> agent(String uri, String name) throws SharedCrawlException {
-    RedisCrawl crawl = RedisCrawl.startOrJoin(uri, name, 100_000, 0.001, true, SHARDS, "", clock, clock);
-    open.add(crawl);
-    crawl.setOutageGrace(Duration.ofMinutes(2)); // timed on the test's clock, which moves only between turns
-    RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
-        url -> url.substring(0, url.indexOf('/', 8)), LEASE, "n");
-    open.add(frontier);
-    return frontier;
-  }
-
-  private static String page(int i) {
-    return "https://h" + (i % HOSTS) + ".example/p" + i;
-  }
-
-  /** A page's links: its three children in a tree over every page (so all are reachable), and its parent again. */
-  private static List<String> links(String url) {
-    int i = Integer.parseInt(url.substring(url.lastIndexOf("/p") + 2));
-    List<String> links = new ArrayList<>();
-    for (int child = 3 * i + 1; child <= 3 * i + 3 && child < PAGES; child++) {
-      links.add(page(child));
-    }
-    links.add(page(i / 3));
-    return links;
+    agents.close();
   }
 
   @Test
   void twoAgentsOnDifferentNodesFetchEveryPageOnceAndTheCrawlSpreadsOverEveryMaster() throws Exception {
     List<RedisCluster.Node> masters = cluster.masters();
-    RedisFrontier<String> a = agent(masters.get(0).uri(), "docs");
-    a.offerAll(List.of(page(0)));
+    RedisFrontier<String> a = agents.agent(masters.get(0).uri(), "docs");
+    a.offerAll(List.of(agents.page(0)));
     a.seedsQueued();
-    RedisFrontier<String> b = agent(masters.get(1).uri(), "docs");
+    RedisFrontier<String> b = agents.agent(masters.get(1).uri(), "docs");
 
     Map<String, Integer> fetched = new HashMap<>();
-    Map<RedisFrontier<String>, Integer> byAgent = crawlToTheEnd(a, b, fetched, () -> {});
+    Map<RedisFrontier<String>, Integer> byAgent = agents.crawlToTheEnd(a, b, fetched, (page, ack) -> ack.run());
     assertEquals(PAGES, fetched.size(), "every page fetched");
     assertTrue(fetched.values().stream().allMatch(n -> n == 1), "no page fetched twice");
     assertTrue(byAgent.get(a) > 0 && byAgent.get(b) > 0, "both agents fetched: " + byAgent.values());
@@ -134,14 +104,12 @@ class RedisClusterAgentsIT {
     logger.setLevel(Level.INFO); // the tests' root logger is at WARN
     String name = "busy-" + confirm;
     try {
-      List<RedisFrontier<String>> agents = new ArrayList<>();
+      List<RedisFrontier<String>> pair = new ArrayList<>();
       for (RedisCluster.Node node : cluster.masters().subList(0, 2)) {
-        RedisCrawl crawl = RedisCrawl.startOrJoin(node.uri(), name, 6_400, 0.01, confirm, SHARDS, "", clock, clock);
-        open.add(crawl);
-        RedisFrontier<String> agent = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
-            url -> url.substring(0, url.indexOf('/', 8)), LEASE, "filter.n");
-        open.add(agent);
-        agents.add(agent);
+        RedisCrawl crawl = agents.closing(RedisCrawl.startOrJoin(node.uri(), name, 6_400, 0.01, confirm, SHARDS, "",
+            clock, clock));
+        pair.add(agents.closing(RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
+            url -> url.substring(0, url.indexOf('/', 8)), ClusterAgents.LEASE, "filter.n")));
       }
       int urls = 8_000; // 80 times the part's capacity of 100, past n = 6,400
       int admitted = 0;
@@ -150,7 +118,7 @@ class RedisClusterAgentsIT {
         for (int i = from; i < from + 40; i++) {
           links.add("https://busy.example/page/" + i);
         }
-        admitted += agents.get(from / 40 % 2).offerAll(links).cardinality();
+        admitted += pair.get(from / 40 % 2).offerAll(links).cardinality();
       }
       int shard = RedisFrontier.shardOf("https://busy.example", SHARDS);
       // layers of 100, 200, ..., 6,400: 12,700 URLs, the least that hold 8,000
@@ -165,11 +133,11 @@ class RedisClusterAgentsIT {
         // layer's rate as it fills, so a little less on average. Measured with this fixed input: 54.
         assertTrue(lost <= 0.01 * urls, "at most p of the URLs taken for seen: " + lost);
       }
-      for (RedisFrontier<String> agent : agents) {
+      for (RedisFrontier<String> agent : pair) {
         assertEquals(0, agent.offerAll(List.of("https://busy.example/page/0", "https://busy.example/page/7999"))
             .cardinality(), "and each once");
       }
-      SieveStats stats = agents.get(0).stats();
+      SieveStats stats = pair.get(0).stats();
       assertEquals(admitted, stats.admitted());
       assertTrue(Math.abs(stats.estimatedUrls() - urls) < urls / 10, "the layers' estimate: " + stats.estimatedUrls());
 
@@ -191,42 +159,6 @@ class RedisClusterAgentsIT {
   }
 
   /**
-   * Both agents take turns until the crawl is finished, beating after each turn; {@code afterPage} runs after each
-   * page. Returns the pages each agent fetched.
-   */
-  private Map<RedisFrontier<String>, Integer> crawlToTheEnd(RedisFrontier<String> a, RedisFrontier<String> b,
-      Map<String, Integer> fetched, Runnable afterPage) {
-    Map<RedisFrontier<String>, Integer> byAgent = new HashMap<>();
-    for (int turn = 0; !a.isFinished() || !b.isFinished(); turn++) {
-      assertTrue(turn < 1_000, "still open after " + turn + " turns; fetched " + fetched.size());
-      for (RedisFrontier<String> agent : List.of(a, b)) {
-        byAgent.merge(agent, crawlSome(agent, 50, fetched, afterPage), Integer::sum);
-      }
-      a.heartbeat();
-      b.heartbeat();
-      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
-    }
-    return byAgent;
-  }
-
-  /** Fetches up to {@code most} pages, offering each page's links before acknowledging it; returns how many. */
-  private static int crawlSome(RedisFrontier<String> agent, int most, Map<String, Integer> fetched,
-      Runnable afterPage) {
-    int done = 0;
-    for (String queue = agent.nextQueue(); queue != null; queue = done < most ? agent.nextQueue() : null) {
-      for (Claim<String> c = agent.poll(queue); c != null; c = done < most ? agent.poll(queue) : null) {
-        fetched.merge(c.task(), 1, Integer::sum);
-        agent.offerAll(links(c.task()));
-        agent.complete(c);
-        afterPage.run();
-        done++;
-      }
-      agent.releaseQueue(queue);
-    }
-    return done;
-  }
-
-  /**
    * The slot of the crawl's busiest shard moves to another master while two agents work it, a few keys at a time as
    * {@code redis-cli --cluster reshard} moves them: the agents follow ASK for keys moved and retry TRYAGAIN while a
    * script's keys are split, and lose nothing.
@@ -241,10 +173,10 @@ class RedisClusterAgentsIT {
     String shardKey = CrawlKeys.shardKey("moving", true, busiest, "shard:" + busiest);
     RedisCluster.Node from = cluster.ownerOf(shardKey);
     RedisCluster.Node to = cluster.otherThan(from);
-    RedisFrontier<String> a = agent(from.uri(), "moving");
-    a.offerAll(List.of(page(0)));
+    RedisFrontier<String> a = agents.agent(from.uri(), "moving");
+    a.offerAll(List.of(agents.page(0)));
     a.seedsQueued();
-    RedisFrontier<String> b = agent(to.uri(), "moving");
+    RedisFrontier<String> b = agents.agent(to.uri(), "moving");
 
     Semaphore pages = new Semaphore(0);
     AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -269,7 +201,10 @@ class RedisClusterAgentsIT {
     });
     migration.start();
     Map<String, Integer> fetched = new HashMap<>();
-    crawlToTheEnd(a, b, fetched, pages::release);
+    agents.crawlToTheEnd(a, b, fetched, (page, ack) -> {
+      ack.run();
+      pages.release();
+    });
     pages.release(PAGES); // the migration's waits end
     assertTrue(migrated.await(2, TimeUnit.MINUTES), "the migration ends");
     assertEquals(null, failed.get(), "the migration failed");
@@ -281,10 +216,9 @@ class RedisClusterAgentsIT {
 
   @Test
   void severalSeedNodesInOneUriFindTheCluster() throws Exception {
-    RedisFrontier<String> agent = agent(cluster.seeds(), "seeds");
-    assertEquals(1, agent.offerAll(List.of(page(1), page(1))).cardinality());
-    RedisCrawl joined = RedisCrawl.join(cluster.nodes().get(2).uri(), "seeds", clock);
-    open.add(joined);
+    RedisFrontier<String> agent = agents.agent(cluster.seeds(), "seeds");
+    assertEquals(1, agent.offerAll(List.of(agents.page(1), agents.page(1))).cardinality());
+    RedisCrawl joined = agents.closing(RedisCrawl.join(cluster.nodes().get(2).uri(), "seeds", clock));
     assertEquals("1", new SharedState(joined).frontierCounters().get("admitted").toString());
   }
 

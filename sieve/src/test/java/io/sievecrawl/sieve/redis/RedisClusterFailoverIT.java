@@ -8,11 +8,8 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.sievecrawl.sieve.Claim;
-import io.sievecrawl.sieve.Frontiers;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 class RedisClusterFailoverIT {
   private static final int SHARDS = 8;
-  private static final Duration LEASE = Duration.ofMinutes(10); // expires only when the test says: none does here
   private static final int PAGES = 600;
   private static final int HOSTS = 6;
   /** Pages in hand at once: each of the two agents fetches one at a time. */
   private static final int CONCURRENCY = 2;
 
-  private final List<AutoCloseable> open = new ArrayList<>();
   private final FakeClock clock = new FakeClock();
+  private final ClusterAgents agents = new ClusterAgents(clock, SHARDS, PAGES, HOSTS);
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
   private final Logger redisLog = (Logger) LoggerFactory.getLogger(OutageRetry.class.getPackageName());
 
@@ -56,35 +52,7 @@ class RedisClusterFailoverIT {
 
   @AfterEach
   void closeAgents() throws Exception {
-    for (AutoCloseable c : open.reversed()) {
-      c.close();
-    }
-    open.clear();
-  }
-
-  private RedisFrontier<String> agent(String uri, String name) throws SharedCrawlException {
-    RedisCrawl crawl = RedisCrawl.startOrJoin(uri, name, 100_000, 0.001, true, SHARDS, "", clock, clock);
-    open.add(crawl);
-    crawl.setOutageGrace(Duration.ofMinutes(2)); // timed on the test's clock, which moves only between turns
-    RedisFrontier<String> frontier = RedisFrontier.openWithoutHeartbeat(crawl, Frontiers.STRINGS, url -> url,
-        url -> url.substring(0, url.indexOf('/', 8)), LEASE, "n");
-    open.add(frontier);
-    return frontier;
-  }
-
-  private static String page(int i) {
-    return "https://h" + (i % HOSTS) + ".example/p" + i;
-  }
-
-  /** A page's links: its three children in a tree over every page (so all are reachable), and its parent again. */
-  private static List<String> links(String url) {
-    int i = Integer.parseInt(url.substring(url.lastIndexOf("/p") + 2));
-    List<String> links = new ArrayList<>();
-    for (int child = 3 * i + 1; child <= 3 * i + 3 && child < PAGES; child++) {
-      links.add(page(child));
-    }
-    links.add(page(i / 3));
-    return links;
+    agents.close();
   }
 
   @Test
@@ -94,10 +62,10 @@ class RedisClusterFailoverIT {
       List<RedisCluster.Node> others = cluster.masters().stream().filter(node -> node != owner).toList();
       String uriA = others.get(0).uri();
       String uriB = others.get(1).uri();
-      RedisFrontier<String> a = agent(uriA, "failover");
-      a.offerAll(List.of(page(0)));
+      RedisFrontier<String> a = agents.agent(uriA, "failover");
+      a.offerAll(List.of(agents.page(0)));
       a.seedsQueued();
-      RedisFrontier<String> b = agent(uriB, "failover");
+      RedisFrontier<String> b = agents.agent(uriB, "failover");
 
       RedisCluster.Node replica = ClusterMoves.replicaOf(cluster, owner);
       Map<String, Integer> fetched = new HashMap<>();
@@ -113,7 +81,7 @@ class RedisClusterFailoverIT {
           Thread.currentThread().interrupt();
         }
       });
-      crawlToTheEnd(a, b, fetched, (page, ack) -> {
+      agents.crawlToTheEnd(a, b, fetched, (page, ack) -> {
         ack.run();
         if (fetched.size() == 150 && killedAt[0] == 0) {
           cluster.kill(owner); // the next command meets a dead master
@@ -122,7 +90,7 @@ class RedisClusterFailoverIT {
         }
       });
       promotion.join();
-      closeAgents(); // while the cluster runs: they hand their leases back
+      agents.close(); // while the cluster runs: they hand their leases back
       assertTrue(killedAt[0] > 0);
       assertNotEquals(owner, cluster.ownerOf(CrawlKeys.key("failover", "meta")), "a replica took over");
       assertEquals(PAGES, fetched.size(), "every page fetched");
@@ -148,38 +116,6 @@ class RedisClusterFailoverIT {
     }
   }
 
-  /** Acknowledges a page: runs the acknowledgement it is given, and whatever a test does around it. */
-  private interface Acknowledging {
-    void ack(String page, Runnable acknowledgement) throws Exception;
-  }
-
-  /**
-   * Both agents take turns until the crawl is finished, fetching up to 50 pages a turn each (a page's links offered
-   * before its acknowledgement, which goes through {@code acknowledging}) and beating after each turn.
-   */
-  private void crawlToTheEnd(RedisFrontier<String> a, RedisFrontier<String> b, Map<String, Integer> fetched,
-      Acknowledging acknowledging) throws Exception {
-    for (int turn = 0; !a.isFinished() || !b.isFinished(); turn++) {
-      assertTrue(turn < 1_000, "still open after " + turn + " turns; fetched " + fetched.size());
-      for (RedisFrontier<String> agent : List.of(a, b)) {
-        int done = 0;
-        for (String queue = agent.nextQueue(); queue != null; queue = done < 50 ? agent.nextQueue() : null) {
-          for (Claim<String> c = agent.poll(queue); c != null; c = done < 50 ? agent.poll(queue) : null) {
-            fetched.merge(c.task(), 1, Integer::sum);
-            agent.offerAll(links(c.task()));
-            Claim<String> claim = c;
-            acknowledging.ack(c.task(), () -> agent.complete(claim));
-            done++;
-          }
-          agent.releaseQueue(queue);
-        }
-      }
-      a.heartbeat();
-      b.heartbeat();
-      clock.advance(Duration.ofSeconds(1)); // past the pauses after an empty read and between checks for the end
-    }
-  }
-
   /**
    * A failover that lost the acknowledgement of a page while no command failed (the agent sent none while the master
    * was away, and Lettuce took the next to the replica once it read the new layout): the agent notices the new
@@ -190,16 +126,16 @@ class RedisClusterFailoverIT {
   void anAcknowledgementLostInAFailoverNoCommandSawIsPutBackAndTheCrawlEnds() throws Exception {
     try (RedisCluster cluster = RedisCluster.start(3, 1, Duration.ofSeconds(3))) {
       List<RedisCluster.Node> masters = cluster.masters();
-      RedisFrontier<String> a = agent(masters.get(0).uri(), "lost");
-      a.offerAll(List.of(page(0)));
+      RedisFrontier<String> a = agents.agent(masters.get(0).uri(), "lost");
+      a.offerAll(List.of(agents.page(0)));
       a.seedsQueued();
-      RedisFrontier<String> b = agent(masters.get(1).uri(), "lost");
+      RedisFrontier<String> b = agents.agent(masters.get(1).uri(), "lost");
 
       Map<String, Integer> fetched = new HashMap<>();
       String[] lost = {null};
       String[] lostShardKey = {null};
       RedisCluster.Node[] owner = {null};
-      crawlToTheEnd(a, b, fetched, (page, ack) -> {
+      agents.crawlToTheEnd(a, b, fetched, (page, ack) -> {
         if (fetched.size() < 100 || lost[0] != null) {
           ack.run();
           return;
@@ -214,7 +150,7 @@ class RedisClusterFailoverIT {
         before.forEach((key, kept) -> cluster.withNode(owner[0], redis -> kept.restore(redis, key)));
         ClusterMoves.failOver(cluster, ClusterMoves.replicaOf(cluster, owner[0]));
       });
-      closeAgents();
+      agents.close();
       assertNotEquals(owner[0], cluster.ownerOf(lostShardKey[0]), "the replica took over");
       assertEquals(PAGES, fetched.size(), "every page fetched");
       Map<String, Integer> twice = new HashMap<>(fetched);
