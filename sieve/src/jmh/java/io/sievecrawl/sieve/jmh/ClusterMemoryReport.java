@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection each, so 10M URLs take minutes, not hours. Every admitted URL stays queued: the figures are the filter,
  * the exact store and the queues, which both layouts hold the same way, and what the layout adds.
  *
- * <p>Prints, per layout: admitted URLs and the wall time and rate of the admission; the growth of {@code used_memory}
+ * <p>Prints, per layout: admitted URLs, the wall time and rate of the admission and Redis's CPU per URL; the growth of {@code used_memory}
  * (INFO memory, summed over the masters) from the nodes' empty baseline, per URL; the sum of {@code MEMORY USAGE key
  * SAMPLES 0} (every element counted) over every key of the crawl, per URL and by kind of key (filter chunks, exact
  * store buckets, origins' queues, the rest); and on the cluster each master's keys and bytes. The cluster's excess
@@ -87,6 +87,7 @@ public final class ClusterMemoryReport {
 
   private static Result run(String where, String uri, List<String> masters, long urls, int threads) throws Exception {
     long baseline = masters.stream().mapToLong(ClusterMemoryReport::usedMemory).sum();
+    double cpuBefore = masters.stream().mapToDouble(ClusterMemoryReport::redisCpuSeconds).sum();
     String name = "memory";
     List<RedisCrawl> crawls = new ArrayList<>();
     List<RedisFrontier<String>> frontiers = new ArrayList<>();
@@ -120,14 +121,15 @@ public final class ClusterMemoryReport {
       worker.join();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpu = masters.stream().mapToDouble(ClusterMemoryReport::redisCpuSeconds).sum() - cpuBefore;
     for (RedisFrontier<String> frontier : frontiers) {
       frontier.close();
     }
     crawls.forEach(RedisCrawl::close);
     long used = masters.stream().mapToLong(ClusterMemoryReport::usedMemory).sum() - baseline;
     Map<String, Long> byKind = new TreeMap<>();
-    System.out.printf(Locale.ROOT, "%s: %,d of %,d URLs admitted in %.0f s (%,.0f/s)%n", where, admitted.get(), urls,
-        seconds, admitted.get() / seconds);
+    System.out.printf(Locale.ROOT, "%s: %,d of %,d URLs admitted in %.0f s (%,.0f/s), Redis CPU %.1f us per URL%n",
+        where, admitted.get(), urls, seconds, admitted.get() / seconds, cpu * 1e6 / admitted.get());
     for (String master : masters) {
       Map<String, Long> kinds = keyBytesByKind(master);
       kinds.forEach((kind, bytes) -> byKind.merge(kind, bytes, Long::sum));
@@ -183,6 +185,20 @@ public final class ClusterMemoryReport {
     try (RedisClient client = RedisClient.create(uri);
         StatefulRedisConnection<String, String> connection = client.connect()) {
       return connection.sync().dbsize();
+    }
+  }
+
+  /** Redis's own CPU time so far (user and system), from INFO cpu. */
+  private static double redisCpuSeconds(String uri) {
+    try (RedisClient client = RedisClient.create(uri);
+        StatefulRedisConnection<String, String> connection = client.connect()) {
+      double seconds = 0;
+      for (String line : connection.sync().info("cpu").split("\r?\n")) {
+        if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+          seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+        }
+      }
+      return seconds;
     }
   }
 
