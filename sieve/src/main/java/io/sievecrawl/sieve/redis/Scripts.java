@@ -286,16 +286,20 @@ final class Scripts {
   /**
    * Renews a lease if this agent still holds it, or holds it again if it expired and no agent took the shard since
    * this one did (an outage longer than the lease, a slow heartbeat): its claims in flight are then all its own.
-   * KEYS lease, the shard's hash (its {@code owner}); ARGV agent, ttl ms. Returns 1 if renewed. Run twice: renews
-   * again.
+   * Renewed, it stamps the shard's hash ({@code renewed}) and answers the stamp found there before, so that the agent
+   * sees a shard gone back to older data ({@link LostWrites}). KEYS lease, the shard's hash (its {@code owner});
+   * ARGV agent, ttl ms, stamp. Returns {1, the stamp before} if renewed, else {0, ''}. Run twice: renews again,
+   * answering the stamp the first run wrote.
    */
   static final String RENEW = """
       local holder = redis.call('GET', KEYS[1])
       if holder == ARGV[1] or (not holder and redis.call('HGET', KEYS[2], 'owner') == ARGV[1]) then
         redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-        return 1
+        local before = redis.call('HGET', KEYS[2], 'renewed') or ''
+        redis.call('HSET', KEYS[2], 'renewed', ARGV[3])
+        return {1, before}
       end
-      return 0
+      return {0, ''}
       """;
 
   /**

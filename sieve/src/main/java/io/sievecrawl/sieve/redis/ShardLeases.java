@@ -87,7 +87,8 @@ final class ShardLeases implements AutoCloseable {
   private volatile int liveAgents = 1;
   private long linedUpAfter; // the outages after which the shards' origins were lined up again
   private long layoutSeen; // guarded by this: a cluster's layout when the shards were last recovered (RedisLink 6)
-  private long lastBeat; // guarded by this: the Redis time this agent last wrote as its heartbeat, 0 before the first
+  private final LostWrites lost;
+  private final Set<Integer> wentBack = ConcurrentHashMap.newKeySet(); // shards whose renewal found older data
 
   ShardLeases(RedisCrawl crawl, Duration ttl, Listener listener) {
     this.crawl = crawl;
@@ -97,6 +98,7 @@ final class ShardLeases implements AutoCloseable {
     this.useNanos = ttl.toNanos() - ttl.toNanos() / 4;
     this.listener = listener;
     this.layoutSeen = crawl.clusterLayout();
+    this.lost = new LostWrites(crawl.uri(), crawl.agentId());
   }
 
   /** Takes a first share of the shards now, then keeps beating every third of the lease time. */
@@ -153,27 +155,6 @@ final class ShardLeases implements AutoCloseable {
   }
 
   /**
-   * Warns when Redis holds an older heartbeat of this agent than the last it wrote, and says so: Redis went back in
-   * time, restarted from a snapshot or an append-only file older than the crawl's latest writes, and lost what the
-   * agents did since. (An entry gone proves nothing: other agents remove one they think dead.)
-   */
-  private boolean lostWrites() {
-    byte[] kept = crawl.call(redis -> redis.hget(crawl.key("agents"), crawl.agentId()));
-    if (kept == null || lastBeat == 0) {
-      return false;
-    }
-    long keptBeat = Long.parseLong(new String(kept, StandardCharsets.US_ASCII));
-    if (keptBeat < lastBeat) {
-      log.warn("Redis at {} lost the shared crawl's writes of at least the last {} ms: it holds an older heartbeat of"
-          + " this agent than the last one written, so it was restored from an older snapshot or append-only file;"
-          + " pages done in that time may be fetched again",
-          crawl.uri(), lastBeat - keptBeat);
-      return true;
-    }
-    return false;
-  }
-
-  /**
    * One heartbeat: registers the agent, renews its leases and balances the shards. Each call rides out an outage:
    * reads, and writes whose second run changes nothing (Scripts for the leases').
    */
@@ -184,9 +165,10 @@ final class ShardLeases implements AutoCloseable {
     }
     renew(); // first, so that no other command holds a renewal up
     long now = crawl.call(RedisCrawl::redisMillis);
-    boolean lostWrites = lostWrites();
+    boolean lostWrites = lost.heartbeatWentBack(crawl.call(redis -> redis.hget(crawl.key("agents"),
+        crawl.agentId())));
     crawl.call(redis -> redis.hset(crawl.key("agents"), crawl.agentId(), RedisCrawl.bytes(Long.toString(now))));
-    lastBeat = now;
+    lost.beatWritten(now);
     // leases are renewed every third of their time: an outage shorter than that let none expire
     boolean settling = crawl.outages().recoveredWithin(TimeUnit.MILLISECONDS.toNanos(Math.max(ttlMillis, 5_000)),
         TimeUnit.MILLISECONDS.toNanos(ttlMillis / 3));
@@ -217,11 +199,25 @@ final class ShardLeases implements AutoCloseable {
    * After an outage, when Redis lost writes, or when a Redis Cluster's layout changed (a failover may lose writes
    * while no command failed), recovers every shard this agent owns: origins a lost reply left out of line, and claims
    * in flight under this agent's id that it no longer holds (done, and acknowledged in writes Redis lost), which no
-   * other agent takes back from a live one.
+   * other agent takes back from a live one. When only some shards' data went back (a master of a cluster that holds
+   * no crawl-wide key), recovers those.
    */
   private void recoverAfterOutage(boolean lostWrites) {
     long outages = crawl.outages().recoveries();
     long layout = crawl.clusterLayout();
+    List<Integer> shardsBack = List.copyOf(wentBack);
+    wentBack.clear();
+    if (!shardsBack.isEmpty() && !lostWrites && outages == linedUpAfter && layout == layoutSeen) {
+      lost.tellShardsWentBack(shardsBack);
+      long back = 0;
+      for (int shard : shardsBack) {
+        back += owns(shard) ? listener.recover(shard) : 0;
+      }
+      if (back > 0) {
+        log.info("put back {} tasks left in flight that this agent no longer holds (Redis lost writes of origin"
+            + " shards {})", back, shardsBack);
+      }
+    }
     if (outages != linedUpAfter || lostWrites || layout != layoutSeen) {
       long back = 0;
       for (int shard : readable()) {
@@ -244,9 +240,10 @@ final class ShardLeases implements AutoCloseable {
   private void renew() {
     List<Integer> mine = List.copyOf(owned);
     List<Future<Boolean>> answers = new ArrayList<>(mine.size());
+    long renewal = lost.nextRenewal();
     try (ExecutorService renewing = Executors.newVirtualThreadPerTaskExecutor()) {
       for (int shard : mine) {
-        answers.add(renewing.submit(() -> renew(shard) && (holds(shard) || renew(shard)))); // too late: once more
+        answers.add(renewing.submit(() -> renew(shard, renewal) && (holds(shard) || renew(shard, renewal))));
       }
     }
     for (int i = 0; i < mine.size(); i++) {
@@ -255,6 +252,7 @@ final class ShardLeases implements AutoCloseable {
         owned.remove(shard);
         releasing.remove(shard);
         validUntil.remove(shard);
+        lost.forget(shard);
         listener.lost(shard);
         log.warn("lost the lease of shard {} (this agent was too slow to renew it); another agent does its work", shard);
       }
@@ -276,16 +274,24 @@ final class ShardLeases implements AutoCloseable {
     }
   }
 
-  /** Renews the lease of {@code shard}, and counts its use here from before the command was sent (note 1). */
-  private boolean renew(int shard) {
+  /**
+   * Renews the lease of {@code shard} (too late for its use here: once more), and counts its use here from before
+   * the command was sent (note 1); on a spread crawl notes a shard whose renewal stamp went back ({@link LostWrites}).
+   */
+  private boolean renew(int shard, long renewal) {
     long sent = crawl.ticker().nanos();
-    Long renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.INTEGER,
+    List<Object> renewed = crawl.eval(Scripts.RENEW, ScriptOutputType.MULTI,
         new String[] {keys.lease(shard), keys.shard(shard)}, RedisCrawl.bytes(crawl.agentId()),
-        RedisCrawl.bytes(Long.toString(ttlMillis)));
-    if (renewed == 0) {
+        RedisCrawl.bytes(Long.toString(ttlMillis)), RedisCrawl.bytes(lost.stamp(renewal)));
+    if ((Long) renewed.get(0) == 0) {
       return false;
     }
     validUntil.put(shard, sent + useNanos);
+    String before = new String((byte[]) renewed.get(1), StandardCharsets.UTF_8);
+    // on one Redis the agents hash, in the same Redis, tells of any loss (LostWrites)
+    if (lost.shardWentBack(shard, renewal, before) && keys.spread()) {
+      wentBack.add(shard);
+    }
     return true;
   }
 
@@ -364,6 +370,7 @@ final class ShardLeases implements AutoCloseable {
 
   private void release(int shard) {
     validUntil.remove(shard); // before the lease goes: nothing of it is used from here on
+    lost.forget(shard);
     crawl.eval(Scripts.RELEASE, ScriptOutputType.INTEGER, new String[] {keys.lease(shard)},
         RedisCrawl.bytes(crawl.agentId()));
     owned.remove(shard);

@@ -2,12 +2,15 @@ package io.sievecrawl.sieve.redis;
 
 import io.lettuce.core.MigrateArgs;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What an operator does to a running {@link RedisCluster} under a crawl: moves a slot to another master, as
- * {@code redis-cli --cluster reshard} does, or has a replica take over from its master, as {@code CLUSTER FAILOVER}
- * does. Every wait polls the cluster's state against a deadline.
+ * {@code redis-cli --cluster reshard} does, has a replica take over from its master, as {@code CLUSTER FAILOVER}
+ * does, or puts a master's data back as it was, as a restart from an older snapshot would. Every wait polls the
+ * cluster's state against a deadline.
  */
 final class ClusterMoves {
   private static final Duration FAILOVER_DEADLINE = Duration.ofSeconds(60);
@@ -68,5 +71,37 @@ final class ClusterMoves {
       throw new IllegalStateException(replica + " did not take over within " + FAILOVER_DEADLINE.toSeconds() + " s");
     }
     cluster.awaitHealthy();
+  }
+
+  /** A master's keys as they were: each one's DUMP and time to live. */
+  static final class Snapshot {
+    private record Kept(byte[] dump, long ttlMillis) {}
+
+    private final RedisCluster cluster;
+    private final RedisCluster.Node node;
+    private final Map<String, Kept> keys;
+
+    private Snapshot(RedisCluster cluster, RedisCluster.Node node, Map<String, Kept> keys) {
+      this.cluster = cluster;
+      this.node = node;
+      this.keys = keys;
+    }
+
+    /** Writes every key kept back as it was (keys made since stay). */
+    void restore() {
+      keys.forEach((key, kept) -> cluster.withNode(node, redis -> redis.sync().restore(key, kept.dump(),
+          io.lettuce.core.RestoreArgs.Builder.ttl(Math.max(0, kept.ttlMillis())).replace())));
+    }
+  }
+
+  /** Every key {@code node} holds now, to {@link Snapshot#restore} later. */
+  static Snapshot snapshot(RedisCluster cluster, RedisCluster.Node node) {
+    return cluster.withNode(node, redis -> {
+      Map<String, Snapshot.Kept> kept = new HashMap<>();
+      for (String key : redis.sync().keys("*")) {
+        kept.put(key, new Snapshot.Kept(redis.sync().dump(key), redis.sync().pttl(key)));
+      }
+      return new Snapshot(cluster, node, kept);
+    });
   }
 }

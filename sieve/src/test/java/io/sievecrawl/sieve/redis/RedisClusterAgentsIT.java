@@ -214,6 +214,65 @@ class RedisClusterAgentsIT {
     assertEquals(PAGES, a.stats().admitted());
   }
 
+  /**
+   * A master holding some of the crawl's shards but none of its crawl-wide keys goes back to older data while no
+   * command fails (its keys put back as they were before a page's acknowledgement and the lease renewals after it,
+   * as a master restarted from an older snapshot between two commands would hold them): the agent holding the
+   * page's shard finds its renewal stamp there older than the last it wrote, warns naming the shard and puts the page
+   * back, so the crawl ends with that page fetched twice and no other.
+   */
+  @Test
+  void aMasterBackToOlderDataIsToldByTheShardsItHoldsAndTheirLostAcknowledgementsPutBack() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(LostWrites.class);
+    ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+    warnings.start();
+    logger.addAppender(warnings);
+    try {
+      List<RedisCluster.Node> masters = cluster.masters();
+      RedisCluster.Node crawlWide = cluster.ownerOf(CrawlKeys.key("older", "meta"));
+      RedisFrontier<String> a = agents.agent(masters.get(0).uri(), "older");
+      a.offerAll(List.of(agents.page(0)));
+      a.seedsQueued();
+      RedisFrontier<String> b = agents.agent(masters.get(1).uri(), "older");
+
+      Map<Integer, RedisCluster.Node> masterOf = new HashMap<>();
+      for (int shard = 0; shard < SHARDS; shard++) {
+        masterOf.put(shard, cluster.ownerOf(CrawlKeys.shardKey("older", true, shard, "shard:" + shard)));
+      }
+      Map<String, Integer> fetched = new HashMap<>();
+      String[] lost = {null};
+      int[] lostShard = {-1};
+      agents.crawlToTheEnd(a, b, fetched, (page, ack) -> {
+        int shard = RedisFrontier.shardOf(page.substring(0, page.indexOf('/', 8)), SHARDS);
+        RedisCluster.Node owner = masterOf.get(shard);
+        if (fetched.size() < 100 || lost[0] != null || owner.equals(crawlWide)) {
+          ack.run();
+          return;
+        }
+        lost[0] = page;
+        lostShard[0] = shard;
+        ClusterMoves.Snapshot older = ClusterMoves.snapshot(cluster, owner);
+        ack.run();
+        a.heartbeat(); // renewals the snapshot does not hold, as in any crawl that goes on a while
+        b.heartbeat();
+        older.restore();
+      });
+      assertEquals(PAGES, fetched.size(), "every page fetched");
+      Map<String, Integer> twice = new HashMap<>(fetched);
+      twice.values().removeIf(n -> n == 1);
+      assertEquals(Map.of(lost[0], 2), twice, "the page whose acknowledgement was lost is fetched again, no other");
+      List<String> messages = warnings.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+      // one by each agent holding shards of that master
+      assertTrue(messages.size() == 1 || messages.size() == 2, "a warning by each agent at most: " + messages);
+      assertTrue(messages.stream().allMatch(m -> m.contains("lost the shared crawl's writes to origin shard")),
+          messages.toString());
+      assertTrue(messages.stream().anyMatch(m -> m.matches(".*origin shards? ([0-9]+, )*" + lostShard[0] + "[,:].*")),
+          "the shard of the page is named: " + messages);
+    } finally {
+      logger.detachAppender(warnings);
+    }
+  }
+
   @Test
   void severalSeedNodesInOneUriFindTheCluster() throws Exception {
     RedisFrontier<String> agent = agents.agent(cluster.seeds(), "seeds");

@@ -145,9 +145,9 @@ class RedisClusterFailoverIT {
         lost[0] = page;
         lostShardKey[0] = CrawlKeys.shardKey("lost", true, shard, "shard:" + shard);
         owner[0] = cluster.ownerOf(lostShardKey[0]);
-        Map<String, KeptKey> before = keep(cluster, owner[0]);
+        ClusterMoves.Snapshot before = ClusterMoves.snapshot(cluster, owner[0]);
         ack.run();
-        before.forEach((key, kept) -> cluster.withNode(owner[0], redis -> kept.restore(redis, key)));
+        before.restore();
         ClusterMoves.failOver(cluster, ClusterMoves.replicaOf(cluster, owner[0]));
       });
       agents.close();
@@ -157,25 +157,6 @@ class RedisClusterFailoverIT {
       twice.values().removeIf(n -> n == 1);
       assertEquals(Map.of(lost[0], 2), twice, "the page whose acknowledgement was lost is fetched again, no other");
     }
-  }
-
-  /** A key's value and time to live, as DUMP and PTTL read them. */
-  private record KeptKey(byte[] dump, long ttlMillis) {
-    Object restore(io.lettuce.core.api.StatefulRedisConnection<String, String> redis, String key) {
-      return redis.sync().restore(key, dump, io.lettuce.core.RestoreArgs.Builder.ttl(Math.max(0, ttlMillis))
-          .replace());
-    }
-  }
-
-  /** Every key {@code node} holds now. */
-  private static Map<String, KeptKey> keep(RedisCluster cluster, RedisCluster.Node node) {
-    return cluster.withNode(node, redis -> {
-      Map<String, KeptKey> kept = new HashMap<>();
-      for (String key : redis.sync().keys("*")) {
-        kept.put(key, new KeptKey(redis.sync().dump(key), redis.sync().pttl(key)));
-      }
-      return kept;
-    });
   }
 
   /** Lines at {@code level} about the outage by the agent connected through {@code uri}. */
