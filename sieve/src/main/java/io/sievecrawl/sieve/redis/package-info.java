@@ -30,7 +30,8 @@
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
  * sievecrawl:{TAG}:shard:S      hash: version, admitted, dropped, rescued, open (admitted, not done), bits (of the
  *                               shard's part of the filter, when spread), owner (the agent that last took the shard,
- *                               which may renew its lapsed lease); made with the crawl, gone = the shard's data lost
+ *                               which may renew its lapsed lease), renewed (its holder's last renewal, "AGENT N": found
+ *                               older, the shard's data went back); made with the crawl, gone = the shard's data lost
  * sievecrawl:{TAG}:budget       string: per-origin page counts of the shard's origins (of all on one Redis), a
  *                               count-min sketch of u32 counters, as wide as the shard's share of 131,072 columns
  * sievecrawl:{TAG}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
