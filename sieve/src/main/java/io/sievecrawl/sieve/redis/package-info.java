@@ -28,10 +28,12 @@
  * sievecrawl:{NAME}:scope       set: the sites in scope (seeds', and those seed redirects brought in); scope-log: the
  *                               same as a list, in the order published
  * sievecrawl:{NAME}:stats       hash: crawl counters summed over agents (pages, bytes, status classes, ...)
- * sievecrawl:{TAG}:shard:S      hash: version, admitted, dropped, rescued, open (admitted, not done), bits (of the
- *                               shard's part of the filter, when spread), owner (the agent that last took the shard,
- *                               which may renew its lapsed lease), renewed (its holder's last renewal, "AGENT N": found
- *                               older, the shard's data went back); made with the crawl, gone = the shard's data lost
+ * sievecrawl:{TAG}:shard:S      hash: version, admitted, done (open = admitted - done), dropped and rescued (of the
+ *                               batches whose first shard it was: only their sums mean anything), and when spread
+ *                               layers (of the shard's part of the filter, 1 until it grows) and bits, bits:1, ...
+ *                               (set in each layer), owner (the agent that last took the shard, which may renew its
+ *                               lapsed lease), renewed (its holder's last renewal, "AGENT N": found older, the shard's
+ *                               data went back); made with the crawl, gone = the shard's data lost
  * sievecrawl:{TAG}:budget       string: per-origin page counts of the shard's origins (of all on one Redis), a
  *                               count-min sketch of u32 counters, as wide as the shard's share of 131,072 columns
  * sievecrawl:{TAG}:robots:ORIGIN string: the origin's robots.txt rules as an agent parsed them, with their expiry;
@@ -41,10 +43,12 @@
  * sievecrawl:{TAG}:origins:S    set: shard S's origins whose lists may hold tasks
  * sievecrawl:{TAG}:flight:S     hash: AGENT:N -> a task of shard S claimed and not yet acknowledged
  * sievecrawl:{TAG}:lease:S      the agent that owns shard S, with an expiry renewed by its heartbeat
- * sievecrawl:{TAG}:f:C          string: chunk C of the filter (of the shard's part when spread), 1,023 blocks of 512
- *                               bits (the local filter's layout), the last chunk of a part shorter
- * sievecrawl:{TAG}:x:B          set: bucket B of the exact store (of the shard's part when spread), fingerprints as
- *                               integers
+ * sievecrawl:{TAG}:f:C          string: chunk C of the filter (of the first layer of the shard's part when spread),
+ *                               1,023 blocks of 512 bits (the local filter's layout), the last chunk of a layer shorter
+ * sievecrawl:{TAG}:f:L:C        string: chunk C of layer L of the shard's part, once it grew (PartLayers)
+ * sievecrawl:{TAG}:x:B          set: bucket B of the exact store (of the first layer of the shard's part when spread),
+ *                               fingerprints as integers
+ * sievecrawl:{TAG}:x:L:B        set: bucket B of layer L's exact store, once the part grew
  * </pre>
  */
 package io.sievecrawl.sieve.redis;
