@@ -16,8 +16,8 @@ import java.util.Map;
 /**
  * What a crawl dominated by one origin costs when the filter is split into a part per shard: URLS distinct URLs of
  * one origin offered 20 at a time to a crawl of n = N, p = 0.001 (64 shards), on a Redis Cluster of three masters
- * (64 parts, each for n/64) and on one Redis (one filter for n), with the exact store confirming the filter and
- * without. Prints URLs admitted, dropped as seen (wrongly: all are new), rescued by the store, and the bytes the
+ * (64 parts, each starting at n/64 and growing layers in its own slot when full: {@code PartLayers}) and on one
+ * Redis (one filter for n), with the exact store confirming the filter and without. Prints URLs admitted, dropped as seen (wrongly: all are new), rescued by the store, and the bytes the
  * crawl takes in Redis (MEMORY USAGE of its keys) per URL.
  *
  * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec -Djmh.main=io.sievecrawl.sieve.jmh.SkewedPartsReport

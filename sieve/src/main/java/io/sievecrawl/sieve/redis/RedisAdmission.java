@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * Admits a batch of tasks to a shared crawl ({@link Scripts#ADMIT}): each URL's bits are tested and set in the filter
+ * Admits a batch of tasks to a shared crawl ({@link AdmitScript}): each URL's bits are tested and set in the filter
  * (and its fingerprint in the exact store, when one confirms the filter), and the new tasks are appended to their
  * origin's list, the origin lined up in its shard if its list was empty. On one Redis the batch is one script; in a
  * crawl spread over a cluster, one script per shard the batch reaches (its keys are of that shard's slot), all sent
@@ -149,7 +149,7 @@ final class RedisAdmission<T> {
     List<Long> run() {
       while (true) {
         build(partLayers.get(part));
-        List<Long> result = crawl.eval(Scripts.ADMIT, ScriptOutputType.MULTI, scriptKeys.toArray(String[]::new),
+        List<Long> result = crawl.eval(AdmitScript.TEXT, ScriptOutputType.MULTI, scriptKeys.toArray(String[]::new),
             args.toArray(byte[][]::new));
         if (result.get(0) >= 0) {
           return result;
