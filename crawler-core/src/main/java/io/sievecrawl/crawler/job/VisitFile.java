@@ -9,6 +9,7 @@ import io.sievecrawl.crawler.LastVisit;
 import io.sievecrawl.crawler.VisitLog;
 import io.sievecrawl.crawler.fetch.Revalidation;
 import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.IsoInstant;
 import io.sievecrawl.sieve.FileWriteException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -97,7 +98,7 @@ final class VisitFile implements VisitLog, AutoCloseable {
     try (JsonGenerator json = JSON.createGenerator(line)) {
       json.writeStartObject();
       json.writeStringField("url", url);
-      json.writeStringField("fetchedAt", fetchedAt.toString());
+      json.writeStringField("fetchedAt", IsoInstant.format(fetchedAt));
       if (status == null) {
         json.writeNullField("status");
       } else {
@@ -106,7 +107,7 @@ final class VisitFile implements VisitLog, AutoCloseable {
       json.writeStringField("etag", etag);
       json.writeStringField("lastModified", lastModified);
       json.writeStringField("payloadDigest", digest);
-      json.writeStringField("capturedAt", capturedAt == null ? null : capturedAt.toString());
+      json.writeStringField("capturedAt", capturedAt == null ? null : IsoInstant.format(capturedAt));
       if (capturedUrl != null) {
         json.writeStringField("capturedUrl", capturedUrl); // only then: files written before read the same
       }

@@ -53,7 +53,7 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeNumberField("depth", r.depth());
     json.writeStringField("referrer", r.referrer());
     json.writeBooleanField("requisite", r.requisite());
-    json.writeStringField("fetchedAt", r.fetchedAt().toString());
+    json.writeStringField("fetchedAt", IsoInstant.format(r.fetchedAt()));
     json.writeNumberField("fetchMillis", r.fetchMillis());
     json.writeNumberField("outlinks", r.outlinks());
     json.writeStringField("redirectTo", r.redirectTo());
@@ -66,7 +66,7 @@ public final class JsonLinesWriter implements ResultSink {
     json.writeStringField("payloadDigest", capture == null ? null : capture.payloadDigest());
     json.writeStringField("revisit", capture == null ? null : capture.revisit());
     json.writeStringField("capturedAt", capture == null || capture.capturedAt() == null ? null
-        : capture.capturedAt().toString());
+        : IsoInstant.format(capture.capturedAt()));
     json.writeStringField("capturedUrl", capture == null ? null : capture.capturedUrl());
     if (r.text() != null) {
       json.writeStringField("text", r.text());
