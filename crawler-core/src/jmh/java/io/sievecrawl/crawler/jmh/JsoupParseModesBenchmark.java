@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Which jsoup parse of an HTML page is cheapest: the HTML5 DOM parse, the {@link StreamParser} (the same tree
  * builder, elements handed out as they complete) keeping the tree or removing each element once seen, or the
- * crawler's ({@code HtmlElements}: jsoup's tokenizer with its plain tree builder, which finds the same links). Over
+ * crawler's ({@code HtmlElements}: jsoup's tokenizer with its plain tree builder, which finds the same links), and
+ * jsoup's tokenizer alone with no tree (the floor of any jsoup parse). Over
  * the 1,000 javadoc pages of {@link LinkExtractorBenchmark}, decoded beforehand; the score is per page.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes -Djmh.args="JsoupParseModesBenchmark"}
@@ -60,6 +61,17 @@ public class JsoupParseModesBenchmark {
     int n = 0;
     for (String page : pages) {
       n += HtmlElementsForBenchmarks.parse(page, JavadocCorpus.SITE).childNodeSize();
+    }
+    return n;
+  }
+
+  /** jsoup's tokenizer alone, no tree: the floor of a parse with jsoup. */
+  @Benchmark
+  @OperationsPerInvocation(LinkExtractorBenchmark.PAGES)
+  public long tokenizerOnly() {
+    long n = 0;
+    for (String page : pages) {
+      n += HtmlElementsForBenchmarks.tokenize(page, JavadocCorpus.SITE);
     }
     return n;
   }

@@ -1,5 +1,6 @@
 package io.sievecrawl.crawler.jmh;
 
+import io.sievecrawl.crawler.html.HtmlElementsForBenchmarks;
 import io.sievecrawl.crawler.html.LinkExtractor;
 import io.sievecrawl.crawler.url.UrlNormalizer;
 import java.lang.management.ManagementFactory;
@@ -14,8 +15,9 @@ import org.jsoup.parser.Parser;
  * {@link LinkExtractorBenchmark}'s question answered in thread CPU time instead of wall-clock time, for a machine
  * shared with other work (where a descheduled thread inflates JMH's scores): after {@code warmup} passes over the
  * same 1,000 javadoc pages, the CPU time of each of {@code passes} passes, per page, for the extractor, for the
- * extractor with the page's text ({@code --text}) and for jsoup's DOM parse alone, alternating; prints the median and
- * the minimum.
+ * extractor with the page's text ({@code --text}), for jsoup's DOM parse alone, for the crawler's parse alone (its tree
+ * builder, without text) and for jsoup's tokenizer alone (no tree: the floor of a parse with jsoup), alternating;
+ * prints the median and the minimum. The last two read the pages decoded beforehand.
  *
  * <p>Run: {@code mvn -q -B -pl crawler-core -am -Pjmh-crawler process-test-classes
  * -Djmh.main=io.sievecrawl.crawler.jmh.LinkExtractorCpuTime -Djmh.args="30 20"}
@@ -32,6 +34,9 @@ public final class LinkExtractorCpuTime {
     List<Double> extract = new ArrayList<>();
     List<Double> withText = new ArrayList<>();
     List<Double> parse = new ArrayList<>();
+    List<Double> crawlerParse = new ArrayList<>();
+    List<Double> tokenizer = new ArrayList<>();
+    String[] decoded = pages.stream().map(p -> new String(p.body(), StandardCharsets.UTF_8)).toArray(String[]::new);
     long sink = 0;
     for (int pass = 0; pass < warmup + passes; pass++) {
       long start = threads.getCurrentThreadCpuTime();
@@ -48,10 +53,20 @@ public final class LinkExtractorCpuTime {
             .childNodeSize();
       }
       long end = threads.getCurrentThreadCpuTime();
+      for (int i = 0; i < decoded.length; i++) {
+        sink += HtmlElementsForBenchmarks.parse(decoded[i], pages.get(i).url(), false).childNodeSize();
+      }
+      long parsed = threads.getCurrentThreadCpuTime();
+      for (int i = 0; i < decoded.length; i++) {
+        sink += HtmlElementsForBenchmarks.tokenize(decoded[i], pages.get(i).url());
+      }
+      long tokenized = threads.getCurrentThreadCpuTime();
       if (pass >= warmup) {
         extract.add((texts - start) / 1e3 / pages.size());
         withText.add((middle - texts) / 1e3 / pages.size());
         parse.add((end - middle) / 1e3 / pages.size());
+        crawlerParse.add((parsed - end) / 1e3 / pages.size());
+        tokenizer.add((tokenized - parsed) / 1e3 / pages.size());
       }
     }
     System.out.printf(Locale.ROOT, "CPU per page over %d passes of %d pages after %d warm-up passes (%d)%n", passes,
@@ -63,6 +78,10 @@ public final class LinkExtractorCpuTime {
         median(withText) / median(extract));
     System.out.printf(Locale.ROOT, "jsoup DOM parse (UTF-8) median %7.1f us  min %7.1f us%n", median(parse),
         parse.stream().mapToDouble(d -> d).min().orElseThrow());
+    System.out.printf(Locale.ROOT, "crawler parse, no text  median %7.1f us  min %7.1f us%n", median(crawlerParse),
+        crawlerParse.stream().mapToDouble(d -> d).min().orElseThrow());
+    System.out.printf(Locale.ROOT, "jsoup tokenizer alone   median %7.1f us  min %7.1f us%n", median(tokenizer),
+        tokenizer.stream().mapToDouble(d -> d).min().orElseThrow());
   }
 
   private static double median(List<Double> values) {
