@@ -122,14 +122,8 @@ public final class BloomFilterFile {
       System.arraycopy(words, from, copy, 0, count); // one read of each word: the count matches what is written
       chunk.clear();
       chunk.asLongBuffer().put(copy, 0, count);
-      for (int i = 0; i < count; i++) {
-        setBits += Long.bitCount(copy[i]);
-      }
-      long allNonzero = -1; // keeps its sign bit while every word is nonzero: w | -w is negative exactly when w != 0
-      for (int i = 0; i < count; i++) { // a loop of its own, without branches, that the JIT can vectorize
-        allNonzero &= copy[i] | -copy[i];
-      }
-      if (allNonzero < 0) { // near capacity, the usual case: the chunk is one literal run, found without a scan
+      setBits += bitCount(copy, 0, count);
+      if (allNonzero(copy, count)) { // near capacity, the usual case: the chunk is one literal run, found without a scan
         writeRun(data, zeros, count);
         data.write(chunk.array(), 0, count * Long.BYTES);
         zeros = 0;
@@ -145,6 +139,27 @@ public final class BloomFilterFile {
     DataOutputStream trailer = new DataOutputStream(out);
     trailer.writeInt((int) crc.getValue());
     trailer.flush();
+  }
+
+  // The loops over a chunk's words are methods of their own, called once per chunk: the launcher runs the JVM without
+  // on-stack replacement, where a loop over a whole filter in one call would run in the interpreter throughout.
+
+  /** The bits set in {@code words[from, from + count)}. */
+  private static long bitCount(long[] words, int from, int count) {
+    long bits = 0;
+    for (int i = from; i < from + count; i++) {
+      bits += Long.bitCount(words[i]);
+    }
+    return bits;
+  }
+
+  /** Whether none of the first {@code count} {@code words} is zero. */
+  private static boolean allNonzero(long[] words, int count) {
+    long all = -1; // keeps its sign bit while every word is nonzero: w | -w is negative exactly when w != 0
+    for (int i = 0; i < count; i++) { // a loop without branches, that the JIT can vectorize
+      all &= words[i] | -words[i];
+    }
+    return all < 0;
   }
 
   /**
@@ -262,9 +277,7 @@ public final class BloomFilterFile {
           offset += (long) count * Long.BYTES;
           view.clear();
           view.get(words, at, count);
-          for (int i = at; i < at + count; i++) {
-            setBits += Long.bitCount(words[i]);
-          }
+          setBits += bitCount(words, at, count);
           at += count;
         }
       }

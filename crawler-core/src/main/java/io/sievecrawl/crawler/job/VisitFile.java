@@ -190,10 +190,7 @@ final class VisitFile implements VisitLog, AutoCloseable {
         file.seek(end - n);
         file.readFully(chunk, 0, n);
         int lineEnd = n;
-        for (int i = n - 1; i >= -1; i--) {
-          if (i >= 0 && chunk[i] != '\n') {
-            continue;
-          }
+        for (int i = lastNewline(chunk, n - 1); ; i = lastNewline(chunk, i - 1)) {
           if (i == -1 && end - n > 0) {
             // the line goes on in the chunk before: keep its tail for then
             ByteArrayOutputStream joined = new ByteArrayOutputStream();
@@ -211,11 +208,27 @@ final class VisitFile implements VisitLog, AutoCloseable {
             System.arraycopy(tail, 0, line, length, tail.length);
             action.accept(parse(path, line, cutoff));
           }
+          if (i == -1) {
+            break;
+          }
           lineEnd = i;
         }
         end -= n;
       }
     }
+  }
+
+  /**
+   * The index of the last newline in {@code bytes[0, from]}, or -1. A call per line, not a loop over the file's
+   * bytes in one call, which without on-stack replacement (as the launcher runs the JVM) would stay interpreted.
+   */
+  private static int lastNewline(byte[] bytes, int from) {
+    for (int i = from; i >= 0; i--) {
+      if (bytes[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static Visit parse(Path path, byte[] line, Instant cutoff) throws IOException {

@@ -38,6 +38,7 @@ final class FingerprintRun {
   private static final int PAGE = 512; // fingerprints per 4 KB page: one fence each
   private static final int CHUNK_SHIFT = 27; // 2^27 fingerprints (1 GB) per mapping, under the 2 GB buffer limit
   private static final int WRITE_BATCH = 8192;
+  private static final int LOOP_CHUNK = 256; // fingerprints per call of a loop's body, see forEach
 
   private final Path file;
   private final long count;
@@ -83,6 +84,26 @@ final class FingerprintRun {
     return write(file, new Merged(runs));
   }
 
+  /**
+   * Puts up to {@link #LOOP_CHUNK} fingerprints of {@code source} into {@code buffer}, checking their order
+   * ({@code previous[0]}: the last one put, unless {@code count}, the number put before, is 0); stops early where
+   * the buffer fills or the source ends. Returns how many it put.
+   */
+  private static int take(Sorted source, ByteBuffer buffer, long[] previous, long count) {
+    int taken = 0;
+    while (taken < LOOP_CHUNK && buffer.hasRemaining() && source.hasNext()) {
+      long f = source.next();
+      if (count + taken > 0 && Long.compareUnsigned(f, previous[0]) <= 0) {
+        throw new IllegalArgumentException("fingerprints out of order: " + Long.toUnsignedString(f) + " after "
+            + Long.toUnsignedString(previous[0]));
+      }
+      previous[0] = f;
+      taken++;
+      buffer.putLong(f);
+    }
+    return taken;
+  }
+
   private static FingerprintRun write(Path file, Sorted source) throws IOException {
     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
     try {
@@ -92,16 +113,9 @@ final class FingerprintRun {
           StandardOpenOption.WRITE)) {
         ByteBuffer buffer = ByteBuffer.allocate(WRITE_BATCH * Long.BYTES);
         out.position(HEADER_BYTES);
-        long previous = 0;
-        while (source.hasNext()) {
-          long f = source.next();
-          if (count > 0 && Long.compareUnsigned(f, previous) <= 0) {
-            throw new IllegalArgumentException("fingerprints out of order: " + Long.toUnsignedString(f) + " after "
-                + Long.toUnsignedString(previous));
-          }
-          previous = f;
-          count++;
-          buffer.putLong(f);
+        long[] previous = {0};
+        while (source.hasNext()) { // a call per chunk of fingerprints (see forEach)
+          count += take(source, buffer, previous, count);
           if (!buffer.hasRemaining()) {
             drain(out, buffer, crc);
           }
@@ -238,7 +252,17 @@ final class FingerprintRun {
 
   /** Gives every fingerprint to {@code action}, in order. */
   void forEach(LongConsumer action) {
-    for (long i = 0; i < count; i++) {
+    for (long from = 0; from < count; from += LOOP_CHUNK) {
+      forEach(from, Math.min(count, from + LOOP_CHUNK), action);
+    }
+  }
+
+  /**
+   * Gives the fingerprints {@code [from, to)} to {@code action}: a call per chunk, not one loop over a run of
+   * millions, which without on-stack replacement (as the launcher runs the JVM) would stay in the interpreter.
+   */
+  private void forEach(long from, long to, LongConsumer action) {
+    for (long i = from; i < to; i++) {
       action.accept(get(i));
     }
   }

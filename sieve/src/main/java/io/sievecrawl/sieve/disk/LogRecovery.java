@@ -149,86 +149,25 @@ final class LogRecovery {
     if (end.isBefore(redo)) {
       throw shortened(dir, redo, end);
     }
-    Map<Integer, ChainScan> chains = new HashMap<>();
-    int maxQueue = 0;
-    long replayed = 0;
-    long firstSurvivingSeq;
+    Pass<T> pass = new Pass<>(dir, redo, last, end, codec, key);
     try (LogReader scan = LogReader.atSegment(dir, first)) {
-      firstSurvivingSeq = scan.segmentFirstSeq();
-      acks = new AckWindow(firstSurvivingSeq);
-      nextSeq = firstSurvivingSeq;
+      pass.scan = scan;
+      pass.firstSurvivingSeq = scan.segmentFirstSeq();
+      acks = new AckWindow(pass.firstSurvivingSeq);
+      nextSeq = pass.firstSurvivingSeq;
       admitted = cp.admitted();
-      while (true) {
-        LogReader.Step step = scan.next(end);
-        segments.note(scan.segment(), scan.segmentFirstSeq());
-        if (step == LogReader.Step.END) {
-          break;
-        }
-        if (step == LogReader.Step.DAMAGED) {
-          if (scan.segment() != last || !scan.damageAtTail) {
-            throw new FrontierCorruptException(dir + "/" + scan.damage + " (not at the end of the log: the"
-                + " segment is corrupt, not merely cut short)");
-          }
-          end = scan.position();
-          if (end.isBefore(redo)) {
-            throw shortened(dir, redo, end);
-          }
-          log.info("frontier log {} ends in a torn record ({}); cut it off: the normal result of a kill during a"
-              + " write", dir, scan.damage);
-          break;
-        }
-        maxQueue = Math.max(maxQueue, scan.queue);
-        ChainScan chain = chains.computeIfAbsent(scan.queue, q -> new ChainScan());
-        if (scan.type == LogFormat.ACK) {
-          if (scan.seq >= nextSeq) {
-            throw new FrontierCorruptException(dir + "/" + scan.recordStart
-                + ": acknowledges task " + scan.seq + " before it was written");
-          }
-          if (scan.seq >= firstSurvivingSeq) {
-            if (!acks.acknowledge(scan.seq)) {
-              throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": acknowledges task " + scan.seq
-                  + " a second time");
-            }
-            chain.acks++;
-            segments.acknowledged(scan.seq);
-          }
-          chain.resume = scan.link;
-          chain.resumeAtNextTask = scan.link == 0;
-          continue;
-        }
-        if (scan.seq != nextSeq) {
-          throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": task " + scan.seq
-              + " where task " + nextSeq + " was due");
-        }
-        nextSeq++;
-        long position = scan.recordPosition();
-        if (chain.lastNextField != 0 && chain.lastNextValue != position) {
-          files.writeLong(chain.lastNextField, position); // a link the crash kept from the disk
-        }
-        chain.lastNextField = scan.nextField();
-        chain.lastNextValue = scan.link;
-        if (chain.first == 0) {
-          chain.first = position;
-        }
-        if (chain.resumeAtNextTask) {
-          chain.resume = position;
-          chain.resumeAtNextTask = false;
-        }
-        chain.tasks++;
-        segments.added(scan.segment());
-        if (!scan.recordStart.isBefore(redo)) {
-          T task;
-          try {
-            task = codec.decode(scan.taskBytes(), scan.taskOffset, scan.taskLength);
-          } catch (IllegalArgumentException e) {
-            throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": " + e.getMessage());
-          }
-          admission.readmit(key.apply(task));
-          replayed++;
-          admitted++;
-        }
-      }
+      // One call per record, not one loop over the whole log: the launcher runs the JVM without on-stack
+      // replacement, so a method is compiled for its next call, and a loop of millions of records in one call would
+      // run in the interpreter throughout.
+      boolean more;
+      do {
+        more = readRecord(pass);
+      } while (more);
     }
+    Map<Integer, ChainScan> chains = pass.chains;
+    int maxQueue = pass.maxQueue;
+    long replayed = pass.replayed;
+    end = pass.end;
     if (resize) {
       rebuildFilter(dir, BloomSizing.of(n, p), ticker);
     }
@@ -239,6 +178,111 @@ final class LogRecovery {
             + " plus {} records replayed", dir, String.format(Locale.ROOT, "%,d ms", (ticker.nanos() - started)
             / 1_000_000), thousands(pending), thousands(queues.holding()), thousands(admitted),
         cp.filterFile().isEmpty() ? "scratch" : cp.filterFile(), thousands(replayed));
+  }
+
+  /** What the recovery's pass over the log carries from one record to the next. */
+  private static final class Pass<T> {
+    final Path dir;
+    final LogPosition redo;
+    final long lastSegment;
+    final TaskCodec<T> codec;
+    final Function<? super T, ? extends CharSequence> key;
+    final Map<Integer, ChainScan> chains = new HashMap<>();
+    LogReader scan;
+    LogPosition end; // moves back to a torn record at the tail
+    long firstSurvivingSeq;
+    int maxQueue;
+    long replayed;
+
+    Pass(Path dir, LogPosition redo, long lastSegment, LogPosition end, TaskCodec<T> codec,
+        Function<? super T, ? extends CharSequence> key) {
+      this.dir = dir;
+      this.redo = redo;
+      this.lastSegment = lastSegment;
+      this.end = end;
+      this.codec = codec;
+      this.key = key;
+    }
+  }
+
+  /**
+   * Reads the log's next record into the recovery: its queue's chain, its acknowledgement, its URL into the filter
+   * if the checkpoint does not hold it yet. False at the end of the log (or at a torn record at its tail).
+   */
+  private <T> boolean readRecord(Pass<T> pass) throws IOException {
+    LogReader scan = pass.scan;
+    Path dir = pass.dir;
+    LogPosition redo = pass.redo;
+    long last = pass.lastSegment;
+    LogReader.Step step = scan.next(pass.end);
+    segments.note(scan.segment(), scan.segmentFirstSeq());
+    if (step == LogReader.Step.END) {
+      return false;
+    }
+    if (step == LogReader.Step.DAMAGED) {
+      if (scan.segment() != last || !scan.damageAtTail) {
+        throw new FrontierCorruptException(dir + "/" + scan.damage + " (not at the end of the log: the"
+            + " segment is corrupt, not merely cut short)");
+      }
+      pass.end = scan.position();
+      if (pass.end.isBefore(redo)) {
+        throw shortened(dir, redo, pass.end);
+      }
+      log.info("frontier log {} ends in a torn record ({}); cut it off: the normal result of a kill during a"
+          + " write", dir, scan.damage);
+      return false;
+    }
+    pass.maxQueue = Math.max(pass.maxQueue, scan.queue);
+    ChainScan chain = pass.chains.computeIfAbsent(scan.queue, q -> new ChainScan());
+    if (scan.type == LogFormat.ACK) {
+      if (scan.seq >= nextSeq) {
+        throw new FrontierCorruptException(dir + "/" + scan.recordStart
+            + ": acknowledges task " + scan.seq + " before it was written");
+      }
+      if (scan.seq >= pass.firstSurvivingSeq) {
+        if (!acks.acknowledge(scan.seq)) {
+          throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": acknowledges task " + scan.seq
+              + " a second time");
+        }
+        chain.acks++;
+        segments.acknowledged(scan.seq);
+      }
+      chain.resume = scan.link;
+      chain.resumeAtNextTask = scan.link == 0;
+      return true;
+    }
+    if (scan.seq != nextSeq) {
+      throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": task " + scan.seq
+          + " where task " + nextSeq + " was due");
+    }
+    nextSeq++;
+    long position = scan.recordPosition();
+    if (chain.lastNextField != 0 && chain.lastNextValue != position) {
+      files.writeLong(chain.lastNextField, position); // a link the crash kept from the disk
+    }
+    chain.lastNextField = scan.nextField();
+    chain.lastNextValue = scan.link;
+    if (chain.first == 0) {
+      chain.first = position;
+    }
+    if (chain.resumeAtNextTask) {
+      chain.resume = position;
+      chain.resumeAtNextTask = false;
+    }
+    chain.tasks++;
+    segments.added(scan.segment());
+    if (!scan.recordStart.isBefore(redo)) {
+      T task;
+      try {
+        task = pass.codec.decode(scan.taskBytes(), scan.taskOffset, scan.taskLength);
+      } catch (IllegalArgumentException e) {
+        throw new FrontierCorruptException(dir + "/" + scan.recordStart + ": " + e.getMessage());
+      }
+      admission.readmit(pass.key.apply(task));
+      pass.replayed++;
+      admitted++;
+    }
+    return true;
   }
 
   private static BloomFilter.Hashing hashing(boolean confirmed) {
