@@ -186,6 +186,22 @@ class LauncherIT {
   }
 
   @Test
+  void runsWithoutOnStackReplacementUnlessTheOptionsAskForIt() throws Exception {
+    Path java = fakeJdk("jdk21", "21.0.2");
+    List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "crawl");
+    assertTrue(args.indexOf("-XX:-UseOnStackReplacement") > 0
+        && args.indexOf("-XX:-UseOnStackReplacement") < args.indexOf("-jar"), args.toString());
+    Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
+    List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
+    assertTrue(withCache.indexOf("-XX:-UseOnStackReplacement") > 0
+        && withCache.indexOf("-XX:-UseOnStackReplacement") < withCache.indexOf("-jar"), withCache.toString());
+    List<String> asked = launch(Map.of("SIEVECRAWL_JAVA", java.toString(),
+        "SIEVECRAWL_OPTS", "-XX:+UseOnStackReplacement"), "crawl");
+    assertTrue(asked.indexOf("-XX:-UseOnStackReplacement") < asked.indexOf("-XX:+UseOnStackReplacement"),
+        "the JVM takes the last of a flag given twice: the user's; " + asked);
+  }
+
+  @Test
   void aGarbageCollectorNamedInTheOptionsWins() throws Exception {
     Path java = fakeJdk("jdk21", "21.0.2");
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_OPTS", "-XX:+UseG1GC -Xmx1g"),
