@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,9 +72,9 @@ final class LogRecovery {
       Function<? super T, ? extends CharSequence> key, Function<? super T, String> queueKey,
       FrontierOptions options, Ticker ticker) throws IOException {
     LogRecovery r = new LogRecovery();
-    deleteLeftovers(dir);
+    RecoveryFiles.deleteLeftovers(dir);
     r.checkpoint = CheckpointFile.read(dir);
-    List<Long> segmentNumbers = segmentNumbers(dir);
+    List<Long> segmentNumbers = RecoveryFiles.segmentNumbers(dir);
     if (r.checkpoint != null && r.isUntouched(dir, segmentNumbers)) {
       // Killed while the frontier was being created: nothing was admitted yet; start it again.
       Files.deleteIfExists(dir.resolve(LogFormat.segmentName(1)));
@@ -127,7 +126,7 @@ final class LogRecovery {
     startAdmission(dir, cp.filterFile().isEmpty()
         ? BloomFilter.create(BloomSizing.of(cp.n(), cp.p()), cp.seed(), hashing(cp.confirmed()))
         : readFilter(dir, cp));
-    dropTornLastSegment(dir, segmentNumbers);
+    RecoveryFiles.dropTornLastSegment(dir, segmentNumbers);
     if (segmentNumbers.isEmpty()) {
       throw new FrontierCorruptException(dir + ": the checkpoint exists but every log segment is missing");
     }
@@ -393,42 +392,5 @@ final class LogRecovery {
           + " the checkpoint)");
     }
     return restored;
-  }
-
-  /**
-   * A kill while a new segment's header was being written leaves a last segment too short to hold one; it holds
-   * no record, so it goes.
-   */
-  private static void dropTornLastSegment(Path dir, List<Long> segmentNumbers) throws IOException {
-    if (segmentNumbers.size() < 2) {
-      return;
-    }
-    long last = segmentNumbers.get(segmentNumbers.size() - 1);
-    Path file = dir.resolve(LogFormat.segmentName(last));
-    if (Files.size(file) < LogFormat.HEADER_BYTES) {
-      log.info("frontier segment {} holds only part of its header; removed it", file);
-      Files.delete(file);
-      segmentNumbers.remove(segmentNumbers.size() - 1);
-    }
-  }
-
-  /**
-   * Temporary files a kill left behind: a filter checkpoint cut off while it was written (as large as the filter) or
-   * a checkpoint file never renamed into place. The process that opens the frontier is its only user.
-   */
-  private static void deleteLeftovers(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList()) {
-        log.info("removed {}, left by a run killed while writing it", file);
-        Files.deleteIfExists(file);
-      }
-    }
-  }
-
-  private static List<Long> segmentNumbers(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return new ArrayList<>(files.map(f -> LogFormat.segmentNumber(f.getFileName().toString()))
-          .filter(number -> number > 0).sorted().toList());
-    }
   }
 }
