@@ -87,7 +87,7 @@ public final class ClusterMemoryReport {
 
   private static Result run(String where, String uri, List<String> masters, long urls, int threads) throws Exception {
     long baseline = masters.stream().mapToLong(ClusterMemoryReport::usedMemory).sum();
-    double cpuBefore = masters.stream().mapToDouble(ClusterMemoryReport::redisCpuSeconds).sum();
+    double cpuBefore = masters.stream().mapToDouble(RedisInfo::cpuSeconds).sum();
     String name = "memory";
     List<RedisCrawl> crawls = new ArrayList<>();
     List<RedisFrontier<String>> frontiers = new ArrayList<>();
@@ -121,7 +121,7 @@ public final class ClusterMemoryReport {
       worker.join();
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    double cpu = masters.stream().mapToDouble(ClusterMemoryReport::redisCpuSeconds).sum() - cpuBefore;
+    double cpu = masters.stream().mapToDouble(RedisInfo::cpuSeconds).sum() - cpuBefore;
     for (RedisFrontier<String> frontier : frontiers) {
       frontier.close();
     }
@@ -185,20 +185,6 @@ public final class ClusterMemoryReport {
     try (RedisClient client = RedisClient.create(uri);
         StatefulRedisConnection<String, String> connection = client.connect()) {
       return connection.sync().dbsize();
-    }
-  }
-
-  /** Redis's own CPU time so far (user and system), from INFO cpu. */
-  private static double redisCpuSeconds(String uri) {
-    try (RedisClient client = RedisClient.create(uri);
-        StatefulRedisConnection<String, String> connection = client.connect()) {
-      double seconds = 0;
-      for (String line : connection.sync().info("cpu").split("\r?\n")) {
-        if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-          seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-        }
-      }
-      return seconds;
     }
   }
 

@@ -69,7 +69,7 @@ public final class SharedFrontierReport {
     }
     frontiers.get(0).offerAll(seeds);
     long[] commandsBefore = redis.nodes().stream().mapToLong(SharedFrontierReport::commands).toArray();
-    double cpuBefore = redis.nodes().stream().mapToDouble(SharedFrontierReport::redisCpuSeconds).sum();
+    double cpuBefore = redis.nodes().stream().mapToDouble(RedisInfo::cpuSeconds).sum();
     AtomicLong admitted = new AtomicLong();
     long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     List<Thread> workers = new ArrayList<>();
@@ -103,7 +103,7 @@ public final class SharedFrontierReport {
       perNode[i] = commands(redis.nodes().get(i)) - commandsBefore[i];
     }
     long commands = java.util.Arrays.stream(perNode).sum();
-    double cpu = redis.nodes().stream().mapToDouble(SharedFrontierReport::redisCpuSeconds).sum() - cpuBefore;
+    double cpu = redis.nodes().stream().mapToDouble(RedisInfo::cpuSeconds).sum() - cpuBefore;
     double perSecond = admitted.get() / (double) seconds;
     System.out.printf(Locale.ROOT, "%-7d %14.0f %12.0f %21.3f %22.2f%n", agents, perSecond, perSecond / agents,
         (double) commands / admitted.get(), cpu * 1e6 / admitted.get());
@@ -120,19 +120,6 @@ public final class SharedFrontierReport {
       f.close();
     }
     crawls.forEach(RedisCrawl::close);
-  }
-
-  /** Redis's own CPU time so far (user and system), from INFO cpu. */
-  private static double redisCpuSeconds(String uri) {
-    try (var client = io.lettuce.core.RedisClient.create(uri); var connection = client.connect()) {
-      double seconds = 0;
-      for (String line : connection.sync().info("cpu").split("\r?\n")) {
-        if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-          seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-        }
-      }
-      return seconds;
-    }
   }
 
   /** Client calls of the work loop so far: scripts (offers, acknowledgements), stream reads and claims. */
