@@ -241,7 +241,7 @@ class RedisClusterAgentsIT {
       }
       Map<String, Integer> fetched = new HashMap<>();
       String[] lost = {null};
-      int[] lostShard = {-1};
+      RedisCluster.Node[] restored = {null};
       agents.crawlToTheEnd(a, b, fetched, (page, ack) -> {
         int shard = RedisFrontier.shardOf(page.substring(0, page.indexOf('/', 8)), SHARDS);
         RedisCluster.Node owner = masterOf.get(shard);
@@ -250,7 +250,7 @@ class RedisClusterAgentsIT {
           return;
         }
         lost[0] = page;
-        lostShard[0] = shard;
+        restored[0] = owner;
         ClusterMoves.Snapshot older = ClusterMoves.snapshot(cluster, owner);
         ack.run();
         a.heartbeat(); // renewals the snapshot does not hold, as in any crawl that goes on a while
@@ -266,8 +266,19 @@ class RedisClusterAgentsIT {
       assertTrue(messages.size() == 1 || messages.size() == 2, "a warning by each agent at most: " + messages);
       assertTrue(messages.stream().allMatch(m -> m.contains("lost the shared crawl's writes to origin shard")),
           messages.toString());
-      assertTrue(messages.stream().anyMatch(m -> m.matches(".*origin shards? ([0-9]+, )*" + lostShard[0] + "[,:].*")),
-          "the shard of the page is named: " + messages);
+      // The shards named are the restored master's. The page's own shard may not be among them: its lease, older
+      // in the restored data, can lapse and pass to the other agent, whose take-over puts the page back instead.
+      java.util.regex.Matcher named = java.util.regex.Pattern.compile("shards? ([0-9, ]+):")
+          .matcher(String.join("\n", messages));
+      int count = 0;
+      while (named.find()) {
+        for (String shard : named.group(1).split(", ")) {
+          assertEquals(restored[0], masterOf.get(Integer.parseInt(shard.trim())),
+              "shard " + shard + " named: " + messages);
+          count++;
+        }
+      }
+      assertTrue(count > 0, "shards named: " + messages);
     } finally {
       logger.detachAppender(warnings);
     }
