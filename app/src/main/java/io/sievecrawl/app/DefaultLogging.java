@@ -32,6 +32,7 @@ public final class DefaultLogging extends ContextAwareBase implements Configurat
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.WARN);
     root.addAppender(console);
+    Logging.quietLibraries(context);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 }

@@ -40,16 +40,7 @@ final class Logging {
     context.getStatusManager().clear(); // an earlier command's failed log file is not this one's
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(verbosity == Verbosity.VERBOSE ? Level.DEBUG : Level.INFO);
-    // Libraries stay quiet below WARN unless asked.
-    for (String noisy : new String[] {"okhttp3", "org.eclipse.jetty", "crawlercommons", "org.jsoup", "io.lettuce",
-        "io.netty", "reactor"}) {
-      context.getLogger(noisy).setLevel(Level.WARN); // -v is for the crawl's own lines, not libraries' internals
-    }
-    // Lettuce warns of every node of a Redis Cluster it cannot reach at every topology refresh, many times during a
-    // failover; the crawl's own one WARN and one INFO per outage say what matters
-    context.getLogger("io.lettuce.core.cluster.topology").setLevel(Level.ERROR);
-    // and of a cluster connection's node connections closed twice when the agent ends, which is no news to anyone
-    context.getLogger("io.lettuce.core.RedisChannelHandler").setLevel(Level.ERROR);
+    quietLibraries(context);
 
     OutputStreamAppender<ILoggingEvent> console = new OutputStreamAppender<>();
     console.setContext(context);
@@ -84,6 +75,23 @@ final class Logging {
       }
       root.addAppender(file);
     }
+  }
+
+  /**
+   * Libraries' own lines: WARN and up, whatever the verbosity ({@code -v} is for the crawl's own lines, not libraries'
+   * internals), and less where a library warns of what the crawl reports itself. Set by {@link DefaultLogging} too,
+   * since a command may connect (to Redis, say) before it sets up its logging.
+   */
+  static void quietLibraries(LoggerContext context) {
+    for (String noisy : new String[] {"okhttp3", "org.eclipse.jetty", "crawlercommons", "org.jsoup", "io.lettuce",
+        "io.netty", "reactor"}) {
+      context.getLogger(noisy).setLevel(Level.WARN);
+    }
+    // Lettuce warns of every node of a Redis Cluster it cannot reach at every topology refresh, many times during a
+    // failover; the crawl's own one WARN and one INFO per outage say what matters
+    context.getLogger("io.lettuce.core.cluster.topology").setLevel(Level.ERROR);
+    // and of a connection closed twice (its client's shutdown closes it again), which is no news to anyone
+    context.getLogger("io.lettuce.core.RedisChannelHandler").setLevel(Level.ERROR);
   }
 
   /** Flushes and closes the appenders (at the end of a command). */

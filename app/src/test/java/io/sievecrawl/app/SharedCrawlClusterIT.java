@@ -44,6 +44,10 @@ class SharedCrawlClusterIT {
       assertTrue(first.waitFor(3, TimeUnit.MINUTES) && second.waitFor(3, TimeUnit.MINUTES), "both agents end");
       assertEquals(0, first.exitValue(), stderr(0));
       assertEquals(0, second.exitValue(), stderr(1));
+      for (int agent = 0; agent < 2; agent++) { // nothing went wrong, so no warning
+        assertEquals(List.of(), stderr(agent).lines().filter(line -> line.startsWith("WARN:")
+            || line.startsWith("ERROR:")).toList(), "agent " + agent + "'s console");
+      }
 
       Map<String, Integer> records = new HashMap<>();
       ObjectMapper json = new ObjectMapper();

@@ -109,18 +109,18 @@ final class RedisLink implements AutoCloseable {
       try {
         cluster = inClusterMode(connection);
       } catch (RedisException e) {
-        closeQuietly(connection, probe);
+        closeProbe(probe);
         throw e;
       }
       if (!cluster) {
         if (seeds.size() > 1) {
-          closeQuietly(connection, probe);
+          closeProbe(probe);
           throw new IllegalArgumentException("the URI names " + seeds.size() + " nodes, but " + seed.getHost() + ":"
               + seed.getPort() + " is a Redis without cluster mode: name that one server alone");
         }
         return new RedisLink(probe, new Connection(connection, connection.sync()));
       }
-      closeQuietly(connection, probe);
+      closeProbe(probe);
       return cluster(seeds, timeout);
     }
     throw failure;
@@ -202,12 +202,8 @@ final class RedisLink implements AutoCloseable {
         && !node.is(RedisClusterNode.NodeFlag.NOADDR);
   }
 
-  private static void closeQuietly(StatefulRedisConnection<String, byte[]> connection, RedisClient client) {
-    try {
-      connection.close();
-    } finally {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    }
+  private static void closeProbe(RedisClient client) {
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2)); // closes its connection: closed first, it was closed twice
   }
 
   /** Whether this is a Redis Cluster. */
