@@ -5,11 +5,12 @@
 # certificate authority made here (openssl). Prints per run and as medians
 # the crawler's CPU per page with its JIT compiler threads and garbage collector shown apart (from
 # /proc/PID/task/*/stat, thread-cpu.py), pages/s, and the connections and TLS handshakes it opened per page, in all
-# and beyond the first per site (connections as nginx counts them, handshakes as the crawl does, --stats-json).
+# and beyond the first per site (connections as nginx counts them, handshakes as the crawl does, --stats-json); over
+# https, the TLS versions and ciphers nginx saw.
 # Builds given with -s run in alternating order. Not part of the build or CI; needs nginx, openssl, python3 and GNU
 # time.
 #
-#   crawler-core/src/bench/broad-cpu.sh [-n SITES] [-P PAGES] [-p PAIRS] [-c CONCURRENCY] [-S]
+#   crawler-core/src/bench/broad-cpu.sh [-n SITES] [-P PAGES] [-p PAIRS] [-c CONCURRENCY] [-S [-V VERSIONS]]
 #                                       [-s LABEL=LAUNCHER]...
 #
 #   -n SITES        sites (default 1000), site-00000.bench.test ... on one nginx
@@ -17,6 +18,8 @@
 #   -p PAIRS        runs of each build (default 3); the order alternates from round to round
 #   -c CONCURRENCY  --concurrency (default 32, the crawl's default); one request at a time per site
 #   -S              https, with a certificate for *.bench.test from a CA the crawler is told to trust
+#   -V VERSIONS     the TLS versions nginx offers (ssl_protocols; default "TLSv1.2", what the nginx 1.22 of Debian 12
+#                   offers by default; "TLSv1.2 TLSv1.3" is the default of nginx 1.23.4 and later)
 #   -s LABEL=PATH   a sievecrawl launcher (default: sievecrawl=app/target/sievecrawl); repeat to compare builds
 set -euo pipefail
 
@@ -25,18 +28,20 @@ pages=50000
 pairs=3
 concurrency=32
 tls=
+versions=TLSv1.2
 crawlers=()
-while getopts "n:P:p:c:Ss:h" opt; do
+while getopts "n:P:p:c:SV:s:h" opt; do
   case $opt in
     n) sites=$OPTARG ;;
     P) pages=$OPTARG ;;
     p) pairs=$OPTARG ;;
     c) concurrency=$OPTARG ;;
     S) tls=1 ;;
+    V) versions=$OPTARG ;;
     s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
        [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
        crawlers+=("$label=$launcher") ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,7 +71,7 @@ if [ -n "$tls" ]; then # a CA, and a certificate for every site signed by it
     -extfile "$work/san.ext" -out "$work/site.pem" 2>/dev/null
   chmod 644 "$work"/*.pem "$work"/*.key
   extra="$extra listen 127.0.0.1:$tls_port ssl; ssl_certificate $work/site.pem;"
-  extra="$extra ssl_certificate_key $work/site.key;"
+  extra="$extra ssl_certificate_key $work/site.key; ssl_protocols $versions; access_log $work/nginx/tls.log tls;"
 fi
 # One site of 200 pages of 8 to 40 KB, as SyntheticPages makes them, served for every host name: its links are
 # absolute paths, so each site links within itself.
@@ -107,8 +112,8 @@ open(f"{work}/resolve.txt", "w").write("".join(f"{n}:{port}:127.0.0.1\n" for n i
 PY
 ca=()
 [ -n "$tls" ] && ca=(--set "fetch.ca-file=$work/ca.pem")
-echo "broad: $sites sites of 200 pages over $scheme, nginx on 127.0.0.1:$site_port, $pages pages per crawl," \
-  "concurrency $concurrency, no delay; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "broad: $sites sites of 200 pages over $scheme${tls:+ ($versions offered)}, nginx on 127.0.0.1:$site_port," \
+  "$pages pages per crawl, concurrency $concurrency, no delay; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # run LABEL LAUNCHER: one crawl; appends "label pages wall cpu jit gc rss connections handshakes" to $work/results
 run() {
@@ -150,6 +155,7 @@ for ((i = 1; i <= pairs; i++)); do
 done
 
 echo
+[ -z "$tls" ] || { echo "TLS as nginx saw it, requests of all runs:"; sort "$work/nginx/tls.log" | uniq -c; }
 echo "medians of $pairs runs; load now $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work/results" "$sites" <<'PY'
 import statistics, sys

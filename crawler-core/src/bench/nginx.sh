@@ -7,7 +7,7 @@
 #                                          nginx on $port; requests go to WORK/nginx/access.log in nginx's combined
 #                                          format (status in field 9, body bytes in field 10); SERVER_LINES may
 #                                          log to another file in the format "connection", the connection's serial
-#                                          number and its request count
+#                                          number and its request count, or "tls", the TLS version and cipher
 #   stop_nginx WORK                        stops it
 port=$((20000 + RANDOM % 20000))
 
@@ -25,6 +25,7 @@ http {
   default_type application/octet-stream;
   access_log $work/nginx/access.log;
   log_format connection '\$connection \$connection_requests';
+  log_format tls '\$ssl_protocol \$ssl_cipher';
   client_body_temp_path $work/nginx/body;
   proxy_temp_path $work/nginx/proxy;
   fastcgi_temp_path $work/nginx/fastcgi;
