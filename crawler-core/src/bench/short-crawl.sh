@@ -3,26 +3,31 @@
 # crawled whole with --delay 0ms --host-concurrency 8, each run timed from start to exit by GNU time (JVM start
 # included): wall and CPU seconds. Each launcher runs with its AOT cache and without (SIEVECRAWL_AOT=off), and wget2
 # where installed, in alternating order; the first run of all is reported apart (a cold page cache), and medians are
-# taken over the rest. Not part of the build or CI; needs nginx, python3 and GNU time.
+# taken over the rest. With -S the site is served over https (TLS 1.2 and 1.3 offered, as nginx 1.23.4 and later
+# offer by default), with a certificate for 127.0.0.1 from a CA made here that the crawlers are told to trust.
+# Not part of the build or CI; needs nginx, python3 and GNU time (and openssl for -S).
 #
-#   crawler-core/src/bench/short-crawl.sh [-P PAGES] [-p RUNS] [-s LABEL=LAUNCHER]...
+#   crawler-core/src/bench/short-crawl.sh [-P PAGES] [-p RUNS] [-S] [-s LABEL=LAUNCHER]...
 #
 #   -P PAGES       pages in the site (default 62), each linking to the next and to 10 others
 #   -p RUNS        runs of each (default 7) after the first
+#   -S             https
 #   -s LABEL=PATH  a sievecrawl launcher (default: sievecrawl=app/target/sievecrawl); repeat to compare builds
 set -euo pipefail
 
 site_pages=62
 runs=7
+tls=
 crawlers=()
-while getopts "P:p:s:h" opt; do
+while getopts "P:p:Ss:h" opt; do
   case $opt in
     P) site_pages=$OPTARG ;;
     p) runs=$OPTARG ;;
+    S) tls=1 ;;
     s) label=${OPTARG%%=*} launcher=${OPTARG#*=}
        [ "${launcher#/}" != "$launcher" ] || launcher=$PWD/$launcher
        crawlers+=("$label=$launcher") ;;
-    *) sed -n '2,13p' "$0"; exit 2 ;;
+    *) sed -n '2,15p' "$0"; exit 2 ;;
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,10 +67,29 @@ for p in range(pages):
 open(root + "/style.css", "w").write("body { font-family: sans-serif }\n")
 PY
 chmod -R a+rX "$work/site"
-start_nginx "$work" "$work/site"
+extra=
+site_port=$port
+trust=()
+wget2_trust=()
+if [ -n "$tls" ]; then # a CA, and a certificate for 127.0.0.1 signed by it
+  site_port=$((port + 1))
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=sievecrawl bench CA" -keyout "$work/ca.key" \
+    -out "$work/ca.pem" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$work/site.key" -out "$work/site.csr" 2>/dev/null
+  printf 'subjectAltName=IP:127.0.0.1\n' > "$work/san.ext"
+  openssl x509 -req -in "$work/site.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
+    -extfile "$work/san.ext" -out "$work/site.pem" 2>/dev/null
+  chmod 644 "$work"/*.pem "$work"/*.key
+  extra="listen 127.0.0.1:$site_port ssl; ssl_certificate $work/site.pem; ssl_certificate_key $work/site.key;"
+  extra="$extra ssl_protocols TLSv1.2 TLSv1.3;"
+  trust=(--set "fetch.ca-file=$work/ca.pem")
+  wget2_trust=(--ca-certificate="$work/ca.pem")
+fi
+start_nginx "$work" "$work/site" "$extra"
 trap 'stop_nginx "$work"; rm -rf "$work"' EXIT
-echo "http://127.0.0.1:$port/index.html" > "$work/seeds.txt"
-echo "short crawl: $site_pages pages, nginx on 127.0.0.1:$port; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "http${tls:+s}://127.0.0.1:$site_port/index.html" > "$work/seeds.txt"
+echo "short crawl: $site_pages pages, nginx on 127.0.0.1:$site_port${tls:+ (https)}; $(nproc) cores," \
+  "load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 entries=()
 for entry in "${crawlers[@]}"; do entries+=("$entry" "${entry%%=*}-no-aot=${entry#*=}"); done
@@ -79,10 +103,11 @@ run() {
   case $label in *-no-aot) aot=off ;; esac
   if [ "$label" = wget2 ]; then
     (cd "$work/out" && /usr/bin/time -f "%e %U %S" -o "$work/time" wget2 -q -r -l inf --no-parent --max-threads=8 \
-      --delete-after --no-host-directories "$(cat "$work/seeds.txt")") || true
+      --delete-after --no-host-directories "${wget2_trust[@]}" "$(cat "$work/seeds.txt")") || true
   else
     (cd "$work/out" && SIEVECRAWL_AOT=$aot /usr/bin/time -f "%e %U %S" -o "$work/time" "$launcher" crawl \
-      "$work/seeds.txt" -q --delay 0ms --host-concurrency 8 -o pages.jsonl --log-file crawl.log >/dev/null)
+      "$work/seeds.txt" -q --delay 0ms --host-concurrency 8 "${trust[@]}" -o pages.jsonl --log-file crawl.log \
+      >/dev/null)
   fi
   local pages
   pages=$(awk '$9 == 200 && $7 ~ /\.html$/' "$work/nginx/access.log" | wc -l)
