@@ -6,6 +6,11 @@
 #                          $cluster_seeds (redis://127.0.0.1:P1,127.0.0.1:P2,... for --redis)
 #   cluster_spread         prints, per master, its keys of any crawl (sievecrawl:*) and their MEMORY USAGE, each
 #                          with its share of all masters'
+#   cluster_commands FILE  writes the masters' commands so far (INFO commandstats, calls summed over the masters,
+#                          one "COMMAND CALLS" a line) and, on a line "cpu SECONDS", their CPU time so far
+#   cluster_commands_since BEFORE AFTER
+#                          prints what two such files differ by: the Redis CPU seconds, all commands, and each
+#                          command's calls, most first
 #   stop_cluster           shuts the masters down, keeping nothing
 cluster_ports=()
 cluster_seeds=
@@ -50,6 +55,20 @@ cluster_spread() {
           for (i = 1; i <= n; i++) { p = port[i]
             printf "master 127.0.0.1:%s: %d keys (%.1f%%), %d bytes (%.1f%%)\n", p, keys[p],
               all_keys ? 100 * keys[p] / all_keys : 0, bytes[p], all_bytes ? 100 * bytes[p] / all_bytes : 0 } }'
+}
+
+cluster_commands() {
+  local port
+  for port in "${cluster_ports[@]}"; do
+    redis-cli -p "$port" info commandstats | tr -d '\r' | awk -F'[_:=,]' '/^cmdstat_/ { print $2, $4 }'
+    redis-cli -p "$port" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ { print "cpu", $2 }'
+  done | awk '{ sum[$1] += $2 } END { for (c in sum) print c, sum[c] }' > "$1"
+}
+
+cluster_commands_since() {
+  awk 'NR == FNR { before[$1] = $2; next } { print $1, $2 - before[$1] }' "$1" "$2" | sort -k2,2nr | awk '
+    $1 == "cpu" { cpu = $2; next } $2 > 0 { all += $2; if (++n <= 8) top = top " " tolower($1) " " $2 }
+    END { printf "Redis: %.2f s CPU over the masters, %d commands:%s\n", cpu, all, top }'
 }
 
 stop_cluster() {

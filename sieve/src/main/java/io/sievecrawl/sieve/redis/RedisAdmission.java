@@ -46,11 +46,12 @@ final class RedisAdmission<T> {
   private final boolean confirmed;
 
   /**
-   * What the scripts did: which tasks they admitted, by index, whether an origin came into line, and for each part
+   * What the scripts did: which tasks they admitted, by index, the shards whose line an origin may have joined (those
+   * of the tasks of each script that lined one up), and for each part
    * the batch reached (by shard when spread; else under shard 0, the whole filter) its layers and its newest layer's
    * set bits, and whether this batch grew it.
    */
-  record Batch(BitSet admitted, boolean linedUp, Map<Integer, Part> parts) {}
+  record Batch(BitSet admitted, BitSet linedUp, Map<Integer, Part> parts) {}
 
   /**
    * A part of the filter as a script left it: its layers, its newest layer's set bits (none when the script grew it),
@@ -102,7 +103,7 @@ final class RedisAdmission<T> {
     }
     List<List<Long>> results = Fanout.all(calls);
     BitSet admitted = new BitSet(tasks.size());
-    boolean linedUp = false;
+    BitSet linedUp = new BitSet();
     Map<Integer, Part> parts = new LinkedHashMap<>();
     int at = 0;
     for (Map.Entry<Integer, Script> e : scripts.entrySet()) {
@@ -113,7 +114,9 @@ final class RedisAdmission<T> {
           admitted.set(script.tasks.get(i - 3).index());
         }
       }
-      linedUp |= result.get(1) > 0;
+      if (result.get(1) > 0) {
+        script.tasks.forEach(offered -> linedUp.set(offered.shard()));
+      }
       int grewTo = result.get(2).intValue();
       if (grewTo > 0) {
         partLayers.accumulateAndGet(script.part, grewTo, Math::max);

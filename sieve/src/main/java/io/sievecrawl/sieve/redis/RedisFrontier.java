@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -42,7 +43,10 @@ public final class RedisFrontier<T> implements Frontier<T> {
    * 1. What this agent holds (checked-out origins, claimed tasks, claims on their way) is in LocalClaims, whose lock
    *    is held for memory only: no call to Redis is made under a lock here, so workers offer, claim, check out and
    *    acknowledge side by side (ShardWork's notes say how origins are checked out and claimed).
-   * 2. The global "finished" check is rate-limited (FINISHED_CHECK_NANOS), so idle workers do not hammer Redis.
+   * 2. The global "finished" check is rate-limited (FINISHED_CHECK_NANOS) and made by one worker at a time, the
+   *    others answered from the last one, so idle workers do not hammer Redis; it reads only the counters it needs,
+   *    and its first pass tells ShardWork which of this agent's shards hold open tasks (another agent may have lined
+   *    an origin up there).
    * 3. While Redis is unreachable, every call here waits in RedisCrawl.call (workers with it) for up to the outage
    *    grace; a call whose reply was lost is sent again, which Scripts shows to be safe for each script.
    * 4. A shard is used only while its lease holds by this agent's own clock (ShardLeases), and what its flight hash
@@ -63,7 +67,8 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final CapacityMonitor capacity;
   private volatile long bits; // of the whole filter, on one Redis
   private final PartEstimates parts; // of each part of the filter, when spread (as last seen here); else null
-  private volatile long finishedCheckedAt;
+  private volatile long nextFinishedCheck; // by the ticker
+  private final ReentrantLock finishedCheck = new ReentrantLock(); // only tried: one check at a time (note 2)
   private volatile boolean finished;
   private volatile SieveStats lastStats; // as last read, while Redis is away
 
@@ -71,7 +76,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
     this.crawl = crawl;
     this.ticker = crawl.ticker();
-    this.finishedCheckedAt = ticker.nanos() - FINISHED_CHECK_NANOS - 1; // never checked: the first call asks Redis
+    this.nextFinishedCheck = ticker.nanos(); // never checked: the first call asks Redis
     this.codec = codec;
     this.sizing = crawl.sizing();
     this.confirmed = crawl.confirmed();
@@ -82,7 +87,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       @Override
       public long recover(int shard) {
         long back = recovery.recover(shard);
-        work.linesMayHoldOrigins(); // its origins are lined up
+        work.lineMayHoldOrigins(shard); // its origins are lined up
         return back;
       }
 
@@ -178,9 +183,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
               layers.sizing(state.layers() - 1));
         }
       });
-      if (batch.linedUp()) {
-        work.linesMayHoldOrigins(); // an origin came into line
-      }
+      work.linesMayHoldOrigins(batch.linedUp()); // an origin came into their lines
       if (!batch.admitted().isEmpty()) {
         finished = false;
         capacity.check();
@@ -245,19 +248,25 @@ public final class RedisFrontier<T> implements Frontier<T> {
     if (work.stopped()) {
       return true;
     }
-    long now = ticker.nanos();
-    if (now - finishedCheckedAt > FINISHED_CHECK_NANOS) {
-      // not before the starting agent has queued its seeds: an agent that joins meanwhile would find nothing open
-      boolean seeding = crawl.call(redis -> redis.hexists(crawl.key("counters"), "seeding"));
-      finished = !seeding && nothingOpenTwice();
-      finishedCheckedAt = now;
+    if (ticker.nanos() - nextFinishedCheck >= 0 && finishedCheck.tryLock()) {
+      try {
+        if (ticker.nanos() - nextFinishedCheck >= 0) { // not checked meanwhile by the worker that held the lock
+          // not before the starting agent has queued its seeds: an agent that joins meanwhile would find nothing open
+          boolean seeding = crawl.call(redis -> redis.hexists(crawl.key("counters"), "seeding"));
+          finished = !seeding && nothingOpenTwice();
+          nextFinishedCheck = ticker.nanos() + FINISHED_CHECK_NANOS;
+        }
+      } finally {
+        finishedCheck.unlock();
+      }
     }
     return finished;
   }
 
   private boolean nothingOpenTwice() {
-    List<ShardCounts.Shard> first = ShardCounts.read(crawl);
-    return ShardCounts.sum(first).open() <= 0 && ShardCounts.nothingOpen(first, ShardCounts.read(crawl));
+    List<ShardCounts.Shard> first = ShardCounts.readOpen(crawl);
+    work.sawCounts(first);
+    return ShardCounts.sum(first).open() <= 0 && ShardCounts.nothingOpen(first, ShardCounts.readOpen(crawl));
   }
 
   @Override

@@ -34,6 +34,8 @@ final class ShardCounts {
    */
   /** The fields read: the version, the counters, the part's layers and each layer's set bits (the first's "bits"). */
   static final String[] FIELDS = fields();
+  /** The fields the end check reads: the version (a hash gone), admitted, dropped and done ({@link #readOpen}). */
+  private static final String[] OPEN_FIELDS = java.util.Arrays.copyOf(FIELDS, 4);
   private static final int FIRST_BITS = 5;
   private static final int LAYERS = 6;
 
@@ -106,22 +108,34 @@ final class ShardCounts {
    * (a read per shard, each of its slot) when spread.
    */
   static List<Shard> read(RedisCrawl crawl) {
+    return read(crawl, FIELDS);
+  }
+
+  /**
+   * As {@link #read(RedisCrawl)}, reading only what tells the open tasks (the version, admitted, dropped, done): the
+   * end check's reads, which idle agents make several times a second. The filter's bits read as none.
+   */
+  static List<Shard> readOpen(RedisCrawl crawl) {
+    return read(crawl, OPEN_FIELDS);
+  }
+
+  private static List<Shard> read(RedisCrawl crawl, String[] fields) {
     if (!crawl.spread()) {
       String[] keys = new String[crawl.shards()];
       for (int s = 0; s < keys.length; s++) {
         keys[s] = crawl.keys().shard(s);
       }
-      byte[][] fields = new byte[FIELDS.length][];
-      for (int f = 0; f < FIELDS.length; f++) {
-        fields[f] = RedisCrawl.bytes(FIELDS[f]);
+      byte[][] args = new byte[fields.length][];
+      for (int f = 0; f < fields.length; f++) {
+        args[f] = RedisCrawl.bytes(fields[f]);
       }
-      List<byte[]> values = crawl.eval(Scripts.READ_SHARDS, ScriptOutputType.MULTI, keys, fields);
+      List<byte[]> values = crawl.eval(Scripts.READ_SHARDS, ScriptOutputType.MULTI, keys, args);
       List<Shard> shards = new ArrayList<>(keys.length);
       for (int s = 0; s < keys.length; s++) {
-        List<KeyValue<String, byte[]>> one = new ArrayList<>(FIELDS.length);
-        for (int f = 0; f < FIELDS.length; f++) {
-          byte[] value = values.get(s * FIELDS.length + f);
-          one.add(value == null ? KeyValue.empty(FIELDS[f]) : KeyValue.just(FIELDS[f], value));
+        List<KeyValue<String, byte[]>> one = new ArrayList<>(fields.length);
+        for (int f = 0; f < fields.length; f++) {
+          byte[] value = values.get(s * fields.length + f);
+          one.add(value == null ? KeyValue.empty(fields[f]) : KeyValue.just(fields[f], value));
         }
         shards.add(of(one));
       }
@@ -130,7 +144,7 @@ final class ShardCounts {
     List<Supplier<Shard>> reads = new ArrayList<>(crawl.shards());
     for (int s = 0; s < crawl.shards(); s++) {
       String key = crawl.keys().shard(s);
-      reads.add(() -> of(crawl.call(redis -> redis.hmget(key, FIELDS))));
+      reads.add(() -> of(crawl.call(redis -> redis.hmget(key, fields))));
     }
     return present(crawl, Fanout.all(reads));
   }

@@ -5,10 +5,9 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
@@ -32,17 +31,16 @@ final class ShardWork {
    *    tasks.
    * 3. No call to Redis is made under a lock here (LocalClaims's lock is held for memory only), so workers claim,
    *    check out and acknowledge side by side.
-   * 4. Asking the lines for an origin when none was found is rate-limited (EMPTY_READ_PAUSE_NANOS) until this agent
-   *    admits a task, releases an origin or takes a shard's origins over (linesMayHoldOrigins), so idle workers do
-   *    not hammer Redis.
+   * 4. A line found empty is asked again only after a pause that grows while it stays empty (LinePauses), unless an
+   *    origin may have come into it meanwhile: this agent lined one up there, released one of its origins or took the
+   *    shard over, or its end check read that the shard holds open tasks (sawCounts). One worker asks after a pause,
+   *    so an agent with nothing to do costs a round trip per line per pause, not one per worker.
    * 5. In a crawl spread over a cluster each shard's line is asked by a script of its own (its keys are of its slot),
-   *    in turn from a rotating start until one yields an origin; a line found empty is skipped for the same pause
-   *    unless this agent lined something up meanwhile (linesMayHoldOrigins), so that a few busy shards among many
-   *    idle ones cost a round trip or two per origin checked out, not one per shard. On one Redis every owned shard
-   *    is asked in one script, as before.
+   *    in turn from a rotating start until one yields an origin, paused each on its own, so that a few busy shards
+   *    among many idle ones cost a round trip or two per origin checked out, not one per shard. On one Redis every
+   *    owned shard is asked in one script, paused as one.
    */
   private static final int CLAIM_AHEAD = 8;
-  private static final long EMPTY_READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
   private final RedisCrawl crawl;
   private final Ticker ticker; // the agent's: the pauses between empty reads
@@ -52,10 +50,8 @@ final class ShardWork {
   private final Function<byte[], String> originOf;
   private final ToIntFunction<String> shardOf;
   private final AtomicInteger nextLine = new AtomicInteger();
-  private volatile long lastEmptyRead; // when the lines were last found empty
-  private volatile boolean linesEmpty; // found empty at lastEmptyRead, and this agent has lined up none since
+  private final LinePauses pauses = new LinePauses(); // by group of shards (note 4)
   private volatile boolean stopped;
-  private final Map<Integer, Long> emptyShards = new ConcurrentHashMap<>(); // spread: when each line was found empty
 
   /**
    * @param originOf the origin of an encoded task
@@ -72,10 +68,28 @@ final class ShardWork {
     this.shardOf = shardOf;
   }
 
-  /** An origin may have come into line: the lines are asked again at once (note 4). */
-  void linesMayHoldOrigins() {
-    linesEmpty = false;
-    emptyShards.clear();
+  /** Origins may have come into the shard's line: it is asked again at once (note 4). */
+  void lineMayHoldOrigins(int shard) {
+    pauses.mayHold(keys.group(shard));
+  }
+
+  /** As {@link #lineMayHoldOrigins} for the shards set in {@code shards}. */
+  void linesMayHoldOrigins(BitSet shards) {
+    for (int s = shards.nextSetBit(0); s >= 0; s = shards.nextSetBit(s + 1)) {
+      lineMayHoldOrigins(s);
+    }
+  }
+
+  /**
+   * The shards' counts as this agent's end check read them: a shard of this agent's holding open tasks may have an
+   * origin in line that another agent lined up, and is asked at once (note 4).
+   */
+  void sawCounts(List<ShardCounts.Shard> counts) {
+    for (int s = 0; s < counts.size(); s++) {
+      if (counts.get(s).open() > 0 && leases.owns(s)) {
+        lineMayHoldOrigins(s);
+      }
+    }
   }
 
   /** Hands out nothing more: {@link #nextQueue} and {@link #poll} answer {@code null}. */
@@ -89,35 +103,47 @@ final class ShardWork {
 
   /**
    * Checks out the first origin in line among the shards this agent owns, shards taking turns; {@code null} when none
-   * is in line (asked again no sooner than {@link #EMPTY_READ_PAUSE_NANOS} after an empty answer).
+   * is in line (a line found empty is asked again only after a pause, note 4).
    */
   String nextQueue() {
-    long now = ticker.nanos();
-    if (stopped || linesEmpty && now - lastEmptyRead < EMPTY_READ_PAUSE_NANOS) {
-      return null;
-    }
-    while (true) {
+    while (!stopped) {
+      long now = ticker.nanos();
       List<List<Integer>> groups = keys.groups(leases.readable());
       String origin = null;
       int start = Math.floorMod(nextLine.getAndIncrement(), Math.max(1, groups.size()));
       for (int i = 0; i < groups.size() && origin == null; i++) {
-        List<Integer> group = groups.get((start + i) % groups.size());
-        if (group.size() == 1 && groups.size() > 1 && emptyLately(group.get(0), now)) {
-          continue; // note 5
-        }
-        origin = nextQueue(group);
-        if (origin == null && group.size() == 1) {
-          emptyShards.put(group.get(0), now);
-        }
+        origin = ask(groups.get((start + i) % groups.size()), now);
       }
       if (origin == null) {
-        emptyRead(now);
         return null;
       }
       if (claims.checkOut(origin)) {
         return origin;
       } // else it came into line while checked out here (note 2)
     }
+    return null;
+  }
+
+  /** The first origin in the group's line, checked out in one script; {@code null} if none, or if it is paused. */
+  private String ask(List<Integer> shards, long now) {
+    int group = keys.group(shards.get(0));
+    long ticket = pauses.ask(group, now);
+    if (ticket < 0) {
+      return null;
+    }
+    String origin;
+    try {
+      origin = nextQueue(shards);
+    } catch (RuntimeException e) {
+      pauses.failed(group);
+      throw e;
+    }
+    if (origin == null) {
+      pauses.empty(group, ticket, now);
+    } else {
+      pauses.found(group);
+    }
+    return origin;
   }
 
   /** The first origin in line among {@code shards}, of one hash tag, checked out in one script; or {@code null}. */
@@ -131,17 +157,6 @@ final class ShardWork {
       return null;
     }
     return new String((byte[]) found.get(1), StandardCharsets.UTF_8);
-  }
-
-  /** Whether {@code shard}'s line was found empty less than {@link #EMPTY_READ_PAUSE_NANOS} ago (note 5). */
-  private boolean emptyLately(int shard, long now) {
-    Long at = emptyShards.get(shard);
-    return at != null && now - at < EMPTY_READ_PAUSE_NANOS;
-  }
-
-  private void emptyRead(long now) {
-    lastEmptyRead = now;
-    linesEmpty = true;
   }
 
   /** The origin's next task handed out to a worker, claimed in Redis first when none waits here; or {@code null}. */
@@ -188,8 +203,9 @@ final class ShardWork {
    */
   void releaseQueue(String origin) {
     List<LocalClaims.Claimed> ahead = claims.release(origin);
-    unclaim(origin, shardOf.applyAsInt(origin), ahead);
-    linesEmpty = false; // it may be in line again
+    int shard = shardOf.applyAsInt(origin);
+    unclaim(origin, shard, ahead);
+    lineMayHoldOrigins(shard); // it may be in line again
   }
 
   /** Puts the claimed tasks back at the head of the origin's list, and the origin in line if it holds tasks. */
