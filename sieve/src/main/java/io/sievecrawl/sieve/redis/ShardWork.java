@@ -75,6 +75,12 @@ final class ShardWork {
 
   /** As {@link #lineMayHoldOrigins} for the shards set in {@code shards}. */
   void linesMayHoldOrigins(BitSet shards) {
+    if (!keys.spread()) { // one group
+      if (!shards.isEmpty()) {
+        lineMayHoldOrigins(0);
+      }
+      return;
+    }
     for (int s = shards.nextSetBit(0); s >= 0; s = shards.nextSetBit(s + 1)) {
       lineMayHoldOrigins(s);
     }
