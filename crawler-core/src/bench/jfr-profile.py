@@ -2,7 +2,7 @@
 """Summarizes a Java Flight Recording of a crawl: where the CPU went by thread, what the JIT compiled and how long each
 compilation took, the hot frames of the samples and the allocation sites.
 
-    jfr-profile.py RECORDING.jfr [TOP]
+    jfr-profile.py RECORDING.jfr [TOP [TREE_MIN]]
 
 Record a crawl with the profile settings and every compilation kept (JFR's default keeps those over 100 ms only):
 
@@ -11,7 +11,10 @@ Record a crawl with the profile settings and every compilation kept (JFR's defau
 
 or give crawl-vs-wget2.sh a launcher that sets it (-s jfr=/path/to/wrapper). Reads the recording with the `jfr` tool
 of the JDK that wrote it ($JAVA_HOME/bin/jfr, else the newest under /usr/lib/jvm, else the one on PATH). TOP rows per
-table (default 25). A compilation's duration is wall time on its compiler thread, so on a loaded machine it includes
+table (default 25). The call tree of the samples shows the frames on at least TREE_MIN percent of them (default 1),
+top down, a chain of frames through which nearly all their samples pass (a pipeline's steps) printed at one
+indentation, a method calling itself as one frame. Start the recording late to see a crawl's steady state only: StartFlightRecording's delay=60s. A
+compilation's duration is wall time on its compiler thread, so on a loaded machine it includes
 waiting for a CPU: compare the shares, not the seconds, between runs. Not part of the build or CI.
 """
 import collections
@@ -75,11 +78,41 @@ def print_table(title, counter, total, top, unit="%"):
         print(f"  {share:5.1f}{unit}  {key}")
 
 
+def print_tree(samples, min_share):
+    """The samples' call tree, top down: each frame with the share of the samples that passed through it."""
+    paths = collections.Counter()
+    for stack in map(frames, samples):
+        path = ()
+        for frame in reversed(stack):
+            frame = re.sub(r"\$\$Lambda[./]0x[0-9a-f]+", "$$Lambda", frame)
+            if path and path[-1] == frame:
+                continue  # direct recursion (a tree walk) is one node
+            path += (frame,)
+            paths[path] += 1
+    children = collections.defaultdict(list)
+    for path, count in paths.items():
+        children[path[:-1]].append((count, path))
+    total = len(samples)
+    print(f"\nCall tree of the samples (frames on at least {min_share}% of them, top down)")
+
+    def show(parent, depth):
+        for count, path in sorted(children[parent], reverse=True):
+            if 100 * count / total < min_share:
+                continue
+            while len(children[path]) == 1 and children[path][0][0] >= 0.99 * count:
+                path = children[path][0][1]  # a frame nearly every sample passes on through: fold it
+            print(f"  {100 * count / total:5.1f}%  {'  ' * min(depth, 40)}{path[-1]}")
+            show(path, depth + 1)
+
+    show((), 0)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     recording = sys.argv[1]
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    tree_min = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
 
     load = collections.Counter()
     for e in events(recording, "jdk.ThreadCPULoad", 1):
@@ -112,7 +145,7 @@ def main():
         print(f"  {duration:6.3f} s  level {level}{' OSR' if osr else '    '} {code:6d} B code"
               f" {inlined:6d} B inlined  {method}")
 
-    samples = events(recording, "jdk.ExecutionSample")
+    samples = events(recording, "jdk.ExecutionSample", 256)
     print(f"\nExecution samples: {len(samples)}")
     by_thread = collections.Counter(thread_kind(e["values"]["sampledThread"].get("javaName")) for e in samples)
     print_table("Samples by thread kind", by_thread, len(samples), top)
@@ -128,6 +161,8 @@ def main():
         del inclusive[frame]  # the JDK's and the worker's dispatch, on nearly every stack
     print_table("Methods on the stack (inclusive; outside the JDK, on at most 75% of the samples)", inclusive,
                 len(samples), top)
+
+    print_tree(samples, tree_min)
 
     allocations = events(recording, "jdk.ObjectAllocationSample")
     weight = sum(e["values"]["weight"] for e in allocations)
