@@ -202,6 +202,26 @@ class LauncherIT {
   }
 
   @Test
+  void aJava22OrNewerExitsWithoutWaitingForThreadsInNativeCodeAndAJava21IsNotToldOfIt() throws Exception {
+    String noWait = "-XX:UserThreadWaitAttemptsAtExit=0";
+    List<String> java25 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
+    assertTrue(java25.indexOf(noWait) > 0 && java25.indexOf(noWait) < java25.indexOf("-jar"), java25.toString());
+    Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
+    List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
+    assertTrue(withCache.indexOf(noWait) > 0 && withCache.indexOf(noWait) < withCache.indexOf("-jar"),
+        withCache.toString());
+    List<String> java22 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk22", "22.0.2").toString()), "crawl");
+    assertTrue(java22.contains(noWait), java22.toString());
+    List<String> java21 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString()), "crawl");
+    assertFalse(java21.stream().anyMatch(a -> a.contains("UserThreadWaitAttemptsAtExit")), // 21 would not start
+        java21.toString());
+    List<String> asked = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString(),
+        "SIEVECRAWL_OPTS", "-XX:UserThreadWaitAttemptsAtExit=30"), "crawl");
+    assertTrue(asked.indexOf(noWait) < asked.indexOf("-XX:UserThreadWaitAttemptsAtExit=30"),
+        "the user's comes last and wins: " + asked);
+  }
+
+  @Test
   void aGarbageCollectorNamedInTheOptionsWins() throws Exception {
     Path java = fakeJdk("jdk21", "21.0.2");
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString(), "SIEVECRAWL_OPTS", "-XX:+UseG1GC -Xmx1g"),
