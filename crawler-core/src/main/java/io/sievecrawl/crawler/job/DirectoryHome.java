@@ -322,11 +322,21 @@ public final class DirectoryHome implements CrawlHome {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A completed crawl in a directory that goes when the crawl completes ({@link #removedWhenComplete}) is not
+   * checkpointed: the filter (20 MB at the default n) would be written and forced to disk only to be deleted. Should
+   * the directory stay after all (its results could not be closed, or the process dies before it is removed), the
+   * next run replays the frontier's log, as after a kill.
+   */
   @Override
   public synchronized void runEnded(CrawlSummary.End end, CrawlState crawlState) throws IOException {
     if (frontier != null) {
       try {
-        frontier.checkpoint();
+        if (end != CrawlSummary.End.COMPLETED || !removedWhenComplete()) {
+          frontier.checkpoint();
+        }
       } catch (IOException | FrontierFailure e) {
         log.warn("could not write the final frontier checkpoint ({}); resume replays the log instead",
             e.getMessage());

@@ -3,12 +3,16 @@ package io.sievecrawl.crawler.job;
 import io.sievecrawl.crawler.home.RunOptions;
 import io.sievecrawl.sieve.Ticker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.crawler.CrawlState;
+import io.sievecrawl.crawler.CrawlTask;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.warc.WarcArchive;
 import io.sievecrawl.crawler.warc.WarcInUseException;
 import io.sievecrawl.sieve.testing.FakeClock;
@@ -51,6 +55,40 @@ class DirectoryHomeStateTest {
     }
     assertTrue(Files.size(dir.resolve("job/pages-per-origin.cms")) < 16_384,
         "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
+  }
+
+  @Test
+  void aCompletedCrawlWhoseDirectoryGoesIsNotCheckpointedAndStillResumesFromItsLog() throws IOException {
+    DirectoryHome kept = DirectoryHome.create(dir.resolve("kept"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock);
+    DirectoryHome removed = DirectoryHome.create(dir.resolve("removed"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock);
+    removed.removeWhenComplete();
+    for (DirectoryHome job : List.of(kept, removed)) {
+      job.runStarts(RUN);
+      assertTrue(job.frontier().offer(new CrawlTask(Url.ofCanonical("https://example.com/"), 0, null, 0, 0)));
+    }
+    List<String> filtersBefore = filters(dir.resolve("removed"));
+    kept.runEnded(CrawlSummary.End.COMPLETED, CrawlState.fresh());
+    removed.runEnded(CrawlSummary.End.COMPLETED, CrawlState.fresh());
+    kept.close();
+    removed.close();
+    assertEquals(1, filters(dir.resolve("kept")).size() - filtersBefore.size(), "the final checkpoint's filter");
+    assertEquals(filtersBefore, filters(dir.resolve("removed")), "no filter written only to be deleted");
+
+    // Left in place after all (its removal failed or never came), it resumes from its log: the URL is still seen.
+    try (DirectoryHome resumed = DirectoryHome.open(dir.resolve("removed"), clock)) {
+      assertEquals(DirectoryHome.Status.COMPLETED, resumed.status());
+      resumed.runStarts(RUN);
+      assertFalse(resumed.frontier().offer(new CrawlTask(Url.ofCanonical("https://example.com/"), 0, null, 0, 0)), "seen before");
+      assertEquals(1, resumed.frontier().stats().queued(), "still queued: never fetched");
+    }
+  }
+
+  private static List<String> filters(Path job) throws IOException {
+    try (var files = Files.list(job.resolve("frontier"))) {
+      return files.map(f -> f.getFileName().toString()).filter(name -> name.endsWith(".bf")).sorted().toList();
+    }
   }
 
   @Test
