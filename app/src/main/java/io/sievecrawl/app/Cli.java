@@ -2,14 +2,48 @@ package io.sievecrawl.app;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import picocli.CommandLine;
 
 /** Builds the picocli command line with every handler wired, for {@link Main} and for tests alike. */
 final class Cli {
+  /*
+   * picocli builds a command's model by reflection the first time (annotations read, proxies and method handles
+   * made, in the interpreter): the models of all nine commands took about 0.3 s of CPU before a crawl could start, a
+   * fifth of a short crawl's wall time. A command line that starts with a command's name gets that command's model
+   * only; anything else (help, a version, a mistyped command, completion, which describes them all) gets them all.
+   */
   private Cli() {}
 
+  /** Runs {@code args} with the models of the commands it needs and returns the exit code. */
+  static int run(Terminal terminal, Clocks clocks, String... args) {
+    return create(terminal, clocks, commandsFor(args)).execute(args);
+  }
+
+  /** The command line with every command: for help, completion and documentation. */
   static CommandLine create(Terminal terminal, Clocks clocks) {
-    CommandLine cli = new CommandLine(new SievecrawlCommand(), new CommandFactory(terminal, clocks));
+    return create(terminal, clocks, SievecrawlCommand.COMMANDS);
+  }
+
+  /** The command {@code args} starts with, alone, unless it describes the others; otherwise every command. */
+  static List<Class<?>> commandsFor(String... args) {
+    if (args.length > 0) {
+      for (Class<?> command : SievecrawlCommand.COMMANDS) {
+        if (command != CompletionCommand.class
+            && command.getAnnotation(CommandLine.Command.class).name().equals(args[0])) {
+          return java.util.List.of(command);
+        }
+      }
+    }
+    return SievecrawlCommand.COMMANDS;
+  }
+
+  private static CommandLine create(Terminal terminal, Clocks clocks, List<Class<?>> commands) {
+    CommandFactory factory = new CommandFactory(terminal, clocks);
+    CommandLine cli = new CommandLine(new SievecrawlCommand(), factory);
+    for (Class<?> command : commands) {
+      cli.addSubcommand(new CommandLine(command, factory)); // before the settings below, which apply to them too
+    }
     cli.setOut(new PrintWriter(terminal.out(), true));
     // On a terminal, error lines are wrapped at words to its width, as warnings and the summary are.
     cli.setErr(new PrintWriter(terminal.interactive()

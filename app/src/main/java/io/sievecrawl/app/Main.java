@@ -14,7 +14,7 @@ public final class Main {
   /** Runs one command line with the given standard streams and returns its exit code; never calls System.exit. */
   public static int run(InputStream in, PrintStream out, PrintStream err, String... args) {
     try {
-      return Cli.create(new Terminal(in, out, err, StatusLine.stderrIsTerminal()), Clocks.system()).execute(args);
+      return Cli.run(new Terminal(in, out, err, StatusLine.stderrIsTerminal()), Clocks.system(), args);
     } catch (Error e) { // picocli hands only Exceptions to the handler: an Error still gets one line, no trace
       err.println("sievecrawl: internal error: " + e);
       if (java.util.Arrays.asList(args).contains("--stacktrace")) {

@@ -9,10 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = SievecrawlCommand.VersionProvider.class,
     description = "A polite, fast web crawler that fetches every reachable page in scope exactly once.",
-    subcommands = {CrawlCommand.class, ResumeCommand.class, RecrawlCommand.class, JoinCommand.class, RemoveCommand.class, PlanCommand.class,
-        BenchCommand.class, WaczCommand.class, CompletionCommand.class},
     footer = {"%nRun 'sievecrawl COMMAND --help' for a command's options."})
 final class SievecrawlCommand implements Runnable {
+  /** The commands, in the order help lists them ({@link Cli} adds them: all, or only the one a command line runs). */
+  static final java.util.List<Class<?>> COMMANDS = java.util.List.of(CrawlCommand.class, ResumeCommand.class,
+      RecrawlCommand.class, JoinCommand.class, RemoveCommand.class, PlanCommand.class, BenchCommand.class,
+      WaczCommand.class, CompletionCommand.class);
 
   @picocli.CommandLine.Spec
   picocli.CommandLine.Model.CommandSpec spec;

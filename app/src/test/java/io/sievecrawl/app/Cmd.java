@@ -15,9 +15,9 @@ record Cmd(int exitCode, String out, String err) {
   static Cmd runWithInput(String stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Cli.create(new Terminal(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+    int code = Cli.run(new Terminal(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8), false),
-        Clocks.system()).execute(args);
+        Clocks.system(), args);
     return new Cmd(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 

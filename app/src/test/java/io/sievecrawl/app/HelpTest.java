@@ -55,6 +55,29 @@ class HelpTest {
   }
 
   @Test
+  void aCommandLineGetsTheModelOfTheCommandItRunsOnlyAndItsHelpIsTheSameAsWithEveryCommand() {
+    CommandLine all = Cli.create(new Terminal(System.in, System.out, System.err, false), Clocks.system());
+    assertEquals(SievecrawlCommand.COMMANDS.size(), all.getSubcommands().size());
+    for (Map.Entry<String, CommandLine> command : all.getSubcommands().entrySet()) {
+      String name = command.getKey();
+      List<Class<?>> built = Cli.commandsFor(name, "seeds.txt", "--max-pages", "5");
+      if (name.equals("completion")) {
+        assertEquals(SievecrawlCommand.COMMANDS, built, "completion describes every command");
+      } else {
+        assertEquals(List.of(command.getValue().getCommandSpec().userObject().getClass()), built, name);
+      }
+      Cmd help = Cmd.run(name, "--help");
+      assertEquals(0, help.exitCode(), help.toString());
+      assertEquals(command.getValue().getUsageMessage(CommandLine.Help.Ansi.OFF), help.out(), name);
+    }
+    for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"--version"},
+        new String[] {"craw", "seeds.txt"}, new String[] {"seeds.txt"}, new String[] {"-h", "crawl"})) {
+      assertEquals(SievecrawlCommand.COMMANDS, Cli.commandsFor(args), List.of(args).toString());
+    }
+    assertEquals(all.getUsageMessage(CommandLine.Help.Ansi.OFF), Cmd.run("--help").out());
+  }
+
+  @Test
   void planWaczAndRemoveListOnlyTheirOwnExitCodes() {
     Map<String, List<String>> codes = Map.of("plan", List.of("0", "1", "2", "3"), "wacz", List.of("0", "1", "2", "5",
         "7"), "remove", List.of("0", "1", "2", "9"));
