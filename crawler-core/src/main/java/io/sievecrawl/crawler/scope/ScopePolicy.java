@@ -146,7 +146,7 @@ public final class ScopePolicy {
     if (matchesAny(exclude, canonical) || (!include.isEmpty() && !matchesAny(include, canonical))) {
       return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
+    return isTrap(url) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /** Whether the site of {@code url} is in scope: a seed's (crawl.scope host), of a seed's domain, or any. */
@@ -176,7 +176,7 @@ public final class ScopePolicy {
     if (matchesAny(exclude, url.toString())) {
       return SkipReason.OUT_OF_SCOPE_PATTERN;
     }
-    return isTrap(url.path()) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
+    return isTrap(url) ? SkipReason.OUT_OF_SCOPE_TRAP : null;
   }
 
   /**
@@ -213,17 +213,21 @@ public final class ScopePolicy {
 
   /**
    * Too many path segments (a trailing slash adds none), or one non-empty segment repeated too often
-   * (/a/b/a/b/a/b/...). Segments are compared in place, which for the short paths of nearly every URL costs less
-   * than splitting the path and counting in a map; long paths are counted in a map.
+   * (/a/b/a/b/a/b/...). Runs for every link a page offers, so the path is read in place in the URL's string, and its
+   * segments compared in place, which for the short paths of nearly every URL costs less than splitting the path and
+   * counting in a map; long paths are counted in a map.
    */
-  private boolean isTrap(String path) {
-    int end = path.length();
-    while (end > 1 && path.charAt(end - 1) == '/') {
+  private boolean isTrap(Url url) {
+    String s = url.toString();
+    int from = url.origin().length(); // the path is s[from, to): it starts with '/'
+    int to = url.pathEnd();
+    int end = to;
+    while (end > from + 1 && s.charAt(end - 1) == '/') {
       end--;
     }
     int segments = 1;
-    for (int i = 1; i < end; i++) {
-      if (path.charAt(i) == '/') {
+    for (int i = from + 1; i < end; i++) {
+      if (s.charAt(i) == '/') {
         segments++;
       }
     }
@@ -233,16 +237,39 @@ public final class ScopePolicy {
     if (segments <= maxSegmentRepeats) {
       return false;
     }
-    return segments <= 64 ? repeatsInPlace(path) : repeatsCounted(path);
+    return segments <= 64 ? repeatsInPlace(s, from, to) : repeatsCounted(s.substring(from, to));
   }
 
-  private boolean repeatsInPlace(String path) {
-    for (int start = 1; start <= path.length(); ) {
-      int end = segmentEnd(path, start);
-      if (end > start && timesFrom(path, start, end) > maxSegmentRepeats) {
-        return true;
+  /**
+   * Whether a non-empty segment of the path {@code s[from, to)} occurs more than maxSegmentRepeats times. The
+   * segments' bounds are found in one pass, then compared pairwise, by length first, and a segment is only counted
+   * while enough segments follow it to repeat it too often.
+   */
+  private boolean repeatsInPlace(String s, int from, int to) {
+    int[] starts = new int[65]; // at most 64 segments before a trailing run of slashes, and the empty ones after
+    int count = 0;
+    for (int start = from + 1; start <= to; count++) {
+      if (count == starts.length) {
+        return repeatsCounted(s.substring(from, to));
       }
-      start = end + 1;
+      starts[count] = start;
+      int slash = s.indexOf('/', start, to);
+      start = (slash < 0 ? to : slash) + 1;
+    }
+    for (int i = 0; count - i > maxSegmentRepeats; i++) {
+      int start = starts[i];
+      int length = (i + 1 < count ? starts[i + 1] - 1 : to) - start;
+      if (length == 0) {
+        continue;
+      }
+      int times = 1;
+      for (int j = i + 1; j < count; j++) {
+        int other = starts[j];
+        int otherLength = (j + 1 < count ? starts[j + 1] - 1 : to) - other;
+        if (otherLength == length && s.regionMatches(other, s, start, length) && ++times > maxSegmentRepeats) {
+          return true;
+        }
+      }
     }
     return false;
   }
@@ -255,25 +282,6 @@ public final class ScopePolicy {
       }
     }
     return false;
-  }
-
-  /** How often the segment {@code path[start, end)} occurs from {@code start} on, itself included. */
-  private static int timesFrom(String path, int start, int end) {
-    int length = end - start;
-    int times = 0;
-    for (int at = start; at <= path.length(); ) {
-      int atEnd = segmentEnd(path, at);
-      if (atEnd - at == length && path.regionMatches(at, path, start, length)) {
-        times++;
-      }
-      at = atEnd + 1;
-    }
-    return times;
-  }
-
-  private static int segmentEnd(String path, int start) {
-    int slash = path.indexOf('/', start);
-    return slash < 0 ? path.length() : slash;
   }
 
   /** The registrable domain (public-suffix aware), or the host itself for IP addresses and bare names. */

@@ -145,7 +145,15 @@ public final class Url {
 
   /** The path, never empty: it starts with {@code /}. */
   public String path() {
-    return url.substring(origin.length(), queryMark < 0 ? url.length() : queryMark);
+    return url.substring(origin.length(), pathEnd());
+  }
+
+  /**
+   * Where the {@link #path()} ends in {@link #toString()} (it starts at the origin's length): at the query's
+   * {@code ?}, or at the end. For reading the path in place, without a string of its own.
+   */
+  public int pathEnd() {
+    return queryMark < 0 ? url.length() : queryMark;
   }
 
   /** The query without its {@code ?}, never empty, or {@code null} if there is none. */
