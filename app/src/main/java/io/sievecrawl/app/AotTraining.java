@@ -27,9 +27,14 @@ final class AotTraining {
    * scripts, gzip, windows-1252), so that the profiles do not tell the JIT compiler that HTML is only the plain pages of
    * the bench site, and nothing but the loopback interface: no request leaves the machine. First a short crawl that
    * archives (--warc, --text), so that the WARC writer's classes are in the cache too, then a crawl of the whole site
-   * as 'crawl' runs by default, long enough for its hot methods to be compiled, whose profiles outweigh the first's.
+   * as 'crawl' runs by default, long enough for its hot methods to be compiled, whose profiles outweigh the first's;
+   * then the same pages over https, with a certificate made for the run (TrainingCertificate), so that the TLS code's
+   * classes (handshake, certificate checks, the record layer, AES-GCM) are in the cache and its methods' profiles
+   * ready: most sites are https, and without them a crawl of https sites spends its first seconds in that code
+   * interpreted or waiting for the compiler.
    */
   static final int PAGES = 2_000;
+  static final int HTTPS_PAGES = 1_000;
   private static final int FAN_OUT = 20;
   private static final int FIRST_JAVA_WITH_AOT_CACHE = 25;
 
@@ -64,13 +69,40 @@ final class AotTraining {
         System.out.printf("sievecrawl: AOT training crawled %,d of the %,d pages%n", PAGES - site.pagesNeverServed(),
             PAGES);
       }
+      if (code == ExitCodes.OK) {
+        code = crawlOverHttps(dir);
+      }
     } finally {
       deleteTree(dir);
     }
     // The cache is written at exit all the same: it holds what the run got to, and a later run can use it.
-    System.out.printf("sievecrawl: AOT training crawl of %,d pages on 127.0.0.1 took %.1f s%s%n", PAGES,
-        (System.nanoTime() - start) / 1e9, code == ExitCodes.OK ? "" : "; it failed with exit code " + code);
+    System.out.printf("sievecrawl: AOT training crawl of %,d pages (and %,d over https) on 127.0.0.1 took %.1f s%s%n",
+        PAGES, HTTPS_PAGES, (System.nanoTime() - start) / 1e9,
+        code == ExitCodes.OK ? "" : "; it failed with exit code " + code);
     System.exit(ExitCodes.OK);
+  }
+
+  /**
+   * Crawls {@value #HTTPS_PAGES} pages of the site served over https, trusting its certificate through fetch.ca-file;
+   * if no certificate can be made (a JDK without keytool), says so and trains without.
+   */
+  private static int crawlOverHttps(Path dir) throws IOException {
+    TrainingCertificate certificate;
+    try {
+      certificate = TrainingCertificate.make(Files.createDirectories(dir.resolve("tls")));
+    } catch (IOException e) {
+      System.out.printf("sievecrawl: AOT training without https: %s%n", e.getMessage());
+      return ExitCodes.OK;
+    }
+    try (SyntheticSite site = SyntheticSite.startVaried(PAGES, FAN_OUT, certificate.server())) {
+      Path seeds = Files.writeString(dir.resolve("https-seeds.txt"), site.rootUrl() + "\n");
+      int code = crawl(dir.resolve("https"), seeds, "--max-pages", Integer.toString(HTTPS_PAGES), "--set",
+          "fetch.ca-file=" + certificate.caFile());
+      if (code == ExitCodes.OK && site.pagesNeverServed() == PAGES) {
+        System.out.println("sievecrawl: AOT training fetched no page over https");
+      }
+      return code;
+    }
   }
 
   /** Runs {@code sievecrawl crawl} in this JVM into {@code dir}; returns its exit code, its errors printed if any. */

@@ -2,6 +2,8 @@ package io.sievecrawl.crawler.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPOutputStream;
+import javax.net.ssl.SSLContext;
 
 /**
  * A generated web site ({@link SyntheticPages}) served on the loopback interface, for benchmarks and tests. Counts
@@ -31,7 +34,7 @@ public final class SyntheticSite implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicInteger();
   private final int pages;
   private final SyntheticPages site;
-  private final String origin; // http://127.0.0.1:port
+  private final String origin; // http://127.0.0.1:port, or https://
   private final HttpServer server;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final AtomicIntegerArray requests;
@@ -43,7 +46,8 @@ public final class SyntheticSite implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
-  private SyntheticSite(int pages, int fanOut, long responseDelayMillis, boolean varied) throws IOException {
+  private SyntheticSite(int pages, int fanOut, long responseDelayMillis, boolean varied, SSLContext tls)
+      throws IOException {
     this.pages = pages;
     this.site = new SyntheticPages(pages, fanOut, varied);
     this.responseDelayMillis = responseDelayMillis;
@@ -51,11 +55,19 @@ public final class SyntheticSite implements AutoCloseable {
     this.imageRequests = new AtomicIntegerArray(pages);
     this.versions = new AtomicIntegerArray(pages);
     configureJdkServer();
-    this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+    InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    if (tls == null) {
+      this.server = HttpServer.create(loopback, 4096);
+    } else {
+      HttpsServer https = HttpsServer.create(loopback, 4096);
+      https.setHttpsConfigurator(new HttpsConfigurator(tls));
+      this.server = https;
+    }
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
-    this.origin = "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+    this.origin = (tls == null ? "http://" : "https://") + server.getAddress().getAddress().getHostAddress() + ":"
+        + server.getAddress().getPort();
   }
 
   /**
@@ -84,7 +96,7 @@ public final class SyntheticSite implements AutoCloseable {
       throw new IllegalArgumentException("pages must be at least 1, fan-out and delay at least 0, were " + pages + ", "
           + fanOut + ", " + responseDelayMillis);
     }
-    return new SyntheticSite(pages, fanOut, responseDelayMillis, false);
+    return new SyntheticSite(pages, fanOut, responseDelayMillis, false, null);
   }
 
   /**
@@ -93,11 +105,19 @@ public final class SyntheticSite implements AutoCloseable {
    * which should see what real sites send.
    */
   public static SyntheticSite startVaried(int pages, int fanOut) throws IOException {
+    return startVaried(pages, fanOut, null);
+  }
+
+  /**
+   * As {@link #startVaried(int, int)}, over https with the server's key and certificate of {@code tls} when it is
+   * not null: the root URL is then {@code https://127.0.0.1:port/}.
+   */
+  public static SyntheticSite startVaried(int pages, int fanOut, SSLContext tls) throws IOException {
     if (pages < 1 || fanOut < 0) {
       throw new IllegalArgumentException("pages must be at least 1, fan-out at least 0, were " + pages + ", "
           + fanOut);
     }
-    return new SyntheticSite(pages, fanOut, 0, true);
+    return new SyntheticSite(pages, fanOut, 0, true, tls);
   }
 
   /** From now on, answers every page after {@code millis}. */
@@ -110,7 +130,7 @@ public final class SyntheticSite implements AutoCloseable {
     return maxInFlight.get();
   }
 
-  /** The site's root URL, {@code http://127.0.0.1:port/}. */
+  /** The site's root URL, {@code http://127.0.0.1:port/} (or https). */
   public String rootUrl() {
     return origin + "/";
   }
