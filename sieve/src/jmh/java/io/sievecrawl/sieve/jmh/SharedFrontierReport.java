@@ -11,24 +11,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How fast can agents admit URLs through a shared Redis frontier when fetching costs nothing: 1, 2 and 3 agents,
- * each a connection and a worker loop that takes a task, offers its 20 links in one batch (new URLs) and
- * acknowledges it. Prints admitted URLs/s per agent and in all, and Redis round trips per admitted URL: the calls of
- * the work loop (scripts, stream reads and claims) read from INFO commandstats; the heartbeat's few calls per
- * lease period are not counted. Against a redis-server started on loopback, or with {@code cluster} a Redis Cluster of
- * three masters (the crawl spread over them), where it also prints each master's share of the commands beside its
- * share of the crawl's shards.
+ * each a connection and a worker loop that works as a crawler's scheduler does with its set of origins full: it
+ * checks an origin out, takes up to {@value #TURN_PAGES} of its pages (its turn), and for each offers its 20 links in
+ * one batch (new URLs) and acknowledges it, then gives the origin back. Every task it claims it fetches, so what the
+ * rows measure is the admission and a page's round trips, not tasks claimed and put back. Prints admitted URLs/s per
+ * agent and in all, pages/s, Redis round trips per page and per admitted URL (the calls of the work loop: scripts,
+ * stream reads and claims, read from INFO commandstats; the heartbeat's few calls per lease period are not counted),
+ * and Redis CPU per admitted URL. Against a redis-server started on loopback, or with {@code cluster} a Redis Cluster
+ * of three masters (the crawl spread over them), where it also prints each master's share of the commands beside its
+ * share of the crawl's shards. With {@code commands} it also prints each Redis command's calls and microseconds per
+ * page (INFO commandstats, every command).
  *
  * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec
  * -Djmh.main=io.sievecrawl.sieve.jmh.SharedFrontierReport -Djmh.args="10"} (seconds per run; {@code "10 cluster"}
- * for the cluster). All agents share this machine's 2 cores with Redis, so the figures measure the agents' CPU as
- * much as Redis.
+ * for the cluster, {@code "10 commands"} for the commands). All agents share this machine's 2 cores with Redis, so
+ * the figures measure the agents' CPU as much as Redis.
  */
 public final class SharedFrontierReport {
   private static final int LINKS_PER_PAGE = 20;
+  private static final int TURN_PAGES = 16; // a turn of an origin, as the crawler's scheduler gives one (TURN_LEASES)
 
   private SharedFrontierReport() {}
 
@@ -37,21 +43,24 @@ public final class SharedFrontierReport {
 
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    boolean onCluster = args.length > 1 && args[1].equals("cluster");
+    List<String> flags = List.of(args).subList(Math.min(1, args.length), args.length);
+    boolean onCluster = flags.contains("cluster");
+    boolean byCommand = flags.contains("commands");
     try (RedisServer redis = onCluster ? null : RedisServer.start(null);
         RedisCluster cluster = onCluster ? RedisCluster.start() : null) {
       Target target = onCluster
           ? new Target(cluster.seeds(), cluster.masters().stream().map(RedisCluster.Node::uri).toList(), cluster)
           : new Target(redis.uri(), List.of(redis.uri()), null);
-      System.out.printf(Locale.ROOT, "%-7s %14s %12s %21s %22s%n", "agents", "admitted/s", "per agent", "round trips per URL",
-          "Redis CPU us per URL");
+      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s%n", "agents", "admitted/s", "per agent",
+          "pages/s", "round trips per", "round trips per", "Redis CPU us");
+      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s%n", "", "", "", "", "page", "URL", "per URL");
       for (int agents = 1; agents <= 3; agents++) {
-        run(target, agents, seconds);
+        run(target, agents, seconds, byCommand);
       }
     }
   }
 
-  private static void run(Target redis, int agents, int seconds) throws Exception {
+  private static void run(Target redis, int agents, int seconds, boolean byCommand) throws Exception {
     String name = "bench-" + agents;
     List<RedisFrontier<String>> frontiers = new ArrayList<>();
     List<RedisCrawl> crawls = new ArrayList<>();
@@ -70,28 +79,34 @@ public final class SharedFrontierReport {
     frontiers.get(0).offerAll(seeds);
     long[] commandsBefore = redis.nodes().stream().mapToLong(SharedFrontierReport::commands).toArray();
     double cpuBefore = redis.nodes().stream().mapToDouble(RedisInfo::cpuSeconds).sum();
+    Map<String, long[]> statsBefore = byCommand ? RedisInfo.commandStats(redis.nodes()) : Map.of();
     AtomicLong admitted = new AtomicLong();
+    AtomicLong pages = new AtomicLong();
     long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     List<Thread> workers = new ArrayList<>();
     for (RedisFrontier<String> frontier : frontiers) {
       workers.add(Thread.ofPlatform().start(() -> {
         while (System.nanoTime() < end) {
           String origin = frontier.nextQueue();
-          Claim<String> claim = origin == null ? null : frontier.poll(origin);
-          if (origin != null) {
-            frontier.releaseQueue(origin);
-          }
-          if (claim == null) {
+          if (origin == null) {
             Thread.onSpinWait();
             continue;
           }
-          List<String> links = new ArrayList<>(LINKS_PER_PAGE);
-          for (int i = 0; i < LINKS_PER_PAGE; i++) {
-            long n = next.getAndIncrement();
-            links.add("https://host" + (n % 256) + ".example/section/" + (n % 97) + "/page-" + n + ".html");
+          for (int turn = 0; turn < TURN_PAGES && System.nanoTime() < end; turn++) {
+            Claim<String> claim = frontier.poll(origin);
+            if (claim == null) {
+              break;
+            }
+            List<String> links = new ArrayList<>(LINKS_PER_PAGE); // the page, fetched at no cost
+            for (int i = 0; i < LINKS_PER_PAGE; i++) {
+              long n = next.getAndIncrement();
+              links.add("https://host" + (n % 256) + ".example/section/" + (n % 97) + "/page-" + n + ".html");
+            }
+            admitted.addAndGet(frontier.offerAll(links).cardinality());
+            frontier.complete(claim);
+            pages.incrementAndGet();
           }
-          admitted.addAndGet(frontier.offerAll(links).cardinality());
-          frontier.complete(claim);
+          frontier.releaseQueue(origin);
         }
       }));
     }
@@ -105,8 +120,12 @@ public final class SharedFrontierReport {
     long commands = java.util.Arrays.stream(perNode).sum();
     double cpu = redis.nodes().stream().mapToDouble(RedisInfo::cpuSeconds).sum() - cpuBefore;
     double perSecond = admitted.get() / (double) seconds;
-    System.out.printf(Locale.ROOT, "%-7d %14.0f %12.0f %21.3f %22.2f%n", agents, perSecond, perSecond / agents,
+    System.out.printf(Locale.ROOT, "%-7d %11.0f %10.0f %8.0f %15.3f %14.3f %13.2f%n", agents, perSecond,
+        perSecond / agents, pages.get() / (double) seconds, (double) commands / pages.get(),
         (double) commands / admitted.get(), cpu * 1e6 / admitted.get());
+    if (byCommand) {
+      RedisInfo.printPerPage(statsBefore, RedisInfo.commandStats(redis.nodes()), pages.get());
+    }
     if (redis.cluster() != null) {
       for (int i = 0; i < perNode.length; i++) {
         String node = redis.nodes().get(i);
