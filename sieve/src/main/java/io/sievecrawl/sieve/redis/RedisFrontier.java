@@ -10,14 +10,11 @@ import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.SieveStats;
 import io.sievecrawl.sieve.TaskCodec;
 import io.sievecrawl.sieve.QueueKeys;
-import io.sievecrawl.sieve.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -43,19 +40,14 @@ public final class RedisFrontier<T> implements Frontier<T> {
    * 1. What this agent holds (checked-out origins, claimed tasks, claims on their way) is in LocalClaims, whose lock
    *    is held for memory only: no call to Redis is made under a lock here, so workers offer, claim, check out and
    *    acknowledge side by side (ShardWork's notes say how origins are checked out and claimed).
-   * 2. The global "finished" check is rate-limited (FINISHED_CHECK_NANOS) and made by one worker at a time, the
-   *    others answered from the last one, so idle workers do not hammer Redis; it reads only the counters it needs,
-   *    and its first pass tells ShardWork which of this agent's shards hold open tasks (another agent may have lined
-   *    an origin up there).
+   * 2. Whether the crawl is finished is checked by EndCheck: rate-limited, by one worker at a time, less often while
+   *    this agent has nothing to do.
    * 3. While Redis is unreachable, every call here waits in RedisCrawl.call (workers with it) for up to the outage
    *    grace; a call whose reply was lost is sent again, which Scripts shows to be safe for each script.
    * 4. A shard is used only while its lease holds by this agent's own clock (ShardLeases), and what its flight hash
    *    holds that nobody holds is put back whenever that may have happened (FlightRecovery).
    */
-  private static final long FINISHED_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
   private final RedisCrawl crawl;
-  private final Ticker ticker; // the agent's: the pauses between checks for the end
   private final TaskCodec<T> codec;
   private final BloomSizing sizing;
   private final boolean confirmed;
@@ -67,16 +59,12 @@ public final class RedisFrontier<T> implements Frontier<T> {
   private final CapacityMonitor capacity;
   private volatile long bits; // of the whole filter, on one Redis
   private final PartEstimates parts; // of each part of the filter, when spread (as last seen here); else null
-  private volatile long nextFinishedCheck; // by the ticker
-  private final ReentrantLock finishedCheck = new ReentrantLock(); // only tried: one check at a time (note 2)
-  private volatile boolean finished;
+  private final EndCheck endCheck;
   private volatile SieveStats lastStats; // as last read, while Redis is away
 
   private RedisFrontier(RedisCrawl crawl, TaskCodec<T> codec, Function<? super T, ? extends CharSequence> url,
       Function<? super T, String> queueKey, Duration leaseTtl, String capacityKey) {
     this.crawl = crawl;
-    this.ticker = crawl.ticker();
-    this.nextFinishedCheck = ticker.nanos(); // never checked: the first call asks Redis
     this.codec = codec;
     this.sizing = crawl.sizing();
     this.confirmed = crawl.confirmed();
@@ -103,6 +91,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     });
     this.admission = new RedisAdmission<>(crawl, codec, url, queueKey, this::shardOf);
     this.work = new ShardWork(crawl, claims, leases, originOf, this::shardOf);
+    this.endCheck = new EndCheck(crawl, work, claims);
     this.parts = crawl.layers() == null ? null : new PartEstimates(crawl.layers(), crawl.parts());
     this.capacity = parts == null
         ? new CapacityMonitor(sizing, () -> bits, this::firstToWarn, capacityKey, confirmed)
@@ -185,7 +174,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
       });
       work.linesMayHoldOrigins(batch.linedUp()); // an origin came into their lines
       if (!batch.admitted().isEmpty()) {
-        finished = false;
+        endCheck.admitted();
         capacity.check();
       }
       for (int i = batch.admitted().nextSetBit(0); i >= 0; i = batch.admitted().nextSetBit(i + 1)) {
@@ -199,7 +188,11 @@ public final class RedisFrontier<T> implements Frontier<T> {
   @Override
   public String nextQueue() {
     checkUsable();
-    return work.nextQueue();
+    String origin = work.nextQueue();
+    if (origin != null) {
+      endCheck.checkedOut();
+    }
+    return origin;
   }
 
   @Override
@@ -248,25 +241,7 @@ public final class RedisFrontier<T> implements Frontier<T> {
     if (work.stopped()) {
       return true;
     }
-    if (ticker.nanos() - nextFinishedCheck >= 0 && finishedCheck.tryLock()) {
-      try {
-        if (ticker.nanos() - nextFinishedCheck >= 0) { // not checked meanwhile by the worker that held the lock
-          // not before the starting agent has queued its seeds: an agent that joins meanwhile would find nothing open
-          boolean seeding = crawl.call(redis -> redis.hexists(crawl.key("counters"), "seeding"));
-          finished = !seeding && nothingOpenTwice();
-          nextFinishedCheck = ticker.nanos() + FINISHED_CHECK_NANOS;
-        }
-      } finally {
-        finishedCheck.unlock();
-      }
-    }
-    return finished;
-  }
-
-  private boolean nothingOpenTwice() {
-    List<ShardCounts.Shard> first = ShardCounts.readOpen(crawl);
-    work.sawCounts(first);
-    return ShardCounts.sum(first).open() <= 0 && ShardCounts.nothingOpen(first, ShardCounts.readOpen(crawl));
+    return endCheck.finished();
   }
 
   @Override

@@ -88,14 +88,17 @@ final class ShardWork {
 
   /**
    * The shards' counts as this agent's end check read them: a shard of this agent's holding open tasks may have an
-   * origin in line that another agent lined up, and is asked at once (note 4).
+   * origin in line that another agent lined up, and is asked at once (note 4). Returns whether any did.
    */
-  void sawCounts(List<ShardCounts.Shard> counts) {
+  boolean sawCounts(List<ShardCounts.Shard> counts) {
+    boolean any = false;
     for (int s = 0; s < counts.size(); s++) {
       if (counts.get(s).open() > 0 && leases.owns(s)) {
         lineMayHoldOrigins(s);
+        any = true;
       }
     }
+    return any;
   }
 
   /** Hands out nothing more: {@link #nextQueue} and {@link #poll} answer {@code null}. */

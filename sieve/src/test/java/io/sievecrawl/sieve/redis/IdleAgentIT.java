@@ -36,8 +36,12 @@ class IdleAgentIT {
   private static final int WORKERS = 8;
   private static final Duration STEP = Duration.ofMillis(10);
   private static final Duration SPAN = Duration.ofSeconds(10);
-  /** How often an agent with no lease out checks for the end of the crawl (RedisFrontier.FINISHED_CHECK_NANOS). */
-  private static final Duration END_CHECK = Duration.ofMillis(200);
+  /** How often an agent with no lease out checks for the end of the crawl while it has work to do. */
+  private static final Duration END_CHECK = Duration.ofNanos(EndCheck.FINISHED_CHECK_NANOS);
+  /** How often it checks once it has held no work and found none for a while. */
+  private static final Duration IDLE_END_CHECK = Duration.ofNanos(EndCheck.IDLE_PAUSE_NANOS);
+  /** What {@link #step} awaits when it awaits the end of the crawl. */
+  private static final String END = "the end";
   private static final Duration LONGEST_PAUSE = Duration.ofNanos(LinePauses.LONGEST_PAUSE_NANOS);
 
   private static RedisServer redis;
@@ -97,8 +101,10 @@ class IdleAgentIT {
    * Agent A works one origin; agent B, holding half the shards, none with work, is asked for work by its workers all
    * at once every step of its clock, and checks for the end as a worker with no lease out does, over {@link #SPAN}.
    * What Redis runs meanwhile (every command, those of scripts too) stays within what one end check every 200 ms and
-   * one ask of each group of lines per pause cost. Then A lines up an origin in a shard of B's: B finds it within an
-   * end check's pause, and, with no end checks (its workers busy elsewhere), within the longest pause.
+   * one ask of each group of lines per pause cost, both pauses grown to their longest. Then A lines up an origin in a
+   * shard of B's: B finds it within the longest pause, with end checks and without (its workers busy elsewhere); once
+   * B has had work, it checks for the end after the short pause again. Last, A acknowledges the crawl's last task: the
+   * idle B sees the end within the longest pause.
    *
    * @param groups the groups of B's lines asked apart (a cluster: a shard each; one Redis: all in one script)
    */
@@ -120,7 +126,7 @@ class IdleAgentIT {
     long endCheck = 1 + (crawlB.spread() ? SHARDS : 1 + SHARDS);
     // an ask of a group of lines: the script, and per shard a read of its lease and a pop of its line
     long ask = 1 + 2L * (SHARDS / 2) / groups;
-    long endChecks = SPAN.toNanos() / END_CHECK.toNanos() + 1;
+    long endChecks = SPAN.toNanos() / IDLE_END_CHECK.toNanos() + 4; // at once, after 400, 800 ms, then each second
     long asks = groups * (SPAN.toNanos() / LONGEST_PAUSE.toNanos() + 5); // 100, 200, 400, 800 ms, then a second each
     long bound = endChecks * endCheck + asks * ask;
     assertTrue(sent <= bound, "the idle agent made Redis run " + sent + " commands in " + SPAN
@@ -129,21 +135,32 @@ class IdleAgentIT {
     String origin = originInAShardOf(crawlB, target);
     a.offerAll(List.of(origin + "/page"));
     Duration found = step(b, LONGEST_PAUSE.multipliedBy(2), true, origin);
-    assertTrue(found.compareTo(END_CHECK.plus(STEP.multipliedBy(2))) <= 0, "found after " + found);
+    assertTrue(found.compareTo(IDLE_END_CHECK.plus(STEP.multipliedBy(2))) <= 0, "found after " + found);
 
     b.complete(b.poll(origin)); // B fetches the page, and is idle again
     b.releaseQueue(origin);
+    long beforeCheck = commands(target);
+    clock.advance(END_CHECK);
+    b.isFinished(); // B had work: the short pause is back
+    assertTrue(commands(target) - beforeCheck >= endCheck, "no end check " + END_CHECK + " after B had work");
     step(b, SPAN, false, null); // the pauses grow to the longest
     String another = originInAShardOf(crawlB, target, origin);
     a.offerAll(List.of(another + "/page"));
     found = step(b, LONGEST_PAUSE.multipliedBy(2), false, another);
     assertTrue(found.compareTo(LONGEST_PAUSE.plus(STEP.multipliedBy(2))) <= 0, "found after " + found + " without end checks");
+    b.complete(b.poll(another));
+    b.releaseQueue(another);
+    step(b, IDLE_END_CHECK.multipliedBy(3), true, null); // idle again: the end check's pause grows to the longest
+    a.complete(a.poll("https://busy.example")); // the crawl's last task
+    found = step(b, IDLE_END_CHECK.multipliedBy(2), true, END);
+    assertTrue(found.compareTo(IDLE_END_CHECK.plus(STEP.multipliedBy(2))) <= 0, "the end seen after " + found);
   }
 
   /**
    * Runs the agent's workers for up to {@code span} of its clock, a {@link #STEP} at a time, every worker asking for
    * an origin each step (and checking for the end, if {@code endChecks}), all at once. Returns when {@code awaited}
-   * was checked out, after how long (or after {@code span} when it is {@code null}); fails if it was not.
+   * was checked out (or, if it is {@link #END}, the end was seen), after how long (or after {@code span} when it is
+   * {@code null}); fails if it was not.
    */
   private Duration step(RedisFrontier<String> agent, Duration span, boolean endChecks, String awaited)
       throws Exception {
@@ -165,8 +182,8 @@ class IdleAgentIT {
             if (origin != null) {
               assertEquals(awaited, origin, "only the origin lined up is in B's lines");
               found.set(origin);
-            } else if (endChecks) {
-              agent.isFinished();
+            } else if (endChecks && agent.isFinished() && END.equals(awaited)) {
+              found.set(END);
             }
             await(turn);
           }
@@ -184,7 +201,7 @@ class IdleAgentIT {
     if (awaited == null) {
       return span;
     }
-    assertEquals(awaited, found.get(), "B never checked out the origin lined up in its shard");
+    assertEquals(awaited, found.get(), "B never found " + awaited);
     return STEP.multipliedBy(step[0]);
   }
 
