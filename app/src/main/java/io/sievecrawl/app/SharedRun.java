@@ -30,6 +30,8 @@ final class SharedRun implements HomeRun {
   static final int SHARDS = 64;
   /** How long {@code join} waits for a crawl that another agent has not started yet (agents started together). */
   static final Duration JOIN_WAIT = Duration.ofMinutes(1);
+  /** How long an agent that saw the crawl complete waits for the others to end, for their last counts. */
+  static final Duration END_WAIT = Duration.ofSeconds(5);
   private static final Logger log = LoggerFactory.getLogger(SharedRun.class);
 
   private final SharedHome home;
@@ -114,24 +116,46 @@ final class SharedRun implements HomeRun {
     return new UserError(ExitCodes.SEEDS, e.getMessage());
   }
 
+  /**
+   * The crawl's counts over every agent: exact once every other agent has ended (each sends its last counts as it
+   * ends), else what they had sent so far, said to be so.
+   */
+  static String allAgentsLine(SharedHome.AllAgents all) {
+    Map<String, Long> global = all.counters();
+    Map<String, Long> frontier = all.frontier();
+    int others = all.othersRunning();
+    String counts = String.format(Locale.ROOT, "%,d pages, %,d with a response, %s read; %,d URLs admitted, %,d"
+        + " duplicates dropped, %,d still open", global.getOrDefault("pages", 0L), global.getOrDefault("responses", 0L),
+        Values.formatSize(global.getOrDefault("bytes", 0L)), frontier.getOrDefault("admitted", 0L),
+        frontier.getOrDefault("dropped", 0L), frontier.getOrDefault("open", 0L));
+    if (others <= 0) {
+      return "  all agents:      " + counts + "; every agent has ended";
+    }
+    return "  all agents so far: " + counts + "; " + others + (others == 1 ? " other agent" : " other agents")
+        + " still running, whose last counts are not in";
+  }
+
   @Override
   public int end(CrawlSummary summary, IOException closing, WarcArchive warc, List<Path> warcDirs,
       boolean warcClosed, RunOutput out) {
-    Map<String, Long> global = Map.of();
-    Map<String, Long> globalFrontier = Map.of();
+    SharedHome.AllAgents all = new SharedHome.AllAgents(Map.of(), Map.of(), 0);
+    boolean read = false;
     try {
-      global = home.counters();
-      globalFrontier = home.frontierCounters();
+      all = home.countsAtEnd(summary.end() == CrawlSummary.End.COMPLETED, END_WAIT);
+      read = true;
     } catch (FrontierFailure e) {
       log.warn("could not read the crawl's global counters: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError(ExitCodes.INTERRUPTED, "interrupted while waiting for the other agents' last counts");
     }
     CrawlRun.report(SummaryReport.sharedLines(summary), summary, out.reports(), out.status(), out.verbosity(),
         out.clocks().wall());
-    out.print(String.format(Locale.ROOT, "  all agents:      %,d pages, %,d with a response, %s read; %,d URLs"
-        + " admitted, %,d duplicates dropped, %,d still open; %,d agents live", global.getOrDefault("pages", 0L),
-        global.getOrDefault("responses", 0L), Values.formatSize(global.getOrDefault("bytes", 0L)),
-        globalFrontier.getOrDefault("admitted", 0L), globalFrontier.getOrDefault("dropped", 0L),
-        globalFrontier.getOrDefault("open", 0L), home.liveAgents()));
+    if (read) {
+      out.print(allAgentsLine(all));
+    }
+    Map<String, Long> global = all.counters();
+    Map<String, Long> globalFrontier = all.frontier();
     if (warc != null) {
       for (String line : WarcOutput.summary(warc, warcDirs, null)) {
         out.print(line);

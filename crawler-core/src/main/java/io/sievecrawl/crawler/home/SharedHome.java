@@ -9,12 +9,14 @@ import io.sievecrawl.crawler.scope.ScopeSites;
 import io.sievecrawl.sieve.Frontier;
 import io.sievecrawl.sieve.FrontierFailure;
 import io.sievecrawl.sieve.PerKeyBudget;
+import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.KeptPerOrigin;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisFrontier;
 import io.sievecrawl.sieve.redis.SharedState;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -29,12 +31,29 @@ import org.slf4j.LoggerFactory;
  */
 public final class SharedHome implements CrawlHome {
   private static final Logger log = LoggerFactory.getLogger(SharedHome.class);
+  private static final Duration END_POLL = Duration.ofMillis(100); // between reads of the live agents at the end
   private final RedisCrawl crawl;
   private final SharedState shared;
   private final ScopeSites scopeSites;
   private RedisFrontier<CrawlTask> frontier;
   private SharedCounters counters; // this run's, once its sink is made
   private int liveAgentsAtEnd;
+  private Duration leaseTtl = Duration.ofSeconds(10); // the run's, once it starts
+  private Ticker ticker = Ticker.SYSTEM; // the run's, once it starts
+
+  /** Waits between reads of the live agents at the end ({@link #countsAtEnd}); tests end agents meanwhile. */
+  interface Pause {
+    Pause SLEEP = d -> Thread.sleep(d.toMillis());
+
+    void pause(Duration d) throws InterruptedException;
+  }
+
+  /**
+   * The crawl's counters summed over every agent (pages, responses, bytes, ...) and its frontier's (admitted, dropped,
+   * open), with the number of other agents still running when they were read: while any is, the counts are a partial
+   * view (an agent sends its counts every second, and its last ones as it ends).
+   */
+  public record AllAgents(Map<String, Long> counters, Map<String, Long> frontier, int othersRunning) {}
 
   private SharedHome(RedisCrawl crawl) {
     this.crawl = crawl;
@@ -65,6 +84,8 @@ public final class SharedHome implements CrawlHome {
   @Override
   public synchronized void runStarts(RunOptions run) {
     crawl.setOutageGrace(run.settings().frontier().redisOutageGrace());
+    leaseTtl = run.settings().frontier().leaseTtl();
+    ticker = run.ticker();
     frontier = Frontiers.inRedis(crawl, run);
   }
 
@@ -118,6 +139,34 @@ public final class SharedHome implements CrawlHome {
   /** The shared frontier's counters: URLs admitted, duplicates dropped, URLs still open. */
   public Map<String, Long> frontierCounters() {
     return shared.frontierCounters();
+  }
+
+  /**
+   * Every agent's counts once this run has ended ({@link #runEnded}): when the crawl completed, every other agent ends
+   * soon too (each sees that nothing is open within a second), sending its last counts before it leaves the live
+   * agents, so this waits for none to be left, up to {@code bound}; otherwise, or past the bound, the counts read are a
+   * partial view, and {@link AllAgents#othersRunning} says so.
+   *
+   * @throws io.sievecrawl.sieve.FrontierFailure if Redis cannot be reached
+   */
+  public AllAgents countsAtEnd(boolean completed, Duration bound) throws InterruptedException {
+    return countsAtEnd(completed, bound, Pause.SLEEP);
+  }
+
+  AllAgents countsAtEnd(boolean completed, Duration bound, Pause pause) throws InterruptedException {
+    Duration ttl;
+    Ticker clock;
+    synchronized (this) {
+      ttl = leaseTtl;
+      clock = ticker;
+    }
+    long deadline = clock.nanos() + bound.toNanos();
+    int others = shared.otherAgentsLive(ttl);
+    while (completed && others > 0 && clock.nanos() - deadline < 0) {
+      pause.pause(END_POLL);
+      others = shared.otherAgentsLive(ttl);
+    }
+    return new AllAgents(shared.counters(), shared.frontierCounters(), others);
   }
 
   /** Also counts every result into the crawl's counters shared by the agents, sent every second. */

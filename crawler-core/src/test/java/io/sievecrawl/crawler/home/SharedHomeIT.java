@@ -8,7 +8,15 @@ import io.sievecrawl.config.Setting;
 import io.sievecrawl.sieve.Ticker;
 import io.sievecrawl.sieve.redis.RedisCrawl;
 import io.sievecrawl.sieve.redis.RedisServer;
+import io.sievecrawl.crawler.report.CrawlSummary;
+import io.sievecrawl.crawler.result.CrawlResult;
+import io.sievecrawl.crawler.result.ResultSink;
+import io.sievecrawl.sieve.testing.FakeClock;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +63,73 @@ class SharedHomeIT extends CrawlHomeContract {
         Ticker.SYSTEM)) {
       assertEquals(CrawlIdentity.of(settings), joined.identity(), "the same settings join");
     }
+  }
+
+  /**
+   * Two agents: A ends first and reads every agent's counts while B, whose last pages are not sent yet, is still
+   * ending. A completed crawl's counts wait for B (ended here during A's first pause), and are then exact; past the
+   * bound, or when the run did not complete, they are what was sent so far, with the agents still running.
+   */
+  @Test
+  void theCountsAtTheEndOfACompletedCrawlWaitForTheOtherAgentsLastCounts() throws Exception {
+    try (SharedHome a = SharedCrawls.startOrJoin(redis.uri(), "ending", SETTINGS, 4, Clock.systemUTC(),
+            Ticker.SYSTEM);
+        SharedHome b = SharedCrawls.startOrJoin(redis.uri(), "ending", SETTINGS, 4, Clock.systemUTC(),
+            Ticker.SYSTEM)) {
+      a.runStarts(RUN);
+      b.runStarts(RUN);
+      ResultSink pagesA = a.recording(result -> {});
+      ResultSink pagesB = b.recording(result -> {});
+      for (int i = 0; i < 3; i++) {
+        pagesA.accept(page("https://a.example/" + i));
+      }
+      for (int i = 0; i < 2; i++) {
+        pagesB.accept(page("https://b.example/" + i));
+      }
+      a.runEnded(CrawlSummary.End.COMPLETED, a.savedState());
+
+      SharedHome.AllAgents partial = a.countsAtEnd(false, Duration.ofSeconds(5), d -> {
+        throw new AssertionError("a run that did not complete does not wait");
+      });
+      assertEquals(3L, partial.counters().get("pages"), "B's pages are not sent yet");
+      assertEquals(1, partial.othersRunning());
+
+      List<Duration> pauses = new ArrayList<>();
+      SharedHome.AllAgents all = a.countsAtEnd(true, Duration.ofSeconds(5), d -> {
+        if (pauses.isEmpty()) {
+          b.runEnded(CrawlSummary.End.COMPLETED, b.savedState()); // sends its last counts, then leaves
+        }
+        pauses.add(d);
+      });
+      assertEquals(5L, all.counters().get("pages"), "every agent's pages");
+      assertEquals(0, all.othersRunning());
+      assertEquals(1, pauses.size());
+    }
+  }
+
+  /** An agent that never ends (its heartbeat still young) holds the counts at the end up for the bound only. */
+  @Test
+  void theCountsAtTheEndWaitForAnAgentThatDoesNotEndOnlyUpToTheBound() throws Exception {
+    FakeClock clock = new FakeClock();
+    try (SharedHome a = SharedCrawls.startOrJoin(redis.uri(), "stuck", SETTINGS, 4, Clock.systemUTC(), clock);
+        SharedHome b = SharedCrawls.startOrJoin(redis.uri(), "stuck", SETTINGS, 4, Clock.systemUTC(), clock)) {
+      a.runStarts(new RunOptions(SETTINGS, Setting.FILTER_N.key(), clock));
+      b.runStarts(new RunOptions(SETTINGS, Setting.FILTER_N.key(), clock));
+      a.runEnded(CrawlSummary.End.COMPLETED, a.savedState());
+      List<Duration> pauses = new ArrayList<>();
+      SharedHome.AllAgents all = a.countsAtEnd(true, Duration.ofSeconds(5), d -> {
+        pauses.add(d);
+        clock.advance(d);
+      });
+      assertEquals(1, all.othersRunning(), "B is still running");
+      assertEquals(Duration.ofSeconds(5), pauses.stream().reduce(Duration.ZERO, Duration::plus), "waited the bound");
+      b.runEnded(CrawlSummary.End.COMPLETED, b.savedState());
+    }
+  }
+
+  private static CrawlResult page(String url) {
+    return new CrawlResult(url, 200, "text/html", null, 100, false, 0, null, Instant.parse("2026-11-28T10:00:00Z"),
+        5, 0, null, null, null, 1);
   }
 
   @Override

@@ -87,6 +87,23 @@ public final class SharedState implements PerKeyBudget {
     return counters;
   }
 
+  /**
+   * Agents other than this one working on the crawl now: those whose heartbeat is younger than {@code leaseTtl} by
+   * Redis's clock. An agent leaves the crawl's agents when it ends, after sending its last counts; one that died stays
+   * until its heartbeat is that old.
+   */
+  public int otherAgentsLive(java.time.Duration leaseTtl) {
+    long now = crawl.call(RedisCrawl::redisMillis);
+    int live = 0;
+    for (Map.Entry<String, byte[]> agent : crawl.call(redis -> redis.hgetall(crawl.key("agents"))).entrySet()) {
+      long seen = Long.parseLong(new String(agent.getValue(), StandardCharsets.US_ASCII));
+      if (!agent.getKey().equals(crawl.agentId()) && now - seen < leaseTtl.toMillis()) {
+        live++;
+      }
+    }
+    return live;
+  }
+
   /** The frontier's counters summed over its shards: set bits, admitted, dropped, open, rescued. */
   public Map<String, Long> frontierCounters() {
     ShardCounts.Totals totals = ShardCounts.sum(ShardCounts.read(crawl));
