@@ -15,17 +15,17 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * How fast can agents admit URLs through a shared Redis frontier when fetching costs nothing: 1, 2 and 3 agents,
- * each a connection and a worker loop that works as a crawler's scheduler does with its set of origins full: it
- * checks an origin out, takes up to {@value #TURN_PAGES} of its pages (its turn), and for each offers its 20 links in
- * one batch (new URLs) and acknowledges it, then gives the origin back. Every task it claims it fetches, so what the
- * rows measure is the admission and a page's round trips, not tasks claimed and put back. Prints admitted URLs/s per
- * agent and in all, pages/s, Redis round trips per page and per admitted URL (the calls of the work loop: scripts,
- * stream reads and claims, read from INFO commandstats; the heartbeat's few calls per lease period are not counted),
- * and Redis CPU per admitted URL. Against a redis-server started on loopback, or with {@code cluster} a Redis Cluster
- * of three masters (the crawl spread over them), where it also prints each master's share of the commands beside its
- * share of the crawl's shards. With {@code commands} it also prints each Redis command's calls and microseconds per
- * page (INFO commandstats, every command).
+ * How fast can agents admit URLs through a shared Redis frontier when fetching costs nothing: 1, 2 and 3 agents, each a
+ * connection and a worker loop that works as a crawler's scheduler does with its set of origins full: it checks an
+ * origin out, takes up to {@value #TURN_PAGES} of its pages (its turn), and for each offers its 20 links in one batch
+ * (new URLs) and acknowledges it, then gives the origin back. Every task it claims it fetches, so what the rows measure
+ * is the admission and a page's round trips, not tasks claimed and put back. Prints admitted URLs/s per agent and in
+ * all, pages/s, Redis round trips per page and per admitted URL (the calls of the work loop: scripts, stream reads and
+ * claims, read from INFO commandstats; the heartbeat's few calls per lease period are not counted), and the CPU per
+ * admitted URL of Redis and of the agents (this process). Against a redis-server started on loopback, or with
+ * {@code cluster} a Redis Cluster of three masters (the crawl spread over them), where it also prints each master's share of
+ * the commands beside its share of the crawl's shards. With {@code commands} it also prints each Redis command's calls
+ * and microseconds per page (INFO commandstats, every command).
  *
  * <p>Run: {@code mvn -q -B -pl sieve -Pjmh test-compile exec:exec
  * -Djmh.main=io.sievecrawl.sieve.jmh.SharedFrontierReport -Djmh.args="10"} (seconds per run; {@code "10 cluster"}
@@ -51,9 +51,10 @@ public final class SharedFrontierReport {
       Target target = onCluster
           ? new Target(cluster.seeds(), cluster.masters().stream().map(RedisCluster.Node::uri).toList(), cluster)
           : new Target(redis.uri(), List.of(redis.uri()), null);
-      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s%n", "agents", "admitted/s", "per agent",
-          "pages/s", "round trips per", "round trips per", "Redis CPU us");
-      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s%n", "", "", "", "", "page", "URL", "per URL");
+      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s %14s%n", "agents", "admitted/s",
+          "per agent", "pages/s", "round trips per", "round trips per", "Redis CPU us", "agents' CPU us");
+      System.out.printf(Locale.ROOT, "%-7s %11s %10s %8s %15s %14s %13s %14s%n", "", "", "", "", "page", "URL",
+          "per URL", "per URL");
       for (int agents = 1; agents <= 3; agents++) {
         run(target, agents, seconds, byCommand);
       }
@@ -82,6 +83,7 @@ public final class SharedFrontierReport {
     Map<String, long[]> statsBefore = byCommand ? RedisInfo.commandStats(redis.nodes()) : Map.of();
     AtomicLong admitted = new AtomicLong();
     AtomicLong pages = new AtomicLong();
+    long agentsCpuBefore = agentsCpuNanos(); // after the reads of INFO, whose clients cost CPU too
     long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     List<Thread> workers = new ArrayList<>();
     for (RedisFrontier<String> frontier : frontiers) {
@@ -113,6 +115,7 @@ public final class SharedFrontierReport {
     for (Thread w : workers) {
       w.join();
     }
+    long agentsCpu = agentsCpuNanos() - agentsCpuBefore;
     long[] perNode = new long[commandsBefore.length];
     for (int i = 0; i < perNode.length; i++) {
       perNode[i] = commands(redis.nodes().get(i)) - commandsBefore[i];
@@ -120,9 +123,9 @@ public final class SharedFrontierReport {
     long commands = java.util.Arrays.stream(perNode).sum();
     double cpu = redis.nodes().stream().mapToDouble(RedisInfo::cpuSeconds).sum() - cpuBefore;
     double perSecond = admitted.get() / (double) seconds;
-    System.out.printf(Locale.ROOT, "%-7d %11.0f %10.0f %8.0f %15.3f %14.3f %13.2f%n", agents, perSecond,
+    System.out.printf(Locale.ROOT, "%-7d %11.0f %10.0f %8.0f %15.3f %14.3f %13.2f %14.2f%n", agents, perSecond,
         perSecond / agents, pages.get() / (double) seconds, (double) commands / pages.get(),
-        (double) commands / admitted.get(), cpu * 1e6 / admitted.get());
+        (double) commands / admitted.get(), cpu * 1e6 / admitted.get(), agentsCpu / 1e3 / admitted.get());
     if (byCommand) {
       RedisInfo.printPerPage(statsBefore, RedisInfo.commandStats(redis.nodes()), pages.get());
     }
@@ -139,6 +142,12 @@ public final class SharedFrontierReport {
       f.close();
     }
     crawls.forEach(RedisCrawl::close);
+  }
+
+  /** The CPU time of this process so far (the agents, with their JIT and GC): what the admissions cost them. */
+  private static long agentsCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** Client calls of the work loop so far: scripts (offers, acknowledgements), stream reads and claims. */
