@@ -6,12 +6,26 @@
 # payload digest. A vs A and B vs B show the noise. For a refactoring that must not change behaviour. Not part of
 # the build or CI; needs nginx and the corpus (see crawl-vs-wget2.sh).
 #
-#   crawler-core/src/bench/compare-builds.sh LAUNCHER_A LAUNCHER_B
+#   crawler-core/src/bench/compare-builds.sh [-T] [-d DIR] LAUNCHER_A LAUNCHER_B
 #   e.g. compare-builds.sh /tmp/before/app/target/sievecrawl app/target/sievecrawl
+#
+#   -T      without --text: the page's text is not asked for, as in most crawls (the parse then keeps no text)
+#   -d DIR  crawl the site in DIR (from its index.html) instead of the javadoc, e.g.
+#           /usr/share/doc/postgresql-doc-15/html
 set -euo pipefail
-[ $# -eq 2 ] || { sed -n '2,10p' "$0"; exit 2; }
+text=--text
+corpus=
+while getopts "Td:h" opt; do
+  case $opt in
+    T) text= ;;
+    d) corpus=$(cd "$OPTARG" && pwd) ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || { sed -n '2,17p' "$0"; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
-corpus=$("$here/javadoc-corpus.sh")
+[ -n "$corpus" ] || corpus=$("$here/javadoc-corpus.sh")
 work=$(mktemp -d /tmp/compare-builds.XXXXXX)
 . "$here/nginx.sh"
 start_nginx "$work" "$corpus" 'location = /redirect { return 301 /index.html; }'
@@ -20,7 +34,7 @@ printf 'http://127.0.0.1:%s/redirect\nhttp://127.0.0.1:%s/no-such-page\n' $port 
 i=0
 for launcher in "$1" "$2" "$1" "$2"; do
   i=$((i+1))
-  "$launcher" crawl "$work/seeds.txt" --delay 0ms --host-concurrency 8 --concurrency 8 --links --text \
+  "$launcher" crawl "$work/seeds.txt" --delay 0ms --host-concurrency 8 --concurrency 8 --links $text \
     -o "$work/r$i.jsonl" --warc "$work/w$i" --job "$work/j$i" -q >/dev/null 2>&1 || echo "run $i exit $?"
 done
 python3 - "$work" <<'PY'
