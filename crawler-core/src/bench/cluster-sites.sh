@@ -2,9 +2,9 @@
 # A crawl of many sites spread over a Redis Cluster: sievecrawl bench --sites N serves N generated sites on one
 # loopback server, and two agents of one shared crawl, each pointed at a different master of a three-master cluster
 # (redis-cluster.sh), crawl them all politely. Prints each agent's pages, CPU and wall time, the pages fetched in all,
-# their distinct URLs and those fetched twice, and then each master's share of the crawl's keys and of their memory
-# (MEMORY USAGE ... SAMPLES 0): the issue's target is at least 20% of both on every master. Not part of the build or
-# CI; needs redis-server and GNU time.
+# their distinct URLs and those fetched twice, each agent's 'all agents' line, and then each master's share of the
+# crawl's keys and of their memory (MEMORY USAGE ... SAMPLES 0): the issue's target is at least 20% of both on every
+# master. Not part of the build or CI; needs redis-server and GNU time.
 #
 #   crawler-core/src/bench/cluster-sites.sh [-n SITES] [-p PAGES] [-d DELAY] [-s LAUNCHER]
 #
@@ -56,5 +56,7 @@ echo "pages: agent A $(grep -c . "$work/a.jsonl"), agent B $(grep -c . "$work/b.
   "distinct URLs $(urls "$work/a.jsonl" "$work/b.jsonl" | sort -u | wc -l)," \
   "fetched twice $(urls "$work/a.jsonl" "$work/b.jsonl" | sort | uniq -d | wc -l)," \
   "served $((sites * pages))"
-grep -h 'all agents:' "$work/a.log" "$work/b.log" | tail -n 1 | sed 's/.*all agents: */all agents: /' || true
+for agent in a b; do # each agent's count over every agent: exact once every agent has ended
+  grep -h 'all agents' "$work/$agent.log" | tail -n 1 | sed "s/.*\(all agents\)/agent ${agent^^}'s \1/" || true
+done
 cluster_spread
