@@ -4,6 +4,7 @@ import io.sievecrawl.sieve.Shards;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import okhttp3.ConnectionPool;
 import okhttp3.CookieJar;
 import okhttp3.HttpUrl;
@@ -20,6 +21,9 @@ import okhttp3.internal.connection.ConnectionListener;
  * than the politeness delay allows), or until its shard holds more idle connections than its share of the budget
  * ({@link #idleBudget(int, long, long)}), when the one idle longest goes; the pools look at most a second late
  * ({@link PoolUpkeep}).
+ *
+ * <p>The clients for https origins may be made on the first request to one ({@link #of(OkHttpClient, Supplier, int,
+ * Duration)}): they share the pools of the cleartext clients.
  */
 public final class ConnectionPools {
   /*
@@ -34,35 +38,59 @@ public final class ConnectionPools {
    * descriptors the process may still open (the rest is for the crawl's files and the connections in use) and a
    * sixteenth of the heap; never fewer than twice the concurrency (what a single pool used to keep), nor more than
    * MAX_IDLE. With a default heap of a quarter of 8 GB, 2,048 connections.
+   *
+   * TLS on demand. A client that may speak TLS loads the JDK's trust store when it is built (OkHttp reads the trust
+   * manager's authorities at once): some 50 ms of a 62-page crawl's start, spent for nothing on an http-only crawl.
+   * So the https clients may come from a supplier, called once, by the first request to an https origin (a worker
+   * holding this object's monitor for that while; the others asking meanwhile wait for it), and kept in a volatile
+   * field: a client read from it is complete. They are built on the same pools, shard by shard, so connectionCount
+   * and evictAll see every connection.
    */
   static final int PER_SHARD = 64;
   static final long BYTES_PER_IDLE_CONNECTION = 64 * 1024;
   static final int MAX_IDLE = 20_000;
 
-  private final OkHttpClient[] shards;
-  private final OkHttpClient[] bareShards; // the same pools, without the user's extra headers and cookies
+  private final ConnectionPool[] pools;
+  private final ShardClients shards;
+  private final Supplier<OkHttpClient> tlsBase; // null: the shards speak TLS too
+  private volatile ShardClients tlsShards;
   private final int idleBudget;
   private final PoolUpkeep upkeep = new PoolUpkeep();
 
-  private ConnectionPools(OkHttpClient base, int idleBudget, Duration keepAlive) {
+  private ConnectionPools(OkHttpClient base, Supplier<OkHttpClient> tlsBase, int idleBudget, Duration keepAlive) {
     this.idleBudget = idleBudget;
+    this.tlsBase = tlsBase;
     int count = Math.max(1, (idleBudget + PER_SHARD - 1) / PER_SHARD);
     int perShard = (idleBudget + count - 1) / count;
-    this.shards = new OkHttpClient[count];
-    this.bareShards = new OkHttpClient[count];
+    this.pools = new ConnectionPool[count];
     TaskRunner runner = upkeep.taskRunner();
     for (int i = 0; i < count; i++) {
-      shards[i] = base.newBuilder().connectionPool(new ConnectionPool(perShard, keepAlive.toMillis(),
-          TimeUnit.MILLISECONDS, runner, ConnectionListener.Companion.getNONE())).build();
-      bareShards[i] = bare(shards[i]);
+      pools[i] = new ConnectionPool(perShard, keepAlive.toMillis(), TimeUnit.MILLISECONDS, runner,
+          ConnectionListener.Companion.getNONE());
     }
+    this.shards = new ShardClients(base, pools);
   }
 
-  /** {@code client} without the user's extra headers ({@link RequestHeaders}) and cookies, on its pool. */
-  private static OkHttpClient bare(OkHttpClient client) {
-    OkHttpClient.Builder bare = client.newBuilder().cookieJar(CookieJar.NO_COOKIES);
-    bare.networkInterceptors().removeIf(interceptor -> interceptor instanceof RequestHeaders);
-    return bare.build();
+  /** One client a shard, on the shards' pools, and the same clients without the user's headers and cookies. */
+  private static final class ShardClients {
+    final OkHttpClient[] clients;
+    final OkHttpClient[] bare;
+
+    ShardClients(OkHttpClient base, ConnectionPool[] pools) {
+      clients = new OkHttpClient[pools.length];
+      bare = new OkHttpClient[pools.length];
+      for (int i = 0; i < pools.length; i++) {
+        clients[i] = base.newBuilder().connectionPool(pools[i]).build();
+        bare[i] = bare(clients[i]);
+      }
+    }
+
+    /** {@code client} without the user's extra headers ({@link RequestHeaders}) and cookies, on its pool. */
+    private static OkHttpClient bare(OkHttpClient client) {
+      OkHttpClient.Builder bare = client.newBuilder().cookieJar(CookieJar.NO_COOKIES);
+      bare.networkInterceptors().removeIf(interceptor -> interceptor instanceof RequestHeaders);
+      return bare.build();
+    }
   }
 
   /**
@@ -70,11 +98,21 @@ public final class ConnectionPools {
    * each closed after {@code keepAlive} unused.
    */
   public static ConnectionPools of(OkHttpClient base, int idleBudget, Duration keepAlive) {
+    return of(base, null, idleBudget, keepAlive);
+  }
+
+  /**
+   * Clients as {@link #of(OkHttpClient, int, Duration)} makes them, but for https origins made from the client
+   * {@code tlsBase} supplies, asked once, by the first request to an https origin; {@code cleartext} need not speak
+   * TLS. A null {@code tlsBase} means {@code cleartext} speaks TLS too.
+   */
+  public static ConnectionPools of(OkHttpClient cleartext, Supplier<OkHttpClient> tlsBase, int idleBudget,
+      Duration keepAlive) {
     if (idleBudget < 1 || keepAlive.isNegative() || keepAlive.isZero()) {
       throw new IllegalArgumentException("idle budget must be at least 1 and keep-alive positive, were " + idleBudget
           + " and " + keepAlive);
     }
-    return new ConnectionPools(base, idleBudget, keepAlive);
+    return new ConnectionPools(cleartext, tlsBase, idleBudget, keepAlive);
   }
 
   /**
@@ -107,7 +145,7 @@ public final class ConnectionPools {
 
   /** The client for requests to {@code url}'s origin. */
   public OkHttpClient clientFor(HttpUrl url) {
-    return shards[shardOf(url)];
+    return shardsFor(url).clients[shardOf(url)];
   }
 
   /**
@@ -115,11 +153,26 @@ public final class ConnectionPools {
    * CDN): the same connections, but neither the user's extra headers (fetch.header) nor cookies, sent or kept.
    */
   public OkHttpClient bareClientFor(HttpUrl url) {
-    return bareShards[shardOf(url)];
+    return shardsFor(url).bare[shardOf(url)];
+  }
+
+  private ShardClients shardsFor(HttpUrl url) {
+    if (!url.isHttps() || tlsBase == null) {
+      return shards;
+    }
+    ShardClients tls = tlsShards;
+    return tls != null ? tls : makeTlsShards();
+  }
+
+  private synchronized ShardClients makeTlsShards() {
+    if (tlsShards == null) {
+      tlsShards = new ShardClients(tlsBase.get(), pools);
+    }
+    return tlsShards;
   }
 
   private int shardOf(HttpUrl url) {
-    return shardOf(url, shards.length);
+    return shardOf(url, pools.length);
   }
 
   /** The shard of {@code url}'s origin among {@code count}. */
@@ -135,16 +188,16 @@ public final class ConnectionPools {
   /** Connections open now, in use or idle. */
   public int connectionCount() {
     int n = 0;
-    for (OkHttpClient shard : shards) {
-      n += shard.connectionPool().connectionCount();
+    for (ConnectionPool pool : pools) {
+      n += pool.connectionCount();
     }
     return n;
   }
 
   /** Closes every idle connection. */
   public void evictAll() {
-    for (OkHttpClient shard : shards) {
-      shard.connectionPool().evictAll();
+    for (ConnectionPool pool : pools) {
+      pool.evictAll();
     }
   }
 
@@ -155,6 +208,6 @@ public final class ConnectionPools {
   }
 
   int shardCount() {
-    return shards.length;
+    return pools.length;
   }
 }

@@ -38,7 +38,7 @@ public final class PageFetcher implements AutoCloseable {
   /** The estimated heap the crawl's cookies may take (fetch.cookies). */
   private static final long COOKIE_MEMORY = 16_000_000;
 
-  private final OkHttpClient client; // the shards' dispatcher and settings; its own pool is not used
+  private final OkHttpClient client; // cleartext: the shards' dispatcher and settings; its own pool is not used
   private final ConnectionPools pools;
   private final ConnectionEvents connections = new ConnectionEvents();
   private final CallTracker calls = new CallTracker();
@@ -124,7 +124,8 @@ public final class PageFetcher implements AutoCloseable {
     this.ticker = b.ticker;
     this.cookies = fetch.cookies() ? new BoundedCookieJar(COOKIE_MEMORY, clock) : null;
     this.client = ClientWiring.build(fetch, b.mayBeLocal, b.takesCredentials, b.capture, cookies, connections);
-    this.pools = ConnectionPools.of(client, ConnectionPools.idleBudget(settings.crawl().concurrency()),
+    this.pools = ConnectionPools.of(client, ClientWiring.tls(client, fetch),
+        ConnectionPools.idleBudget(settings.crawl().concurrency()),
         ConnectionPools.keepAlive(settings.politeness().delay()));
     this.userAgent = fetch.userAgentHeader();
     this.reader = new ResponseReader(fetch.maxBodySize(), settings.requisites().maxBodySize(), b.capture != null,

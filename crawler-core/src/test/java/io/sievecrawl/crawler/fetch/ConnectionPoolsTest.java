@@ -1,14 +1,26 @@
 package io.sievecrawl.crawler.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.ConnectionPool;
+import okhttp3.ConnectionSpec;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
@@ -55,6 +67,53 @@ class ConnectionPoolsTest {
     }
     assertEquals(16, used.size(), "origins spread over every shard");
     assertNotSame(pools.clientFor(HttpUrl.get("http://a.example/")).connectionPool(), base.connectionPool());
+  }
+
+  /**
+   * The https clients are made once, by the first request to an https origin, however many workers ask at once, and
+   * on the cleartext clients' pools: what connectionCount and evictAll see.
+   */
+  @Test
+  void theHttpsClientsAreMadeOnceOnTheFirstHttpsOriginAndShareTheShardsPools() throws Exception {
+    OkHttpClient cleartext = new OkHttpClient.Builder().connectionSpecs(List.of(ConnectionSpec.CLEARTEXT)).build();
+    AtomicInteger made = new AtomicInteger();
+    ConnectionPools pools = ConnectionPools.of(cleartext, () -> {
+      made.incrementAndGet();
+      return cleartext.newBuilder().connectionSpecs(List.of(ConnectionSpec.MODERN_TLS)).build();
+    }, 1_000, Duration.ofSeconds(30));
+    Set<ConnectionPool> shardPools = new HashSet<>();
+    for (int i = 0; i < 2_000; i++) {
+      shardPools.add(pools.clientFor(HttpUrl.get("http://site-" + i + ".example/")).connectionPool());
+      assertNull(pools.bareClientFor(HttpUrl.get("http://site-" + i + ".example/")).x509TrustManager());
+    }
+    assertEquals(0, made.get(), "no TLS for http origins");
+
+    int workers = 8;
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService executor = Executors.newFixedThreadPool(workers);
+    try {
+      List<Future<OkHttpClient>> first = new ArrayList<>();
+      for (int w = 0; w < workers; w++) {
+        HttpUrl url = HttpUrl.get("https://site-" + w + ".example/");
+        first.add(executor.submit(() -> {
+          start.await();
+          return pools.clientFor(url);
+        }));
+      }
+      start.countDown();
+      for (Future<OkHttpClient> client : first) {
+        assertNotNull(client.get(30, TimeUnit.SECONDS).x509TrustManager());
+      }
+    } finally {
+      executor.shutdownNow();
+    }
+    for (int i = 0; i < 2_000; i++) {
+      HttpUrl page = HttpUrl.get("https://site-" + i + ".example/");
+      assertTrue(shardPools.contains(pools.clientFor(page).connectionPool()), "a cleartext shard's pool");
+      assertTrue(shardPools.contains(pools.bareClientFor(page).connectionPool()));
+      assertNotNull(pools.bareClientFor(page).x509TrustManager());
+    }
+    assertEquals(1, made.get(), "made once");
   }
 
   /** Sites named alike share a shard's budget about evenly: none holds twice its share. */

@@ -5,7 +5,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -18,6 +20,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +89,27 @@ class TlsTrustIT {
     FetchResponse otherName = fetch("https://127.0.0.2:" + server.httpsPort() + "/",
         CrawlSettings.builder().set(Setting.CA_FILE, caPem.toString()).build());
     assertEquals(ErrorKind.TLS, otherName.errorKind(), "a trusted certificate for another host is still refused");
+  }
+
+  /**
+   * The JDK's trust store takes some 50 ms to load: a crawl that never leaves http does not load it, and its first
+   * https origin does, for every https origin after it.
+   */
+  @Test
+  void anHttpOnlyCrawlLoadsNoCertificatesAndItsFirstHttpsOriginLoadsTheJdksOnce() {
+    String https = serve();
+    HttpUrl http = HttpUrl.get("http://localhost:" + server.port() + "/");
+    FakeClock clock = new FakeClock();
+    try (PageFetcher fetcher = PageFetcher.builder(CrawlSettings.defaults(), clock, clock).build()) {
+      assertEquals(200, fetcher.fetch(Url.ofCanonical(http.toString()), true).status());
+      assertNull(fetcher.clients().clientFor(http).x509TrustManager(), "no certificates loaded for http");
+      assertEquals(ErrorKind.TLS, fetcher.fetch(Url.ofCanonical(https), true).errorKind(), "the JDK's CAs only");
+      OkHttpClient tls = fetcher.clients().clientFor(HttpUrl.get(https));
+      assertNotNull(tls.x509TrustManager());
+      assertSame(tls.x509TrustManager(), fetcher.clients().clientFor(HttpUrl.get("https://127.0.0.2:1/"))
+          .x509TrustManager(), "made once");
+      assertNull(fetcher.clients().clientFor(http).x509TrustManager(), "http still without");
+    }
   }
 
   @Test
