@@ -119,6 +119,28 @@ class CrawlSettingsTest {
     assertThrows(IllegalArgumentException.class, () -> Values.parseCount("ten"));
   }
 
+  /** Whole numbers are parsed as longs and the rest as decimals: both exact up to Long.MAX_VALUE, and no further. */
+  @Test
+  void wholeAndDecimalValuesAreExactUpToTheLargestLongAndRefusedBeyond() {
+    assertEquals(7, Values.parseCount("007"));
+    assertEquals(999_999_999_999_999_999L, Values.parseCount("999_999_999_999_999_999"));
+    assertEquals(Long.MAX_VALUE, Values.parseCount("9223372036854775807"));
+    assertEquals(9_000_000_000_000_000_000L, Values.parseCount("9000000T"));
+    assertEquals(9_000_000_000_000_000_000L, Values.parseCount("9e18"));
+    for (String tooLarge : List.of("9223372036854775808", "9300000T", "10e18", "9.3e6T")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Values.parseCount(tooLarge));
+      assertEquals("expected a whole number no larger than 9,223,372,036,854,775,807", e.getMessage(), tooLarge);
+    }
+    assertEquals((1L << 63) - (1L << 40), Values.parseSize("8388607TiB"));
+    assertEquals(Long.MAX_VALUE, Values.parseSize("9223372036854775807"));
+    assertThrows(IllegalArgumentException.class, () -> Values.parseSize("8388608TiB"));
+    assertEquals(Duration.ofDays(106_751_991_167L), Values.parseDuration("106751991167d"));
+    assertEquals(Duration.ofMillis(2), Values.parseDuration("1.5ms"), "rounded half up");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Values.parseDuration("106751991168d"));
+    assertEquals("expected a duration no longer than 9,223,372,036,854,775,807ms", e.getMessage());
+  }
+
   @Test
   void durationsSizesAndRatesUseHumanUnits() {
     assertEquals(Duration.ofMillis(500), Values.parseDuration("500ms"));
