@@ -102,7 +102,7 @@ public final class DirectoryHome implements CrawlHome {
       String results = output.equals("-") ? "-" : Path.of(output).toAbsolutePath().toString();
       DirectoryHome home = new DirectoryHome(dir, lock, Manifest.create(results, CrawlIdentity.of(settings),
           clock.instant().toString()), clock);
-      home.save(CrawlState.fresh());
+      home.state.writeFresh();
       home.manifest.write(dir); // last: a directory without a manifest is not a crawl yet
       return home;
     } catch (IOException | RuntimeException e) {

@@ -58,6 +58,7 @@ final class StateFiles {
   private final Map<String, byte[]> lastWritten = new HashMap<>(); // files as this process last wrote them
   private CountMinSketch savedSketch; // the sketch last saved, and its updates() then: not encoded again unchanged
   private long savedSketchUpdates;
+  private boolean fresh; // the files hold CrawlState.fresh(), as this process wrote them
 
   StateFiles(Path dir) {
     this.dir = dir;
@@ -69,7 +70,12 @@ final class StateFiles {
    * @param earlierRuns runs before this one, saved or not: the totals count at least as many
    * @throws CrawlJobException if a file is damaged
    */
-  CrawlState load(int earlierRuns) throws IOException {
+  synchronized CrawlState load(int earlierRuns) throws IOException {
+    if (fresh) { // no need to read back what was just written: reading JSON is some 30 ms of a short crawl's start
+      CrawlState state = CrawlState.fresh();
+      return new CrawlState(state.totals().withRunsAtLeast(earlierRuns), state.scopeSites(), state.pagesPerOrigin(),
+          state.cookies());
+    }
     Path stateFile = dir.resolve(STATE);
     Path sketchFile = dir.resolve(SKETCH);
     Path cookieFile = dir.resolve(COOKIES);
@@ -93,8 +99,15 @@ final class StateFiles {
     }
   }
 
+  /** Saves the state of a crawl that has not started, as {@link #write} does. */
+  synchronized void writeFresh() throws IOException {
+    write(CrawlState.fresh());
+    fresh = true;
+  }
+
   /** Saves {@code state}: each file is replaced atomically, unless it holds what it would be replaced with. */
   synchronized void write(CrawlState state) throws IOException {
+    fresh = false;
     CountMinSketch sketch = state.pagesPerOrigin();
     long updates = sketch.updates();
     if (sketch != savedSketch || updates != savedSketchUpdates) {

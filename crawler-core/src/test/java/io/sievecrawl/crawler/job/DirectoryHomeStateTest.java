@@ -57,6 +57,33 @@ class DirectoryHomeStateTest {
         "a sketch of one origin is saved deflated: " + Files.size(dir.resolve("job/pages-per-origin.cms")));
   }
 
+  /**
+   * A new crawl's first run starts from the state it has just written without reading it back (JSON is slow to start
+   * up): the same state its files hold; once another state is saved, the files are read.
+   */
+  @Test
+  void aNewCrawlsFirstRunStartsFromTheStateItsFilesHoldAndLaterLoadsReadThem() throws IOException {
+    try (DirectoryHome job = DirectoryHome.create(dir.resolve("job"), CrawlSettings.builder().build(),
+        List.of("https://example.com/"), "-", clock)) {
+      job.runStarts(RUN);
+      CrawlState first = job.savedState();
+      assertEquals(CrawlState.fresh().totals(), first.totals());
+      assertEquals(List.of(), first.cookies());
+      assertEquals(java.util.Set.of(), first.scopeSites());
+      assertEquals(0, first.pagesPerOrigin().estimate("https://example.com"));
+      CrawlState read = new StateFiles(dir.resolve("job")).load(0);
+      assertEquals(read.totals(), first.totals(), "what the files hold");
+      assertEquals(read.pagesPerOrigin().updates(), first.pagesPerOrigin().updates());
+
+      CrawlState later = CrawlState.fresh();
+      later.pagesPerOrigin().incrementIfBelow("https://example.com", 10);
+      job.save(later);
+      Files.writeString(dir.resolve("job/state.json"), "{");
+      CrawlJobException damaged = assertThrows(CrawlJobException.class, job::loadState, "read from the files");
+      assertTrue(damaged.getMessage().contains("state.json: damaged"), damaged.getMessage());
+    }
+  }
+
   @Test
   void aCompletedCrawlWhoseDirectoryGoesIsNotCheckpointedAndStillResumesFromItsLog() throws IOException {
     DirectoryHome kept = DirectoryHome.create(dir.resolve("kept"), CrawlSettings.builder().build(),
