@@ -1,11 +1,11 @@
 package io.sievecrawl.crawler.encoding;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,32 +59,60 @@ final class Labels {
     return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
   }
 
-  /** {@code [{"encodings": [{"labels": [...], "name": "..."}, ...], "heading": "..."}, ...]} */
+  /**
+   * {@code [{"encodings": [{"labels": [...], "name": "..."}, ...], "heading": "..."}, ...]}, read by a scanner of its
+   * strings rather than a JSON parser: every crawl reads this at its start, and Jackson's parser takes some 20 ms to
+   * start up (its classes, and BigDecimal's, whose initializer is slow). The file has no escapes in its strings.
+   */
   private static Map<String, String> read() {
-    Map<String, String> names = new LinkedHashMap<>();
-    try (InputStream in = Labels.class.getResourceAsStream(RESOURCE);
-        JsonParser json = new JsonFactory().createParser(in)) {
-      List<String> labels = new java.util.ArrayList<>();
-      String name = null;
-      for (JsonToken token = json.nextToken(); token != null; token = json.nextToken()) {
-        if (token == JsonToken.FIELD_NAME && json.currentName().equals("labels")) {
-          json.nextToken();
-          while (json.nextToken() == JsonToken.VALUE_STRING) {
-            labels.add(json.getText());
-          }
-        } else if (token == JsonToken.FIELD_NAME && json.currentName().equals("name")) {
-          name = json.nextTextValue();
-        } else if (token == JsonToken.END_OBJECT && name != null) {
-          for (String label : labels) {
-            names.put(label, name);
-          }
-          labels.clear();
-          name = null;
-        }
-      }
+    String text;
+    try (InputStream in = Labels.class.getResourceAsStream(RESOURCE)) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + RESOURCE, e);
     }
-    return java.util.Collections.unmodifiableMap(names);
+    Map<String, String> names = new LinkedHashMap<>();
+    List<String> labels = new ArrayList<>();
+    String field = null;
+    String name = null;
+    boolean inLabels = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        int end = text.indexOf('"', i + 1);
+        String string = text.substring(i + 1, end);
+        if (string.indexOf('\\') >= 0) {
+          throw new IllegalStateException(RESOURCE + ": an escape in " + string + ", which this reader does not read");
+        }
+        i = end;
+        if (nextNonBlank(text, end + 1) == ':') {
+          field = string;
+        } else if (inLabels) {
+          labels.add(string);
+        } else if ("name".equals(field)) {
+          name = string;
+        }
+      } else if (c == '[') {
+        inLabels = "labels".equals(field);
+      } else if (c == ']') {
+        inLabels = false;
+      } else if (c == '}' && name != null) {
+        for (String label : labels) {
+          names.put(label, name);
+        }
+        labels.clear();
+        name = null;
+      }
+    }
+    return Collections.unmodifiableMap(names);
+  }
+
+  private static char nextNonBlank(String text, int from) {
+    for (int i = from; i < text.length(); i++) {
+      if (!Character.isWhitespace(text.charAt(i))) {
+        return text.charAt(i);
+      }
+    }
+    return 0;
   }
 }

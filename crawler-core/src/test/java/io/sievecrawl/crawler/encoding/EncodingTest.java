@@ -25,6 +25,22 @@ class EncodingTest {
     assertEquals(40, Labels.names().size());
   }
 
+  /** Labels reads encodings.json with a scanner of its strings: it reads what a JSON parser reads, in order. */
+  @Test
+  void theTableIsWhatAJsonParserReadsInEncodingsJson() throws java.io.IOException {
+    java.util.Map<String, String> parsed = new java.util.LinkedHashMap<>();
+    try (java.io.InputStream in = Labels.class.getResourceAsStream("encodings.json")) {
+      for (JsonNode section : new com.fasterxml.jackson.databind.ObjectMapper().readTree(in)) {
+        for (JsonNode encoding : section.get("encodings")) {
+          for (JsonNode label : encoding.get("labels")) {
+            parsed.put(label.asText(), encoding.get("name").asText());
+          }
+        }
+      }
+    }
+    assertEquals(new ArrayList<>(parsed.entrySet()), new ArrayList<>(Labels.all().entrySet()));
+  }
+
   @Test
   void everyLabelNamesTheEncodingChromiumGivesAPageLabelledSo() {
     List<JsonNode> rows = ChromiumTables.rows("document-encodings");
