@@ -120,7 +120,7 @@ public final class ConnectionPools {
    * (the politeness delay, twice over, plus 30 s for adaptive slow-downs and the origin's turn among many).
    */
   public static Duration keepAlive(Duration politenessDelay) {
-    return Duration.ofSeconds(30).plus(politenessDelay.multipliedBy(2));
+    return Duration.ofSeconds(30).plus(politenessDelay).plus(politenessDelay); // multipliedBy goes through BigDecimal
   }
 
   /**
