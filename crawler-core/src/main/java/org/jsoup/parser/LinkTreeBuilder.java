@@ -2,6 +2,7 @@ package org.jsoup.parser;
 
 import org.jsoup.nodes.Attributes;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.NodeVisitor;
 
 /**
  * jsoup's plain tree builder ({@link XmlTreeBuilder}) trimmed to what the crawler reads from a page: its elements and
@@ -16,6 +17,12 @@ import org.jsoup.nodes.Element;
  * handled, and the depth bounded exactly as {@link XmlTreeBuilder} does, so the elements, their nesting and their
  * attributes are the same.
  *
+ * <p>With a listener, the listener is told of each element as it opens and as it closes ({@link NodeVisitor#head} and
+ * {@link NodeVisitor#tail}, with the document first and last, and each text node kept as it is inserted), in document
+ * order, and the elements are no longer attached to their parents unless the text is kept: the crawler reads the links
+ * as the tags come, and no tree is built for them. The open elements are still kept (which end tag closes which
+ * element is decided as before), and a title or style element still holds its text.
+ *
  * <p>One parse at a time, as any tree builder: a {@link Parser} of its own per parse.
  */
 public final class LinkTreeBuilder extends XmlTreeBuilder {
@@ -28,17 +35,35 @@ public final class LinkTreeBuilder extends XmlTreeBuilder {
    * The namespace scope is still pushed and popped per element (XmlTreeBuilder.pop pops it; a marker on a deque),
    * and never holds a declaration. Each element gets the namespace the XML builder gives an element of an
    * undeclared prefix; HtmlElements configures tags by name in any namespace, and nothing in the crawler reads one.
+   *
+   * The listener is jsoup's own hook (the one its StreamParser uses): TreeBuilder.push calls head and every pop calls
+   * tail, the pruning past the depth limit and the pops at the end of the input included, so each element opens and
+   * closes exactly once, and the elements open when an element opens are its ancestors in the tree it would have
+   * been in. Without a tree, an element is garbage once it is closed (the profile of issue 38: the tree builder and
+   * the walk over the tree were 15% of a crawl's parse, and the child lists a good part of its allocation).
    */
   private final boolean keepText;
+  private final boolean keepTree;
 
   /** @param keepText whether every text node is built (for the page's text), or only those of title and style */
   public LinkTreeBuilder(boolean keepText) {
+    this(keepText, null);
+  }
+
+  /**
+   * @param keepText whether every text node is built (for the page's text), or only those of title and style
+   * @param listener told of each element as it opens and closes, or {@code null}; the elements make a tree only if
+   *     {@code keepText} or without a listener
+   */
+  public LinkTreeBuilder(boolean keepText, NodeVisitor listener) {
     this.keepText = keepText;
+    this.keepTree = keepText || listener == null;
+    this.nodeListener = listener;
   }
 
   @Override
   XmlTreeBuilder newInstance() {
-    return new LinkTreeBuilder(keepText);
+    return new LinkTreeBuilder(keepText, nodeListener);
   }
 
   @Override
@@ -76,7 +101,9 @@ public final class LinkTreeBuilder extends XmlTreeBuilder {
 
     Tag tag = tagFor(startTag.tagName.value(), startTag.normalName, Parser.NamespaceXml, settings);
     Element element = new Element(tag, null, attributes);
-    currentElOrDoc().appendChild(element);
+    if (keepTree) {
+      currentElOrDoc().appendChild(element);
+    }
     push(element);
 
     if (startTag.isSelfClosing()) {

@@ -38,7 +38,7 @@ public final class LinkParseDifferences {
     UrlNormalizer normalizer = new UrlNormalizer(2048, true);
     LinkExtractor crawler = new LinkExtractor(normalizer, true, "sievecrawl");
     LinkExtractor html5 = new LinkExtractor(normalizer, true, "sievecrawl", Integer.MAX_VALUE,
-        (html, pageUrl, keepText) -> HtmlElementsTest.html5Parse(html, pageUrl));
+        (html, pageUrl, keepText, listener) -> HtmlElementsTest.html5Walk(html, pageUrl, listener));
     int documents = 0;
     int differentLinks = 0;
     int differentCount = 0;

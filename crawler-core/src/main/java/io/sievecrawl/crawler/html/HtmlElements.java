@@ -6,6 +6,7 @@ import org.jsoup.parser.LinkTreeBuilder;
 import org.jsoup.parser.Parser;
 import org.jsoup.parser.Tag;
 import org.jsoup.parser.TagSet;
+import org.jsoup.select.NodeVisitor;
 
 /**
  * Parses an HTML page into the elements its markup opens, in document order, for finding links: jsoup's HTML
@@ -53,7 +54,16 @@ final class HtmlElements {
    * elements (no comments, doctype or XML declaration either: {@link LinkTreeBuilder}).
    */
   static Document parse(String html, String pageUrl, boolean keepText) {
-    return new Parser(new LinkTreeBuilder(keepText))
+    return parse(html, pageUrl, keepText, null);
+  }
+
+  /**
+   * As {@link #parse(String, String, boolean)}, telling {@code listener} (unless {@code null}) of each element as it
+   * opens and closes, in document order; with a listener and without {@code keepText} the elements make no tree (the
+   * document returned is empty), but a title or style element still holds its text ({@link LinkTreeBuilder}).
+   */
+  static Document parse(String html, String pageUrl, boolean keepText, NodeVisitor listener) {
+    return new Parser(new LinkTreeBuilder(keepText, listener))
         .settings(ParseSettings.htmlDefault)
         .tagSet(new TagSet(HTML_TEXT_AND_VOID_TAGS)) // a TagSet collects the tags a parse meets: one per parse
         .parseInput(html, pageUrl);

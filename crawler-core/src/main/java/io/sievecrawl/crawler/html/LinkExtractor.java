@@ -3,13 +3,13 @@ package io.sievecrawl.crawler.html;
 import io.sievecrawl.crawler.url.ReferenceResolver;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.NodeVisitor;
 
 /**
  * Finds the links of an HTML page with jsoup.
@@ -37,21 +37,20 @@ public final class LinkExtractor {
    * Cost, measured on the OpenJDK javadoc (LinkExtractorBenchmark): jsoup's parse is most of it, run by its
    * tokenizer with its plain tree builder (HtmlElements; its StreamParser runs the HTML5 tree builder and, pruned as
    * it goes, costs more). Around it: the charset is decided by a byte prescan, so jsoup parses once instead of
-   * parsing the first 5 KB to look for a meta charset and starting again; one walk over the tree instead of a CSS
-   * query; rel and robots tokens compared in place instead of split by a regex; and each distinct href resolved once
+   * parsing the first 5 KB to look for a meta charset and starting again; links are read as the parse opens their
+   * elements (LinkFinder), with no tree built unless the text is wanted, instead of a CSS query or a walk over a
+   * tree; rel and robots tokens compared in place instead of split by a regex; and each distinct href resolved once
    * per page, mostly on the ReferenceResolver's fast path.
    */
-  private static final List<String> FOLLOWED_LINK_RELS = List.of("next", "prev", "previous", "alternate", "canonical");
-  private static final String WHITESPACE = " \t\n\u000B\f\r";
-  private static final String COMMA_OR_WHITESPACE = "," + WHITESPACE;
 
   /**
-   * Turns a page's text into its elements, with all its text if {@code keepText} (else at least its title's):
-   * {@link HtmlElements} in a crawl, jsoup's HTML5 parse in tests.
+   * Parses a page, telling {@code listener} of each element as it opens and closes, in document order, and returns
+   * its elements with all its text if {@code keepText} (else the document may be empty): {@link HtmlElements} in a
+   * crawl, jsoup's HTML5 parse and a walk over its tree in tests.
    */
   @FunctionalInterface
   interface ElementParser {
-    Document parse(String html, String pageUrl, boolean keepText);
+    Document parse(String html, String pageUrl, boolean keepText, NodeVisitor listener);
   }
 
   private final UrlNormalizer normalizer;
@@ -107,24 +106,25 @@ public final class LinkExtractor {
   public PageLinks extract(byte[] body, String headerCharset, Url pageUrl, String robotsTag, boolean withText,
       boolean withRequisites) {
     HtmlCharset.Decoded page = HtmlCharset.of(body, headerCharset).decode(body);
-    // One pass over the document: meta robots and <base href> may come anywhere, so links are resolved after it.
-    Finder finder = new Finder(honorNofollow && saysNofollow(robotsTag),
+    // Links are found as the parse opens their elements; meta robots and <base href> may come anywhere, so links are
+    // resolved after it.
+    LinkFinder finder = new LinkFinder(honorNofollow, robotName, honorNofollow && LinkFinder.saysNofollow(robotsTag),
         withRequisites ? new RequisiteFinder(maxLinks) : null);
-    Element document = parser.parse(page.text(), pageUrl.toString(), withText);
-    finder.walk(document, false, false);
+    Element document = parser.parse(page.text(), pageUrl.toString(), withText, finder);
     String text = withText ? RenderedText.of(document) : null;
     Set<Url> links = new LinkedHashSet<>();
     Set<String> tooLong = new LinkedHashSet<>();
     int overCap = 0;
-    ReferenceResolver resolver = finder.base == null ? normalizer.resolverFor(pageUrl, page.encoding())
-        : normalizer.resolverFor(pageUrl, finder.base, page.encoding());
-    if (!finder.nofollow) {
-      for (int i = 0; i < finder.raw.size(); i++) {
+    ReferenceResolver resolver = finder.base() == null ? normalizer.resolverFor(pageUrl, page.encoding())
+        : normalizer.resolverFor(pageUrl, finder.base(), page.encoding());
+    List<String> raw = finder.raw();
+    if (!finder.nofollow()) {
+      for (int i = 0; i < raw.size(); i++) {
         if (links.size() >= maxLinks) {
-          overCap = finder.raw.size() - i; // a hostile page of 450,000 links must not become 450,000 URLs in memory
+          overCap = raw.size() - i; // a hostile page of 450,000 links must not become 450,000 URLs in memory
           break;
         }
-        String link = withoutNul(finder.raw.get(i));
+        String link = LinkFinder.withoutNul(raw.get(i));
         Url url = link == null ? null : resolver.resolveOrNull(link);
         if (url != null) {
           links.add(url);
@@ -134,180 +134,18 @@ public final class LinkExtractor {
       }
     }
     List<Url> requisites = List.of();
-    if (finder.requisites != null) {
+    RequisiteFinder requisiteFinder = finder.requisites();
+    if (requisiteFinder != null) {
       Set<Url> resolved = new LinkedHashSet<>();
-      for (String reference : finder.requisites.raw()) {
-        Url url = resolver.resolveOrNull(withoutNul(reference));
+      for (String reference : requisiteFinder.raw()) {
+        Url url = resolver.resolveOrNull(LinkFinder.withoutNul(reference));
         if (url != null) {
           resolved.add(url);
         }
       }
       requisites = List.copyOf(resolved);
     }
-    return new PageLinks(List.copyOf(links), finder.raw.size(), finder.nofollow, overCap, List.copyOf(tooLong),
-        finder.title, text, requisites, finder.requisites == null ? 0 : finder.requisites.overCap());
-  }
-
-  /**
-   * Collects the raw links in document order ({@code null} for a nofollow link), the page's nofollow and its first
-   * {@code <base href>}.
-   */
-  private final class Finder {
-    final List<String> raw = new ArrayList<>();
-    boolean nofollow;
-    String base; // as written: resolved against the page's URL by the resolver
-    String title;
-
-    final RequisiteFinder requisites; // null when they are not wanted
-
-    Finder(boolean nofollow, RequisiteFinder requisites) {
-      this.nofollow = nofollow;
-      this.requisites = requisites;
-    }
-
-    /**
-     * Visits the elements under {@code parent} in document order, knowing whether they are inside an SVG image and
-     * inside a frameset. Cheaper than jsoup's NodeTraversor, which guards against the tree changing under it; the
-     * depth is bounded by jsoup's maximum parse depth.
-     */
-    void walk(Element parent, boolean inSvg, boolean inFrameset) {
-      for (int i = 0, n = parent.childNodeSize(); i < n; i++) {
-        if (parent.childNode(i) instanceof Element e) {
-          String name = e.normalName();
-          if (name.equals("template")) {
-            continue; // its content is a fragment of its own, not part of the document
-          }
-          visit(e, name, inSvg, inFrameset);
-          if (requisites != null) {
-            requisites.visit(e, name, inSvg);
-          }
-          if (e.childNodeSize() > 0) {
-            walk(e, name.equals("svg") || inSvg && !name.equals("foreignobject"),
-                inFrameset || name.equals("frameset"));
-          }
-        }
-      }
-    }
-
-    private void visit(Element e, String name, boolean inSvg, boolean inFrameset) {
-      String link;
-      switch (name) {
-        case "a" -> link = e.hasAttr("href") ? e.attr("href") : svgXlinkHref(e, inSvg);
-        case "area" -> link = e.hasAttr("href") ? e.attr("href") : null;
-        case "iframe" -> link = e.hasAttr("src") ? e.attr("src") : null;
-        case "frame" -> link = inFrameset && e.hasAttr("src") ? e.attr("src") : null; // HTML drops one elsewhere
-        case "base" -> {
-          if (base == null && e.hasAttr("href")) {
-            base = withoutNul(e.attr("href"));
-          }
-          return;
-        }
-        case "link" -> link = e.hasAttr("href") && followsRel(e.attr("rel")) ? e.attr("href") : null;
-        case "title" -> {
-          if (title == null && !inSvg) {
-            title = e.text(); // an SVG's <title> names a drawing, not the page
-          }
-          return;
-        }
-        case "meta" -> {
-          if (!e.hasAttr("content")) {
-            return;
-          }
-          if (isRobotsMeta(e)) {
-            nofollow |= honorNofollow && saysNofollow(e.attr("content"));
-            return;
-          }
-          link = refreshUrl(e);
-        }
-        default -> {
-          return;
-        }
-      }
-      if (link != null) {
-        raw.add(honorNofollow && hasToken(e.attr("rel"), "nofollow", WHITESPACE) ? null : link);
-      }
-    }
-  }
-
-  /**
-   * The link with each U+0000 made U+FFFD, as the HTML standard decodes {@code &#0;} (jsoup decodes it to U+0000;
-   * a raw NUL in an attribute it already replaces).
-   */
-  private static String withoutNul(String link) {
-    return link == null || link.indexOf('\0') < 0 ? link : link.replace('\0', '\uFFFD');
-  }
-
-  private static boolean followsRel(String rel) {
-    for (String followed : FOLLOWED_LINK_RELS) {
-      if (hasToken(rel, followed, WHITESPACE)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The URL of a {@code <meta http-equiv="refresh" content="5; url=...">}, or {@code null}. */
-  private static String refreshUrl(Element meta) {
-    if (!meta.attr("http-equiv").strip().equalsIgnoreCase("refresh")) { // other meta tags carry no link
-      return null;
-    }
-    return MetaRefresh.url(meta.attr("content"));
-  }
-
-  /** The {@code xlink:href} of an SVG {@code <a>} (SVG 2: a plain {@code href} wins where both are given). */
-  private static String svgXlinkHref(Element a, boolean inSvg) {
-    return inSvg && a.hasAttr("xlink:href") ? a.attr("xlink:href") : null;
-  }
-
-  private boolean isRobotsMeta(Element meta) {
-    String name = meta.attr("name");
-    return lowerCaseEquals(name, 0, name.length(), "robots") || lowerCaseEquals(name, 0, name.length(), robotName);
-  }
-
-  private static boolean saysNofollow(String directives) {
-    return directives != null && (hasToken(directives, "nofollow", COMMA_OR_WHITESPACE)
-        || hasToken(directives, "none", COMMA_OR_WHITESPACE));
-  }
-
-  /** Whether {@code value}, split at any of {@code separators}, holds {@code token} once lower-cased. */
-  static boolean hasToken(String value, String token, String separators) {
-    int n = value.length();
-    int start = 0;
-    while (start < n) {
-      while (start < n && separators.indexOf(value.charAt(start)) >= 0) {
-        start++;
-      }
-      int end = start;
-      while (end < n && separators.indexOf(value.charAt(end)) < 0) {
-        end++;
-      }
-      if (end > start && lowerCaseEquals(value, start, end, token)) {
-        return true;
-      }
-      start = end;
-    }
-    return false;
-  }
-
-  /**
-   * Whether {@code value[from, to)} in lower case ({@link Locale#ROOT}) is {@code lowerCase}: compared in place
-   * when it is ASCII, as it nearly always is.
-   */
-  private static boolean lowerCaseEquals(String value, int from, int to, String lowerCase) {
-    for (int i = from; i < to; i++) {
-      if (value.charAt(i) >= 0x80) {
-        return value.substring(from, to).toLowerCase(Locale.ROOT).equals(lowerCase);
-      }
-    }
-    if (to - from != lowerCase.length()) {
-      return false;
-    }
-    for (int i = from; i < to; i++) {
-      char c = value.charAt(i);
-      if ((c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lowerCase.charAt(i - from)) {
-        return false;
-      }
-    }
-    return true;
+    return new PageLinks(List.copyOf(links), raw.size(), finder.nofollow(), overCap, List.copyOf(tooLong),
+        finder.title(), text, requisites, requisiteFinder == null ? 0 : requisiteFinder.overCap());
   }
 }

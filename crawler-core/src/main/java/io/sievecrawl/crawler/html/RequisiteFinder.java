@@ -8,8 +8,8 @@ import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
 
 /**
- * Collects a page's requisites, what it needs to be shown, as written, in document order, while {@link LinkExtractor}
- * walks the page: {@code img} ({@code src}, {@code srcset}), {@code picture source[srcset]}, {@code source[src]},
+ * Collects a page's requisites, what it needs to be shown, as written, in document order, while {@link LinkFinder}
+ * hears the page's elements open ({@link #visit}) and close ({@link #closed}): {@code img} ({@code src}, {@code srcset}), {@code picture source[srcset]}, {@code source[src]},
  * {@code video} ({@code src}, {@code poster}), {@code audio[src]}, {@code track[src]}, {@code script[src]},
  * {@code link[href]} with rel {@code stylesheet}, {@code icon} (and {@code apple-touch-icon}, {@code mask-icon}),
  * {@code preload}, {@code modulepreload} or {@code manifest}, {@code object[data]}, {@code embed[src]},
@@ -41,7 +41,7 @@ final class RequisiteFinder {
     return overCap;
   }
 
-  /** Takes the requisites of {@code e} (named {@code name}), an element in SVG if {@code inSvg}. */
+  /** Takes the requisites of {@code e} (named {@code name}) as it opens, an element in SVG if {@code inSvg}. */
   void visit(Element e, String name, boolean inSvg) {
     if (e.hasAttr("style")) {
       css(e.attr("style"));
@@ -49,8 +49,6 @@ final class RequisiteFinder {
     if (inSvg) {
       if (name.equals("image")) {
         add(e.hasAttr("href") ? e.attr("href") : e.attr("xlink:href"));
-      } else if (name.equals("style")) {
-        css(text(e));
       }
       return;
     }
@@ -79,9 +77,18 @@ final class RequisiteFinder {
           add(e.attr("href"));
         }
       }
-      case "style" -> css(text(e));
       case "body", "table", "td", "th" -> add(e.attr("background"));
       default -> { }
+    }
+  }
+
+  /**
+   * Takes the requisites {@code e} (named {@code name}) holds once it is closed: the {@code url()}s of a
+   * {@code <style>} block, in or out of SVG, whose text is complete only then.
+   */
+  void closed(Element e, String name) {
+    if (name.equals("style")) {
+      css(text(e));
     }
   }
 
@@ -156,7 +163,7 @@ final class RequisiteFinder {
 
   private static boolean hasRequisiteRel(String rel) {
     for (String wanted : REQUISITE_RELS) {
-      if (LinkExtractor.hasToken(rel, wanted, WHITESPACE)) {
+      if (LinkFinder.hasToken(rel, wanted, WHITESPACE)) {
         return true;
       }
     }

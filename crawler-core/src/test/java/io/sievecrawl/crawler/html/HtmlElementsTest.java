@@ -1,6 +1,7 @@
 package io.sievecrawl.crawler.html;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.crawler.url.UrlNormalizer;
@@ -10,9 +11,12 @@ import java.util.stream.Stream;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
 import org.jsoup.parser.ParseSettings;
 import org.jsoup.parser.Parser;
 import org.jsoup.parser.TagSet;
+import org.jsoup.select.NodeTraversor;
+import org.jsoup.select.NodeVisitor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,7 +31,7 @@ class HtmlElementsTest {
 
   private final LinkExtractor crawler = new LinkExtractor(NORMALIZER, true, "sievecrawl");
   private final LinkExtractor html5 = new LinkExtractor(NORMALIZER, true, "sievecrawl", Integer.MAX_VALUE,
-      (html, pageUrl, keepText) -> html5Parse(html, pageUrl));
+      (html, pageUrl, keepText, listener) -> html5Walk(html, pageUrl, listener));
 
   /**
    * jsoup's HTML5 parse as the reference, with the document's base URI put back to the page's URL: the parser sets it
@@ -36,6 +40,13 @@ class HtmlElementsTest {
   static Document html5Parse(String html, String pageUrl) {
     Document doc = Parser.htmlParser().parseInput(html, pageUrl);
     doc.setBaseUri(pageUrl);
+    return doc;
+  }
+
+  /** {@link #html5Parse}, then a walk over its tree telling {@code listener} of each node: LinkExtractor's parser. */
+  static Document html5Walk(String html, String pageUrl, NodeVisitor listener) {
+    Document doc = html5Parse(html, pageUrl);
+    NodeTraversor.traverse(listener, doc);
     return doc;
   }
 
@@ -92,6 +103,59 @@ class HtmlElementsTest {
         .tagSet(new TagSet(HtmlElements.HTML_TEXT_AND_VOID_TAGS)).parseInput(html, PAGE));
     assertEquals(xml, outline(HtmlElements.parse(html, PAGE, false)));
     assertEquals(xml, outline(HtmlElements.parse(html, PAGE, true)));
+  }
+
+  /**
+   * Without the text, the crawl builds no tree: it hears each element open and close as the parse goes. What it hears
+   * is the tree's elements, in document order, each opened inside the elements its parents are, and closed once; and
+   * a title or style element still holds its text.
+   */
+  @ParameterizedTest
+  @MethodSource("pagesAndOddMarkup")
+  void aListenerHearsTheTreesElementsOpenAndCloseInDocumentOrder(String html) {
+    StringBuilder heard = new StringBuilder("#root\n"); // as outline writes the document
+    List<Element> open = new java.util.ArrayList<>();
+    Document document = HtmlElements.parse(html, PAGE, false, new NodeVisitor() {
+      @Override
+      public void head(Node node, int depth) {
+        if (node instanceof Element e && !(node instanceof Document)) {
+          heard.append("  ".repeat(open.size())).append(e.normalName());
+          for (Attribute a : e.attributes()) {
+            heard.append(' ').append(a.getKey()).append('=').append(a.getValue());
+          }
+          heard.append('\n');
+          open.add(e);
+        }
+      }
+
+      @Override
+      public void tail(Node node, int depth) {
+        if (node instanceof Element e && !(node instanceof Document)) {
+          assertSame(open.remove(open.size() - 1), e);
+        }
+      }
+    });
+    assertEquals(outline(HtmlElements.parse(html, PAGE, false)), heard.toString());
+    assertEquals(List.of(), open);
+    assertEquals(0, document.childNodeSize());
+  }
+
+  @Test
+  void aListenerStillFindsTheTextOfTitleAndStyleWhenTheyClose() {
+    String html = "<title>The &amp; <b>title</title><p>x<style>p { background: url(a.png) }</style>";
+    List<String> closed = new java.util.ArrayList<>();
+    HtmlElements.parse(html, PAGE, false, new NodeVisitor() {
+      @Override
+      public void head(Node node, int depth) { }
+
+      @Override
+      public void tail(Node node, int depth) {
+        if (node instanceof Element e && !(node instanceof Document)) {
+          closed.add(e.normalName() + ":" + (e.normalName().equals("style") ? e.data() : e.text()));
+        }
+      }
+    });
+    assertEquals(List.of("title:The & <b>title", "style:p { background: url(a.png) }", "p:"), closed);
   }
 
   static Stream<String> pagesAndOddMarkup() {
