@@ -4,6 +4,7 @@ import io.sievecrawl.sieve.Shards;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import okhttp3.ConnectionPool;
 import okhttp3.CookieJar;
@@ -42,8 +43,9 @@ public final class ConnectionPools {
    * TLS on demand. A client that may speak TLS loads the JDK's trust store when it is built (OkHttp reads the trust
    * manager's authorities at once): some 50 ms of a 62-page crawl's start, spent for nothing on an http-only crawl.
    * So the https clients may come from a supplier, called once, by the first request to an https origin (a worker
-   * holding this object's monitor for that while; the others asking meanwhile wait for it), and kept in a volatile
-   * field: a client read from it is complete. They are built on the same pools, shard by shard, so connectionCount
+   * holding a lock for that while, not a monitor, which would pin a virtual thread's carrier on Java 21; the others
+   * asking meanwhile wait for it), and kept in a volatile field: a client read from it is complete. A supplier that
+   * fails (the JDK's trust store unreadable) is not asked again: every https request fails with its error. They are built on the same pools, shard by shard, so connectionCount
    * and evictAll see every connection.
    */
   static final int PER_SHARD = 64;
@@ -54,6 +56,8 @@ public final class ConnectionPools {
   private final ShardClients shards;
   private final Supplier<OkHttpClient> tlsBase; // null: the shards speak TLS too
   private volatile ShardClients tlsShards;
+  private final ReentrantLock tlsLock = new ReentrantLock();
+  private RuntimeException tlsFailure; // under tlsLock
   private final int idleBudget;
   private final PoolUpkeep upkeep = new PoolUpkeep();
 
@@ -164,11 +168,24 @@ public final class ConnectionPools {
     return tls != null ? tls : makeTlsShards();
   }
 
-  private synchronized ShardClients makeTlsShards() {
-    if (tlsShards == null) {
-      tlsShards = new ShardClients(tlsBase.get(), pools);
+  private ShardClients makeTlsShards() {
+    tlsLock.lock();
+    try {
+      if (tlsFailure != null) {
+        throw tlsFailure;
+      }
+      if (tlsShards == null) {
+        try {
+          tlsShards = new ShardClients(tlsBase.get(), pools);
+        } catch (RuntimeException e) {
+          tlsFailure = e;
+          throw e;
+        }
+      }
+      return tlsShards;
+    } finally {
+      tlsLock.unlock();
     }
-    return tlsShards;
   }
 
   private int shardOf(HttpUrl url) {

@@ -116,6 +116,23 @@ class ConnectionPoolsTest {
     assertEquals(1, made.get(), "made once");
   }
 
+  @Test
+  void httpsClientsThatCannotBeMadeAreNotTriedAgainAndEveryHttpsRequestGetsTheSameError() {
+    OkHttpClient cleartext = new OkHttpClient.Builder().connectionSpecs(List.of(ConnectionSpec.CLEARTEXT)).build();
+    AtomicInteger tried = new AtomicInteger();
+    ConnectionPools pools = ConnectionPools.of(cleartext, () -> {
+      tried.incrementAndGet();
+      throw new IllegalStateException("the trust store cannot be read");
+    }, 1_000, Duration.ofSeconds(30));
+    IllegalStateException first = assertThrows(IllegalStateException.class,
+        () -> pools.clientFor(HttpUrl.get("https://a.example/")));
+    IllegalStateException second = assertThrows(IllegalStateException.class,
+        () -> pools.bareClientFor(HttpUrl.get("https://b.example/")));
+    assertSame(first, second);
+    assertEquals(1, tried.get(), "tried once");
+    assertNotNull(pools.clientFor(HttpUrl.get("http://a.example/")), "http is unaffected");
+  }
+
   /** Sites named alike share a shard's budget about evenly: none holds twice its share. */
   @Test
   void sitesNamedAlikeSpreadEvenlyOverTheShards() {
