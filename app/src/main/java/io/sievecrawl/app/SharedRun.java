@@ -145,9 +145,6 @@ final class SharedRun implements HomeRun {
       read = true;
     } catch (FrontierFailure e) {
       log.warn("could not read the crawl's global counters: {}", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new UserError(ExitCodes.INTERRUPTED, "interrupted while waiting for the other agents' last counts");
     }
     CrawlRun.report(SummaryReport.sharedLines(summary), summary, out.reports(), out.status(), out.verbosity(),
         out.clocks().wall());

@@ -37,9 +37,9 @@ public final class SharedHome implements CrawlHome {
   private final ScopeSites scopeSites;
   private RedisFrontier<CrawlTask> frontier;
   private SharedCounters counters; // this run's, once its sink is made
-  private int liveAgentsAtEnd;
   private Duration leaseTtl = Duration.ofSeconds(10); // the run's, once it starts
   private Ticker ticker = Ticker.SYSTEM; // the run's, once it starts
+  private volatile boolean stopWaiting; // the agent is stopping: wait for nothing more
 
   /** Waits between reads of the live agents at the end ({@link #countsAtEnd}); tests end agents meanwhile. */
   interface Pause {
@@ -126,11 +126,6 @@ public final class SharedHome implements CrawlHome {
     return shared;
   }
 
-  /** Agents working on the crawl, this one included: now, or when the last run ended. */
-  public synchronized int liveAgents() {
-    return frontier == null ? liveAgentsAtEnd : frontier.liveAgents();
-  }
-
   /** The crawl's counters summed over every agent, by name. */
   public Map<String, Long> counters() {
     return shared.counters();
@@ -144,16 +139,17 @@ public final class SharedHome implements CrawlHome {
   /**
    * Every agent's counts once this run has ended ({@link #runEnded}): when the crawl completed, every other agent ends
    * soon too (each sees that nothing is open within a second), sending its last counts before it leaves the live
-   * agents, so this waits for none to be left, up to {@code bound}; otherwise, or past the bound, the counts read are a
-   * partial view, and {@link AllAgents#othersRunning} says so.
+   * agents, so this waits for none to be left, up to {@code bound} (each read of Redis may take longer, up to the
+   * outage grace). Otherwise, past the bound, once {@link #stopWaiting} is called or when interrupted (the thread's
+   * interrupt status set again), the counts read are a partial view, and {@link AllAgents#othersRunning} says so.
    *
    * @throws io.sievecrawl.sieve.FrontierFailure if Redis cannot be reached
    */
-  public AllAgents countsAtEnd(boolean completed, Duration bound) throws InterruptedException {
+  public AllAgents countsAtEnd(boolean completed, Duration bound) {
     return countsAtEnd(completed, bound, Pause.SLEEP);
   }
 
-  AllAgents countsAtEnd(boolean completed, Duration bound, Pause pause) throws InterruptedException {
+  AllAgents countsAtEnd(boolean completed, Duration bound, Pause pause) {
     Duration ttl;
     Ticker clock;
     synchronized (this) {
@@ -162,11 +158,25 @@ public final class SharedHome implements CrawlHome {
     }
     long deadline = clock.nanos() + bound.toNanos();
     int others = shared.otherAgentsLive(ttl);
-    while (completed && others > 0 && clock.nanos() - deadline < 0) {
-      pause.pause(END_POLL);
+    if (completed && others > 0) {
+      log.info("the crawl is complete; waiting up to {} s for the last counts of {} other {}", bound.toSeconds(),
+          others, others == 1 ? "agent" : "agents");
+    }
+    boolean interrupted = false;
+    while (completed && others > 0 && !stopWaiting && clock.nanos() - deadline < 0) {
+      try {
+        pause.pause(END_POLL);
+      } catch (InterruptedException e) {
+        interrupted = true; // read what is there: Redis's client refuses an interrupted thread
+        break;
+      }
       others = shared.otherAgentsLive(ttl);
     }
-    return new AllAgents(shared.counters(), shared.frontierCounters(), others);
+    AllAgents all = new AllAgents(shared.counters(), shared.frontierCounters(), others);
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return all;
   }
 
   /** Also counts every result into the crawl's counters shared by the agents, sent every second. */
@@ -176,8 +186,12 @@ public final class SharedHome implements CrawlHome {
     return counters;
   }
 
-  /** Stops waiting out a Redis outage: a stopping agent must not be held up by it. */
+  /**
+   * Stops waiting out a Redis outage, and for the other agents' last counts at the end: a stopping agent must not be
+   * held up by either.
+   */
   public void stopWaiting() {
+    stopWaiting = true;
     crawl.stopWaiting();
   }
 
@@ -239,9 +253,7 @@ public final class SharedHome implements CrawlHome {
       log.warn("could not send the last counts to Redis: {}", e.getMessage());
     }
     if (ending != null) {
-      int agents = ending.liveAgents();
       synchronized (this) {
-        liveAgentsAtEnd = agents;
         frontier = null;
       }
       ending.close();

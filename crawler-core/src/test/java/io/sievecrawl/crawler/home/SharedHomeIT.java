@@ -127,6 +127,27 @@ class SharedHomeIT extends CrawlHomeContract {
     }
   }
 
+  /** A stopping agent (Ctrl-C) waits no longer for the others' last counts: it reports what it has. */
+  @Test
+  void anAgentToldToStopWaitsNoLongerForTheOthersCounts() throws Exception {
+    FakeClock clock = new FakeClock();
+    try (SharedHome a = SharedCrawls.startOrJoin(redis.uri(), "told", SETTINGS, 4, Clock.systemUTC(), clock);
+        SharedHome b = SharedCrawls.startOrJoin(redis.uri(), "told", SETTINGS, 4, Clock.systemUTC(), clock)) {
+      a.runStarts(new RunOptions(SETTINGS, Setting.FILTER_N.key(), clock));
+      b.runStarts(new RunOptions(SETTINGS, Setting.FILTER_N.key(), clock));
+      a.runEnded(CrawlSummary.End.COMPLETED, a.savedState());
+      List<Duration> pauses = new ArrayList<>();
+      SharedHome.AllAgents all = a.countsAtEnd(true, Duration.ofSeconds(5), d -> {
+        pauses.add(d);
+        clock.advance(d);
+        a.stopWaiting();
+      });
+      assertEquals(1, all.othersRunning(), "B is still running");
+      assertEquals(1, pauses.size(), "stopped after the first pause");
+      b.runEnded(CrawlSummary.End.COMPLETED, b.savedState());
+    }
+  }
+
   private static CrawlResult page(String url) {
     return new CrawlResult(url, 200, "text/html", null, 100, false, 0, null, Instant.parse("2026-11-28T10:00:00Z"),
         5, 0, null, null, null, 1);
