@@ -1,10 +1,10 @@
 #!/bin/bash
 # Crawls the OpenJDK 17 javadoc (Debian's openjdk-17-doc) plus a redirecting seed and a missing page, served by
-# nginx on 127.0.0.1, with two builds in the order A B A B (--links --text --warc), and compares what they wrote:
-# the set of URLs, every record field that does not depend on timing or on which worker found a link first (not
-# fetchedAt, fetchMillis, depth, referrer, nor the links' fate), and the WARC records by type, target URI and
-# payload digest. A vs A and B vs B show the noise. For a refactoring that must not change behaviour. Not part of
-# the build or CI; needs nginx and the corpus (see crawl-vs-wget2.sh).
+# nginx on 127.0.0.1, with two builds in the order A B A B (--links --text --warc, or without --text: -T), and
+# compares what they wrote: the set of URLs, every record field that does not depend on timing or on which worker
+# found a link first (not fetchedAt, fetchMillis, depth, referrer, nor the links' fate), and the WARC records by
+# type, target URI and payload digest. A vs A and B vs B show the noise. For a refactoring that must not change
+# behaviour. Not part of the build or CI; needs nginx and the corpus (see crawl-vs-wget2.sh).
 #
 #   crawler-core/src/bench/compare-builds.sh [-T] [-d DIR] LAUNCHER_A LAUNCHER_B
 #   e.g. compare-builds.sh /tmp/before/app/target/sievecrawl app/target/sievecrawl
@@ -19,11 +19,11 @@ while getopts "Td:h" opt; do
   case $opt in
     T) text= ;;
     d) corpus=$(cd "$OPTARG" && pwd) ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,14p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '2,17p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,14p' "$0"; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 [ -n "$corpus" ] || corpus=$("$here/javadoc-corpus.sh")
 work=$(mktemp -d /tmp/compare-builds.XXXXXX)
