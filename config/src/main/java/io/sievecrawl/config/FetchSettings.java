@@ -22,12 +22,14 @@ import java.util.List;
  * @param caFile a PEM file of CA certificates to trust besides the JDK's, or empty ({@code fetch.ca-file})
  * @param pins host names pinned to addresses ({@code fetch.resolve})
  * @param insecureTls whether any TLS certificate is accepted ({@code fetch.insecure-tls})
+ * @param nativeTls whether TLS goes through BoringSSL (Conscrypt) where its native library loads
+ *     ({@code fetch.native-tls})
  * @param cookies whether the cookies sites set are kept and sent back ({@code fetch.cookies})
  */
 public record FetchSettings(String userAgent, String contact, List<RequestHeader> headers, Duration connectTimeout,
     Duration readTimeout, Duration callTimeout, long maxBodySize, int maxRedirects, int maxRetries,
     Duration retryBackoff, Duration maxRetryAfter, String proxy, String caFile, List<HostPin> pins,
-    boolean insecureTls, boolean cookies) {
+    boolean insecureTls, boolean nativeTls, boolean cookies) {
 
   public FetchSettings {
     headers = List.copyOf(headers);
@@ -39,7 +41,8 @@ public record FetchSettings(String userAgent, String contact, List<RequestHeader
         s.get(Setting.CONNECT_TIMEOUT), s.get(Setting.READ_TIMEOUT), s.get(Setting.CALL_TIMEOUT),
         s.get(Setting.MAX_BODY_SIZE), s.get(Setting.MAX_REDIRECTS), s.get(Setting.MAX_RETRIES),
         s.get(Setting.RETRY_BACKOFF), s.get(Setting.MAX_RETRY_AFTER), s.get(Setting.PROXY), s.get(Setting.CA_FILE),
-        s.get(Setting.RESOLVE), s.get(Setting.INSECURE_TLS), s.get(Setting.COOKIES));
+        s.get(Setting.RESOLVE), s.get(Setting.INSECURE_TLS), s.get(Setting.NATIVE_TLS),
+        s.get(Setting.COOKIES));
   }
 
   /** The User-Agent header sent: {@link #userAgent}, with {@code (+contact)} when a contact is set. */

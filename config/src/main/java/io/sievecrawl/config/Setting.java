@@ -170,6 +170,10 @@ public final class Setting<T> {
   public static final Setting<Boolean> INSECURE_TLS = new Setting<>("fetch.insecure-tls", bool(), "false",
       "Accept any TLS certificate: self-signed, expired or for another host (curl's -k, wget's"
           + " --no-check-certificate). For test and intranet sites only; the crawl warns when it starts.");
+  public static final Setting<Boolean> NATIVE_TLS = new Setting<>("fetch.native-tls", bool(), "true",
+      "Speak TLS through BoringSSL (Conscrypt), which costs less CPU a page than the JDK's TLS, where its native"
+          + " library loads (Linux and macOS on x86-64 and ARM, Windows on x86-64; the log says when it does not,"
+          + " and the JDK's is used). false: the JDK's TLS always.");
   public static final Setting<Boolean> COOKIES = new Setting<>("fetch.cookies", bool(), "true",
       "Keep the cookies sites set and send them back, as a browser does: at most 50 per domain and 16 MB in all,"
           + " the least recently used domains' dropped first. Saved in the crawl directory for a resumed crawl;"

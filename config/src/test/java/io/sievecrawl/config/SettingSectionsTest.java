@@ -56,6 +56,7 @@ class SettingSectionsTest {
       fetch.ca-file = ca.pem
       fetch.resolve = a.test:80:127.0.0.1
       fetch.insecure-tls = true
+      fetch.native-tls = false
       fetch.cookies = false
       frontier.sync-interval = 83ms
       frontier.checkpoint-interval = 89s
@@ -109,7 +110,8 @@ class SettingSectionsTest {
     assertEquals(new RobotsSettings(false, false, 4_700, "mybot", Duration.ofMillis(53)), s.robots());
     assertEquals(new FetchSettings("ua/1", "me@example.org", List.of(new RequestHeader("X-A", "1")),
         Duration.ofMillis(59), Duration.ofMillis(61), Duration.ofMillis(67), 7_100, 3, 4, Duration.ofMillis(73),
-        Duration.ofMillis(79), "none", "ca.pem", List.of(HostPin.parse("a.test:80:127.0.0.1")), true, false),
+        Duration.ofMillis(79), "none", "ca.pem", List.of(HostPin.parse("a.test:80:127.0.0.1")), true, false,
+        false),
         s.fetch());
     assertEquals(new FrontierSettings(Duration.ofMillis(83), Duration.ofSeconds(89), Duration.ofSeconds(97),
         Duration.ofMillis(101)), s.frontier());
@@ -134,7 +136,7 @@ class SettingSectionsTest {
   void theListsOfASectionAreItsOwn() {
     List<RequestHeader> headers = new ArrayList<>(List.of(new RequestHeader("X-A", "1")));
     FetchSettings fetch = new FetchSettings("ua", "", headers, Duration.ZERO, Duration.ZERO, Duration.ZERO, 1, 0, 0,
-        Duration.ZERO, Duration.ZERO, "", "", new ArrayList<>(), false, false);
+        Duration.ZERO, Duration.ZERO, "", "", new ArrayList<>(), false, true, false);
     headers.add(new RequestHeader("X-B", "2"));
     assertEquals(1, fetch.headers().size());
     assertThrows(UnsupportedOperationException.class, () -> fetch.headers().add(new RequestHeader("X-C", "3")));

@@ -30,8 +30,8 @@ public record FailureCause(String description, boolean permanent, boolean tls) {
       if (t instanceof SSLHandshakeException) {
         return new FailureCause("TLS handshake failed: " + rootMessage(t), true, true);
       }
-      if (t instanceof SSLException && String.valueOf(t.getMessage()).contains("nrecognized SSL message")) {
-        // The JDK's words for a server that answered the handshake in plain text: an https URL on an http port.
+      if (t instanceof SSLException && isPlainTextAnswer(t.getMessage())) {
+        // A server that answered the handshake in plain text: an https URL on an http port.
         return new FailureCause("the server does not speak TLS on this port: " + oneLine(t.getMessage()), true, true);
       }
       if (t instanceof UnknownHostException) {
@@ -46,6 +46,12 @@ public record FailureCause(String description, boolean permanent, boolean tls) {
     }
     return new FailureCause(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + oneLine(e.getMessage())),
         false, false);
+  }
+
+  /** The JDK's words, and Conscrypt's, for a handshake answered in plain text. */
+  private static boolean isPlainTextAnswer(String message) {
+    String m = String.valueOf(message);
+    return m.contains("nrecognized SSL message") || m.contains("Unable to parse TLS packet header");
   }
 
   private static boolean isCertificateProblem(Throwable t) {

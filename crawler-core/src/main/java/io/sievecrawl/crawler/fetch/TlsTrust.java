@@ -9,13 +9,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
@@ -41,7 +39,10 @@ public final class TlsTrust {
     }
   }
 
-  /** Makes {@code builder} trust what the settings say, when they say more than the JDK's defaults. */
+  /**
+   * Makes {@code builder} trust what the settings say, on the TLS library they choose ({@link TlsLibrary}); with
+   * fetch.native-tls off and nothing to trust beyond the JDK's authorities, leaves OkHttp's own TLS as it is.
+   */
   static OkHttpClient.Builder applyTo(OkHttpClient.Builder builder, FetchSettings settings) {
     X509TrustManager trust;
     if (settings.insecureTls()) {
@@ -49,15 +50,20 @@ public final class TlsTrust {
       builder.hostnameVerifier((host, session) -> true);
     } else if (!settings.caFile().isEmpty()) {
       trust = withCaFile(Path.of(settings.caFile()));
+    } else if (settings.nativeTls()) {
+      trust = jdkTrust();
     } else {
       return builder;
     }
+    return builder.sslSocketFactory(TlsLibrary.socketFactory(trust, settings.nativeTls()), trust);
+  }
+
+  /** The JDK's trust manager: its authorities, as OkHttp would use them. */
+  private static X509TrustManager jdkTrust() {
     try {
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(null, new TrustManager[] {trust}, new SecureRandom());
-      return builder.sslSocketFactory(context.getSocketFactory(), trust);
+      return defaultTrust();
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("no TLS context: " + e.getMessage(), e);
+      throw new IllegalStateException("no trust manager: " + e.getMessage(), e);
     }
   }
 
