@@ -1,9 +1,6 @@
 package io.sievecrawl.crawler.job;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sievecrawl.crawler.home.CrawlIdentity;
 import io.sievecrawl.sieve.Durable;
 import java.io.IOException;
@@ -37,8 +34,6 @@ record Manifest(String format, int version, String status, String output, long n
   static final int VERSION = 3;
   private static final int READS_SINCE = 2;
   private static final String FILE = CrawlFiles.MANIFEST;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   /** The manifest of a new crawl, running. */
   static Manifest create(String output, CrawlIdentity identity, String now) {
@@ -56,7 +51,7 @@ record Manifest(String format, int version, String status, String output, long n
     Path file = dir.resolve(FILE);
     Manifest manifest;
     try {
-      manifest = JSON.readValue(Files.readAllBytes(file), Manifest.class);
+      manifest = JsonFiles.reader().readValue(Files.readAllBytes(file), Manifest.class);
     } catch (NoSuchFileException e) {
       throw new CrawlJobException(dir + " is not a sievecrawl crawl directory (no " + FILE + ")");
     } catch (JacksonException e) {
@@ -83,7 +78,7 @@ record Manifest(String format, int version, String status, String output, long n
   static boolean completed(Path dir) {
     try {
       return DirectoryHome.Status.COMPLETED.name().equals(
-          JSON.readValue(Files.readAllBytes(dir.resolve(FILE)), Manifest.class).status());
+          JsonFiles.reader().readValue(Files.readAllBytes(dir.resolve(FILE)), Manifest.class).status());
     } catch (IOException e) {
       return false; // damaged or unreadable: resume says what is wrong with it
     }
@@ -91,7 +86,27 @@ record Manifest(String format, int version, String status, String output, long n
 
   /** Replaces the manifest in {@code dir} atomically. */
   void write(Path dir) throws IOException {
-    Durable.replace(dir.resolve(FILE), JSON.writeValueAsBytes(this));
+    Durable.replace(dir.resolve(FILE), toJson());
+  }
+
+  /** The manifest as its file holds it: the fields in their order, as {@link #read} reads them. */
+  byte[] toJson() throws IOException {
+    return JsonFiles.object(json -> {
+      json.writeStringField("format", format);
+      json.writeNumberField("version", version);
+      json.writeStringField("status", status);
+      json.writeStringField("output", output);
+      json.writeNumberField("n", n);
+      json.writeNumberField("p", p);
+      json.writeStringField("created", created);
+      json.writeStringField("updated", updated);
+      json.writeNumberField("runs", runs);
+      json.writeBooleanField("removeWhenComplete", removeWhenComplete);
+      json.writeBooleanField("confirm", confirm);
+      json.writeNumberField("generation", generation);
+      json.writeStringField("recrawlCutoff", recrawlCutoff);
+      json.writeNumberField("forgetAfter", forgetAfter);
+    });
   }
 
   CrawlIdentity identity() {

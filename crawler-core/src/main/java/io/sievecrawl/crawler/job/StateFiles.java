@@ -1,9 +1,6 @@
 package io.sievecrawl.crawler.job;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.sievecrawl.crawler.CrawlState;
 import io.sievecrawl.crawler.fetch.CookiesTxt;
 import io.sievecrawl.crawler.report.CrawlTotals;
@@ -30,8 +27,6 @@ final class StateFiles {
   private static final String STATE = CrawlFiles.STATE;
   private static final String SKETCH = CrawlFiles.SKETCH;
   private static final String COOKIES = CrawlFiles.COOKIES;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   /** The state file: the crawl's totals and the hosts in scope. */
   record StateFile(int runs, long fetched, long bytes, long retries, Map<String, Long> byStatusClass,
@@ -47,6 +42,23 @@ final class StateFiles {
     CrawlTotals totals() {
       return new CrawlTotals(runs, fetched, bytes, retries, orEmpty(byStatusClass), orEmpty(errors),
           orEmpty(skipped), orEmpty(notAdmitted), pagesStarted, Duration.ofMillis(elapsedMillis));
+    }
+
+    /** The state as its file holds it: the fields in their order, as {@link StateFiles#load} reads them. */
+    byte[] toJson() throws IOException {
+      return JsonFiles.object(json -> {
+        json.writeNumberField("runs", runs);
+        json.writeNumberField("fetched", fetched);
+        json.writeNumberField("bytes", bytes);
+        json.writeNumberField("retries", retries);
+        JsonFiles.counts(json, "byStatusClass", byStatusClass);
+        JsonFiles.counts(json, "errors", errors);
+        JsonFiles.counts(json, "skipped", skipped);
+        JsonFiles.counts(json, "notAdmitted", notAdmitted);
+        json.writeNumberField("pagesStarted", pagesStarted);
+        json.writeNumberField("elapsedMillis", elapsedMillis);
+        JsonFiles.strings(json, "scopeSites", scopeSites);
+      });
     }
 
     private static Map<String, Long> orEmpty(Map<String, Long> map) {
@@ -80,7 +92,7 @@ final class StateFiles {
     Path sketchFile = dir.resolve(SKETCH);
     Path cookieFile = dir.resolve(COOKIES);
     try {
-      StateFile state = JSON.readValue(Files.readAllBytes(stateFile), StateFile.class);
+      StateFile state = JsonFiles.reader().readValue(Files.readAllBytes(stateFile), StateFile.class);
       CountMinSketch sketch = Files.exists(sketchFile) ? CountMinSketch.fromBytes(Files.readAllBytes(sketchFile))
           : CrawlState.fresh().pagesPerOrigin();
       // a crawl directory of an earlier release has no cookie file: it resumes without cookies
@@ -115,7 +127,7 @@ final class StateFiles {
       savedSketch = sketch;
       savedSketchUpdates = updates;
     }
-    replaceIfChanged(STATE, JSON.writeValueAsBytes(StateFile.of(state)));
+    replaceIfChanged(STATE, StateFile.of(state).toJson());
     replaceIfChanged(COOKIES, CookiesTxt.write(state.cookies()).getBytes(StandardCharsets.UTF_8));
   }
 
