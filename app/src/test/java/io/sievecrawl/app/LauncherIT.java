@@ -111,6 +111,8 @@ class LauncherIT {
     assertEquals(cache.toRealPath().toString(), Path.of(cacheOf(args)).toRealPath().toString());
     assertTrue(args.contains("-Xlog:aot=off") && args.contains("-Xlog:cds=off"), args.toString());
     assertTrue(args.indexOf("-XX:AOTCache=" + cacheOf(args)) < args.indexOf("-jar"), "a JVM option, before -jar");
+    assertTrue(args.indexOf("--enable-native-access=ALL-UNNAMED") < args.indexOf("-jar")
+        && args.contains("--enable-native-access=ALL-UNNAMED"), "as the training had it: " + args);
   }
 
   @Test
@@ -118,7 +120,7 @@ class LauncherIT {
     Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString()), "crawl", "s.txt");
     assertNull(cacheOf(args), args.toString()); // JDK 21 would refuse to start on an unknown -XX option
-    assertFalse(args.stream().anyMatch(a -> a.contains("aot")), args.toString());
+    assertFalse(args.stream().anyMatch(a -> a.contains("aot") || a.contains("native-access")), args.toString());
   }
 
   @Test
