@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * The crawl's {@link OkHttpClient}s as the fetch settings want them: the proxies {@link ProxyRoutes} chooses, host
  * names pinned and the local network guarded ({@link PinnedDns}, {@link PrivateAddresses}), no automatic redirects
  * (the crawler follows them hop by hop), connect/read/whole-call timeouts, and the network interceptors in their
- * order: the send gate, the user's extra headers, the capture. One client for cleartext, which loads no TLS
+ * order: the send gate, reads without a timer ({@link UntimedReads}), the user's extra headers, the capture. One client for cleartext, which loads no TLS
  * certificates, and one made from it for TLS, with the certificates {@link TlsTrust} trusts.
  */
 final class ClientWiring {
@@ -64,6 +64,7 @@ final class ClientWiring {
       builder.cookieJar(cookies);
     }
     builder.addNetworkInterceptor(SendGate.INTERCEPTOR); // first: a request it refuses is neither changed nor recorded
+    builder.addNetworkInterceptor(UntimedReads.INTERCEPTOR); // the read timeout kept by OkHttp's source, not a timer
     if (!fetch.headers().isEmpty()) {
       builder.addNetworkInterceptor(new RequestHeaders(fetch.headers(), takesCredentials)); // before the capture
     }

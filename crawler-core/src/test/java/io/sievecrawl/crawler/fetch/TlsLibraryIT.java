@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sievecrawl.config.CrawlSettings;
 import io.sievecrawl.config.Setting;
+import io.sievecrawl.crawler.result.ErrorKind;
 import io.sievecrawl.crawler.url.Url;
 import io.sievecrawl.sieve.testing.FakeClock;
 import java.io.IOException;
@@ -17,9 +18,11 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SNIHostName;
@@ -30,6 +33,7 @@ import javax.net.ssl.X509TrustManager;
 import org.conscrypt.Conscrypt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -97,6 +101,25 @@ class TlsLibraryIT {
     }
   }
 
+  /** Over TLS too, a body that stops half-way ends at the read timeout: a call timeout of an hour would hold it. */
+  @ParameterizedTest(name = "native-tls {0}")
+  @CsvSource({"true", "false"})
+  @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aBodyThatStopsHalfWayEndsAtTheReadTimeoutOnEitherLibrary(boolean nativeTls) throws Exception {
+    try (OnePageServer server = new OnePageServer("TLSv1.3", true)) {
+      CrawlSettings settings = CrawlSettings.builder().set(Setting.CA_FILE, caPem.toString())
+          .set(Setting.NATIVE_TLS, nativeTls).parse(Setting.RESOLVE, "site.test:*:127.0.0.1", "test")
+          .set(Setting.READ_TIMEOUT, Duration.ofMillis(300)).set(Setting.CALL_TIMEOUT, Duration.ofHours(1)).build();
+      FakeClock clock = new FakeClock();
+      FetchResponse page;
+      try (PageFetcher fetcher = PageFetcher.builder(settings, clock, clock).build()) {
+        page = fetcher.fetch(Url.ofCanonical("https://site.test:" + server.port() + "/"), true);
+      }
+      assertEquals(200, page.status());
+      assertEquals(ErrorKind.TIMEOUT, page.errorKind(), page.error());
+    }
+  }
+
   @Test
   void theSocketsAreBoringSslsWhereItLoadsAndTheJdksWithNativeTlsOff() throws IOException {
     assumeTrue(Conscrypt.isAvailable(), "Conscrypt's native library does not load on this platform");
@@ -108,13 +131,22 @@ class TlsLibraryIT {
     }
   }
 
-  /** Serves one page on loopback over the TLS version given, and records each handshake's server name and version. */
+  /**
+   * Serves one page on loopback over the TLS version given, or half of it and then nothing until the client goes,
+   * and records each handshake's server name and version.
+   */
   private static final class OnePageServer implements AutoCloseable {
     final Queue<String> handshakes = new ConcurrentLinkedQueue<>();
     private final SSLServerSocket socket;
+    private final boolean stallHalfWay;
     private final Thread acceptor;
 
     OnePageServer(String version) throws Exception {
+      this(version, false);
+    }
+
+    OnePageServer(String version, boolean stallHalfWay) throws Exception {
+      this.stallHalfWay = stallHalfWay;
       KeyStore store = KeyStore.getInstance("PKCS12");
       try (InputStream in = java.nio.file.Files.newInputStream(keyStore)) {
         store.load(in, "secret123".toCharArray());
@@ -143,9 +175,14 @@ class TlsLibraryIT {
           handshakes.add(name + " " + session.getProtocol());
           readRequestHead(connection.getInputStream());
           OutputStream out = connection.getOutputStream();
-          out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\nConnection: close\r\n\r\n"
-              + "<p>hello</p>").getBytes(StandardCharsets.US_ASCII));
+          String page = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\nConnection: close\r\n\r\n"
+              + "<p>hello</p>";
+          out.write(page.substring(0, stallHalfWay ? page.length() - 6 : page.length())
+              .getBytes(StandardCharsets.US_ASCII));
           out.flush();
+          if (stallHalfWay) {
+            connection.getInputStream().readAllBytes(); // until the client gives up and closes
+          }
         } catch (IOException e) {
           // closed, or a client that went away: the test's assertions say what it needed
         }
