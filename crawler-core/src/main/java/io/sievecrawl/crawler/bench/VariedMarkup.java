@@ -7,7 +7,8 @@ import java.util.SplittableRandom;
  * scripts and styles holding markup-like text, tables, code with character references, attributes quoted three ways
  * and left empty, upper-case tags, void and self-closed elements, an image map, an inline SVG drawing with its own
  * link, non-ASCII text, and links in relative forms ({@code ../5/105.html}, {@code ./}, queries and fragments), each
- * to a page of the site.
+ * to a page of the site; and a footer of what the crawler does not follow (other sites, {@code mailto:} and the like),
+ * a custom element, a text area and a frame.
  */
 final class VariedMarkup {
   private static final String[] WORDS = {"stream", "buffer", "naïve", "café", "résumé", "código", "日本語", "Größe",
@@ -55,8 +56,32 @@ final class VariedMarkup {
         .append("<map name=\"m").append(page).append("\"><area shape=\"rect\" coords=\"0,0,10,10\" href=\"")
         .append(relative(page, random.nextInt(pages))).append("\" alt=\"area\"></map>\n")
         .append("<svg width=\"10\" height=\"10\"><title>Icon</title><a xlink:href=\"")
-        .append(relative(page, random.nextInt(pages))).append("\"><rect width=\"10\" height=\"10\"/></a></svg>\n")
-        .append("<!-- ========= END OF CLASS DATA ========= -->\n");
+        .append(relative(page, random.nextInt(pages))).append("\"><rect width=\"10\" height=\"10\"/></a></svg>\n");
+    appendElsewhere(html, page, pages, random);
+    html.append("<!-- ========= END OF CLASS DATA ========= -->\n");
+  }
+
+  /*
+   * What nearly every real page has and a crawl of one site alone does not: links the crawler does not follow (other
+   * sites, out of scope; mailto:, javascript: and tel:, which resolve to nothing), a link that only the general URL
+   * parser reads (a percent-escape and a space in its query), an element no standard names, a frame and a text area.
+   * Without them the profiles the compiler starts from say that every link resolves and every tag is known, and the
+   * code it compiles is thrown away and compiled again at the first page that shows otherwise: the largest units of a
+   * crawl (the parse's step, the link extractor, the resolver) were each compiled two to four times over the javadoc.
+   * The other sites are names reserved for examples (RFC 2606), never fetched: a crawl follows its seeds' hosts only.
+   */
+  private static void appendElsewhere(StringBuilder html, int page, int pages, SplittableRandom random) {
+    int target = random.nextInt(pages);
+    html.append("<footer><p>See <a href=\"https://www.example.org/docs/api/").append(word(random))
+        .append(".html\">the API</a>, <a href=\"http://example.com/\">Example</a>, ")
+        .append("<a href=\"mailto:docs@example.org?subject=Page%20").append(page).append("\">write</a>, ")
+        .append("<a href=\"javascript:void(0)\" onclick=\"return false;\">menu</a> or ")
+        .append("<a href=\"tel:+1-555-0100\">call</a>; <a href=\"").append(relative(page, 1))
+        .append("?q=caf%C3%A9 au lait\">caf&eacute;</a>.<wbr> Long&shy;word</p>\n")
+        .append("<search-field data-index=\"").append(page % 7).append("\"><textarea name=q rows=2>&lt;b&gt; ")
+        .append(word(random)).append("</textarea></search-field>\n")
+        .append("<iframe src=\"").append(relative(page, (target + 1) % pages))
+        .append("\" title=\"frame\" width=\"0\" height=\"0\"></iframe></footer>\n");
   }
 
   private static String word(SplittableRandom random) {

@@ -54,6 +54,22 @@ class VariedSiteTest {
       long rich = results.stream().filter(r -> r.status() == 200 && r.outlinks() > 2 + 3 + 3).count();
       assertEquals(fetched, rich, "each page yields its table's, list's and map's links beside the plain ones");
       assertTrue(results.stream().anyMatch(r -> r.url().endsWith("?view=all&sort=name")), "queries followed");
+      assertTrue(results.stream().anyMatch(r -> r.url().endsWith("/1/1.html?q=caf%C3%A9%20au%20lait")),
+          "a query only the general URL parser reads");
+      assertEquals(List.of(), results.stream().map(CrawlResult::url).filter(u -> !u.startsWith(site.rootUrl()))
+          .toList(), "the links to other sites and the mailto:, javascript: and tel: links are not fetched");
+    }
+  }
+
+  @Test
+  void eachPageLinksToWhatACrawlDoesNotFollowAndHasElementsNoStandardNames() throws Exception {
+    try (SyntheticSite site = SyntheticSite.startVaried(20, 4); HttpClient client = HttpClient.newHttpClient()) {
+      String page = client.send(HttpRequest.newBuilder(URI.create(site.url(3))).build(),
+          HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
+      for (String markup : List.of("href=\"https://www.example.org/", "href=\"mailto:", "href=\"javascript:",
+          "href=\"tel:", "<search-field ", "<textarea ", "<iframe src=\"../")) {
+        assertTrue(page.contains(markup), markup);
+      }
     }
   }
 }
