@@ -82,7 +82,8 @@ final class SyntheticPages {
     SplittableRandom random = new SplittableRandom(page * 0x9E3779B97F4A7C15L);
     StringBuilder html = new StringBuilder(48 * 1024);
     html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>Page ").append(page)
-        .append("</title><link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>")
+        .append("</title>").append(varied ? "<meta name=\"Generator\" content=\"SyntheticSite (Varied)\">" : "")
+        .append("<link rel=\"stylesheet\" href=\"/static/site.css\"></head><body><nav>")
         .append("<a href=\"/\">Home</a> <a href=\"/#top\">Top</a></nav><main><h1>Page ").append(page).append("</h1>")
         .append("<img src=\"").append(imageOf(page)).append("\" alt=\"\">");
     int paragraphs = 4 + random.nextInt(30);

@@ -63,8 +63,10 @@ final class VariedMarkup {
 
   /*
    * What nearly every real page has and a crawl of one site alone does not: links the crawler does not follow (other
-   * sites, out of scope; mailto:, javascript: and tel:, which resolve to nothing), a link that only the general URL
-   * parser reads (a percent-escape and a space in its query), an element no standard names, a frame and a text area.
+   * sites, out of scope; mailto:, javascript: and tel:, which resolve to nothing; fragments of the page itself), a link
+   * that only the general URL parser reads (a percent-escape and a space in its query), character references without
+   * their ';' or unknown, an end tag with nothing to close, list items left open, an element no standard names, a
+   * frame and a text area.
    * Without them the profiles the compiler starts from say that every link resolves and every tag is known, and the
    * code it compiles is thrown away and compiled again at the first page that shows otherwise: the largest units of a
    * crawl (the parse's step, the link extractor, the resolver) were each compiled two to four times over the javadoc.
@@ -72,12 +74,19 @@ final class VariedMarkup {
    */
   private static void appendElsewhere(StringBuilder html, int page, int pages, SplittableRandom random) {
     int target = random.nextInt(pages);
-    html.append("<footer><p>See <a href=\"https://www.example.org/docs/api/").append(word(random))
-        .append(".html\">the API</a>, <a href=\"http://example.com/\">Example</a>, ")
+    html.append("<!-- generated 2026-11-29 - do not edit --><hr><footer><p><a href=\"#top\">Top</a> <a href=\"#\">")
+        .append("Menu</a> See <a href=\"https://www.example.org/docs/api/").append(word(random))
+        .append(".html\">the API</a>, <a href=\"http://example.com\">Example</a>, <a href=\"https://api-docs.example/")
+        .append(page % 11).append("\">its docs</a>, ")
         .append("<a href=\"mailto:docs@example.org?subject=Page%20").append(page).append("\">write</a>, ")
         .append("<a href=\"javascript:void(0)\" onclick=\"return false;\">menu</a> or ")
         .append("<a href=\"tel:+1-555-0100\">call</a>; <a href=\"").append(relative(page, 1))
-        .append("?q=caf%C3%A9 au lait\">caf&eacute;</a>.<wbr> Long&shy;word</p>\n")
+        .append("?q=caf%C3%A9 au lait\">caf&eacute;</a>.<wbr> Long&shy;word &copy 2026 &#x2014; &#169; &nosuch;")
+        .append(" <b>bold <i>both</b> italic</i></span></p>\n<ul class=\"index\">");
+    for (int i = 0; i < 40; i++) { // items left open, as HTML allows: a parser that does not close them nests them
+      html.append("<li>").append(word(random));
+    }
+    html.append("</ul>\n")
         .append("<search-field data-index=\"").append(page % 7).append("\"><textarea name=q rows=2>&lt;b&gt; ")
         .append(word(random)).append("</textarea></search-field>\n")
         .append("<iframe src=\"").append(relative(page, (target + 1) % pages))

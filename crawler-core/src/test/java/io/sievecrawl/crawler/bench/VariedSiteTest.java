@@ -67,7 +67,8 @@ class VariedSiteTest {
       String page = client.send(HttpRequest.newBuilder(URI.create(site.url(3))).build(),
           HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).body();
       for (String markup : List.of("href=\"https://www.example.org/", "href=\"mailto:", "href=\"javascript:",
-          "href=\"tel:", "<search-field ", "<textarea ", "<iframe src=\"../")) {
+          "href=\"tel:", "href=\"#\"", "href=\"https://api-docs.example/", "&copy 2026", "</i></span>",
+          "<search-field ", "<textarea ", "<iframe src=\"../", "<meta name=\"Generator\"")) {
         assertTrue(page.contains(markup), markup);
       }
     }
