@@ -18,8 +18,10 @@ import java.util.stream.Stream;
  * linked and the profiles of the methods it ran hot. The launcher hands the cache to every later run on the same JDK
  * and jar, which then start with those classes ready and compile with those profiles from the first page.
  *
- * <p>Usage: {@code java -XX:AOTCacheOutput=CACHE -cp sievecrawl.jar io.sievecrawl.app.AotTraining CACHE}. On a Java
- * older than 25, which has no AOT cache, it removes a cache left by an earlier build and trains nothing.
+ * <p>Usage: {@code java -XX:AOTCacheOutput=CACHE --enable-native-access=ALL-UNNAMED -cp sievecrawl.jar
+ * io.sievecrawl.app.AotTraining CACHE}: native access as the launcher grants it to the runs it gives the cache (the
+ * JVM takes a cache only with the module options it was made with). On a Java older than 25, which has no AOT
+ * cache, it removes a cache left by an earlier build and trains nothing.
  */
 final class AotTraining {
   /*
@@ -42,8 +44,8 @@ final class AotTraining {
 
   public static void main(String[] args) throws IOException {
     if (args.length != 1) {
-      System.err.println("usage: java -XX:AOTCacheOutput=CACHE -cp sievecrawl.jar " + AotTraining.class.getName()
-          + " CACHE");
+      System.err.println("usage: java -XX:AOTCacheOutput=CACHE --enable-native-access=ALL-UNNAMED -cp sievecrawl.jar "
+          + AotTraining.class.getName() + " CACHE");
       System.exit(ExitCodes.USAGE);
     }
     Path cache = Path.of(args[0]);
