@@ -30,7 +30,10 @@ class AotCacheIT {
   @Test
   void anHttpsCrawlThroughTheLauncherOpensTheBuildsAotCacheAndPrintsNoWarning() throws Exception {
     assumeTrue(Runtime.version().feature() >= 25, "the AOT cache needs JDK 25");
-    assumeTrue(Files.exists(TARGET.resolve("sievecrawl.aot")), "a build without its AOT cache (-Daot.skip)");
+    Path cache = TARGET.resolve("sievecrawl.aot");
+    assumeTrue(Files.exists(cache), "a build without its AOT cache (-Daot.skip)");
+    assumeTrue(Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(TARGET.resolve("sievecrawl.jar")))
+        >= 0, "an earlier build's cache, left by a build with -Daot.skip: the JVM would rightly refuse it");
     TrainingCertificate certificate = TrainingCertificate.make(Files.createDirectories(dir.resolve("tls")));
     Path stderr = dir.resolve("stderr.txt");
     try (SyntheticSite site = SyntheticSite.startVaried(20, 4, certificate.server())) {
