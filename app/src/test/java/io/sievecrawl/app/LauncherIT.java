@@ -204,6 +204,21 @@ class LauncherIT {
   }
 
   @Test
+  void asksTheCompilationPolicyAboutAMethodEvery1024CallsUnlessTheOptionsSayOtherwise() throws Exception {
+    String every1024 = "-XX:Tier0InvokeNotifyFreqLog=10";
+    List<String> args = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString()), "crawl");
+    assertTrue(args.indexOf(every1024) > 0 && args.indexOf(every1024) < args.indexOf("-jar"), args.toString());
+    Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
+    List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
+    assertTrue(withCache.indexOf(every1024) > 0 && withCache.indexOf(every1024) < withCache.indexOf("-jar"),
+        withCache.toString());
+    List<String> asked = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString(),
+        "SIEVECRAWL_OPTS", "-XX:Tier0InvokeNotifyFreqLog=7"), "crawl");
+    assertTrue(asked.indexOf(every1024) < asked.indexOf("-XX:Tier0InvokeNotifyFreqLog=7"),
+        "the user's comes last and wins: " + asked);
+  }
+
+  @Test
   void aJava22OrNewerExitsWithoutWaitingForThreadsInNativeCodeAndAJava21IsNotToldOfIt() throws Exception {
     String noWait = "-XX:UserThreadWaitAttemptsAtExit=0";
     List<String> java25 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
