@@ -1,10 +1,13 @@
 package io.sievecrawl.app;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import io.sievecrawl.config.Values;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryNotificationInfo;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.List;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
@@ -20,9 +23,14 @@ import org.slf4j.LoggerFactory;
  * heap, by default a quarter of the machine's memory, before it collects it once. A crawl promotes a steady trickle
  * of objects that live a little while and then die (pages in flight, the scheduler's windows of tasks), so without
  * this a crawl of 300,000 pages held 1.1 GB of heap, nearly all of it garbage, and a crawl of days would hold the
- * whole maximum. A usage threshold on the old generation asks for a full collection once it grows past what the last
- * full collection left plus a margin (a quarter of that, at least {@link #MIN_MARGIN}); with a small live set that
- * collection takes tens of milliseconds.
+ * whole maximum. After each young collection this looks at the old generation and asks for a full collection once it
+ * has grown past what the last full collection left plus a margin (a quarter of that, at least {@link #MIN_MARGIN});
+ * with a small live set that collection takes tens of milliseconds.
+ *
+ * <p>Why not the old generation's usage threshold: its notification fires on a crossing only, and the JVM may still
+ * count the threshold as crossed after the full collection this asks for, so the next crossing went unnoticed until
+ * the heap was full. The end of every collection is notified, so each young collection is looked at. Notifications
+ * come one at a time on the JVM's notification thread, the only thread that reads or moves the ceiling.
  *
  * <p>Other collectors bound their old generation themselves; there, and when the heap is too small for the margin,
  * this does nothing.
@@ -34,15 +42,20 @@ final class HeapCeiling implements AutoCloseable {
 
   private final MemoryPoolMXBean oldGeneration;
   private final long minMargin;
-  private final NotificationEmitter emitter;
-  private final NotificationListener listener = this::onNotification;
+  private final List<NotificationEmitter> collectors = new ArrayList<>();
+  private final NotificationListener listener = this::onCollection;
+  private volatile long ceiling;
 
   private HeapCeiling(MemoryPoolMXBean oldGeneration, long minMargin) {
     this.oldGeneration = oldGeneration;
     this.minMargin = minMargin;
-    this.emitter = (NotificationEmitter) ManagementFactory.getMemoryMXBean();
-    emitter.addNotificationListener(listener, null, null);
-    arm(oldGeneration.getUsage().getUsed());
+    moveCeiling(oldGeneration.getUsage().getUsed());
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (collector instanceof NotificationEmitter emitter) {
+        emitter.addNotificationListener(listener, null, null);
+        collectors.add(emitter);
+      }
+    }
   }
 
   /** Watches the old generation if this JVM runs the serial collector; closing it stops watching. */
@@ -67,7 +80,6 @@ final class HeapCeiling implements AutoCloseable {
   private HeapCeiling() { // does nothing
     this.oldGeneration = null;
     this.minMargin = 0;
-    this.emitter = null;
   }
 
   /** Whether this watches an old generation (the serial collector runs). */
@@ -75,38 +87,44 @@ final class HeapCeiling implements AutoCloseable {
     return oldGeneration != null;
   }
 
-  private void onNotification(Notification notification, Object handback) {
-    if (!MemoryNotificationInfo.MEMORY_THRESHOLD_EXCEEDED.equals(notification.getType())) {
-      return;
-    }
-    MemoryNotificationInfo info = MemoryNotificationInfo.from((CompositeData) notification.getUserData());
-    if (!info.getPoolName().equals(oldGeneration.getName())) {
-      return;
-    }
-    System.gc(); // the serial collector's full collection
-    long live = oldGeneration.getCollectionUsage().getUsed();
-    log.debug("old generation at {}: collected, {} left", Values.formatSize(info.getUsage().getUsed()),
-        Values.formatSize(live));
-    arm(live);
+  /** The old generation's size past which a full collection is asked for; 0 when there is none. */
+  long ceiling() {
+    return ceiling;
   }
 
-  private void arm(long live) {
-    long threshold = live + Math.max(minMargin, live / 4);
+  private void onCollection(Notification notification, Object handback) {
+    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+      return;
+    }
+    var info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+    if (info.getGcName().equals(SERIAL_OLD_COLLECTOR)) { // ours or the collector's own: it sets what is live
+      moveCeiling(oldGeneration.getCollectionUsage().getUsed());
+      return;
+    }
+    long used = oldGeneration.getUsage().getUsed();
+    if (ceiling > 0 && used > ceiling) {
+      System.gc(); // the serial collector's full collection; its own notification moves the ceiling
+      log.debug("old generation at {}: collected, {} left", Values.formatSize(used),
+          Values.formatSize(oldGeneration.getCollectionUsage().getUsed()));
+    }
+  }
+
+  private void moveCeiling(long live) {
+    long next = live + Math.max(minMargin, live / 4);
     long max = oldGeneration.getUsage().getMax();
-    // Past the maximum the collector collects by itself; 0 turns the threshold off.
-    oldGeneration.setUsageThreshold(max >= 0 && threshold >= max ? 0 : threshold);
+    // Past the maximum the collector collects by itself; 0: no ceiling.
+    ceiling = max >= 0 && next >= max ? 0 : next;
   }
 
   @Override
   public void close() {
-    if (oldGeneration == null) {
-      return;
+    for (NotificationEmitter emitter : collectors) {
+      try {
+        emitter.removeNotificationListener(listener);
+      } catch (ListenerNotFoundException e) {
+        // already removed
+      }
     }
-    try {
-      emitter.removeNotificationListener(listener);
-    } catch (ListenerNotFoundException e) {
-      // already removed
-    }
-    oldGeneration.setUsageThreshold(0);
+    collectors.clear();
   }
 }
