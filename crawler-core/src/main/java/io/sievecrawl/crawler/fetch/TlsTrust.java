@@ -2,7 +2,7 @@ package io.sievecrawl.crawler.fetch;
 
 import io.sievecrawl.config.FetchSettings;
 import io.sievecrawl.config.Setting;
-import java.io.ByteArrayInputStream;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -71,9 +71,8 @@ public final class TlsTrust {
   /** A trust manager for the JDK's authorities and the certificates of {@code pemFile}. */
   static X509TrustManager withCaFile(Path pemFile) {
     Collection<? extends Certificate> extra;
-    try {
-      // Read whole: the certificate factory reads its stream a byte at a time, a system call each unbuffered.
-      InputStream in = new ByteArrayInputStream(Files.readAllBytes(pemFile));
+    // Buffered: the certificate factory reads its stream a byte at a time, a system call each unbuffered.
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(pemFile))) {
       extra = CertificateFactory.getInstance("X.509").generateCertificates(in);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(KEY + ": " + pemFile + " does not exist");
