@@ -191,12 +191,10 @@ class LauncherIT {
   void runsWithoutOnStackReplacementUnlessTheOptionsAskForIt() throws Exception {
     Path java = fakeJdk("jdk21", "21.0.2");
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", java.toString()), "crawl");
-    assertTrue(args.indexOf("-XX:-UseOnStackReplacement") > 0
-        && args.indexOf("-XX:-UseOnStackReplacement") < args.indexOf("-jar"), args.toString());
+    assertJvmOption(args, "-XX:-UseOnStackReplacement");
     Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
     List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
-    assertTrue(withCache.indexOf("-XX:-UseOnStackReplacement") > 0
-        && withCache.indexOf("-XX:-UseOnStackReplacement") < withCache.indexOf("-jar"), withCache.toString());
+    assertJvmOption(withCache, "-XX:-UseOnStackReplacement");
     List<String> asked = launch(Map.of("SIEVECRAWL_JAVA", java.toString(),
         "SIEVECRAWL_OPTS", "-XX:+UseOnStackReplacement"), "crawl");
     assertTrue(asked.indexOf("-XX:-UseOnStackReplacement") < asked.indexOf("-XX:+UseOnStackReplacement"),
@@ -207,11 +205,10 @@ class LauncherIT {
   void asksTheCompilationPolicyAboutAMethodEvery1024CallsUnlessTheOptionsSayOtherwise() throws Exception {
     String every1024 = "-XX:Tier0InvokeNotifyFreqLog=10";
     List<String> args = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString()), "crawl");
-    assertTrue(args.indexOf(every1024) > 0 && args.indexOf(every1024) < args.indexOf("-jar"), args.toString());
+    assertJvmOption(args, every1024);
     Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
     List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
-    assertTrue(withCache.indexOf(every1024) > 0 && withCache.indexOf(every1024) < withCache.indexOf("-jar"),
-        withCache.toString());
+    assertJvmOption(withCache, every1024);
     List<String> asked = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString(),
         "SIEVECRAWL_OPTS", "-XX:Tier0InvokeNotifyFreqLog=7"), "crawl");
     assertTrue(asked.indexOf(every1024) < asked.indexOf("-XX:Tier0InvokeNotifyFreqLog=7"),
@@ -222,11 +219,10 @@ class LauncherIT {
   void aJava22OrNewerExitsWithoutWaitingForThreadsInNativeCodeAndAJava21IsNotToldOfIt() throws Exception {
     String noWait = "-XX:UserThreadWaitAttemptsAtExit=0";
     List<String> java25 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
-    assertTrue(java25.indexOf(noWait) > 0 && java25.indexOf(noWait) < java25.indexOf("-jar"), java25.toString());
+    assertJvmOption(java25, noWait);
     Files.writeString(jar.resolveSibling("sievecrawl.aot"), "made by the build");
     List<String> withCache = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk25", "25.0.1").toString()), "crawl");
-    assertTrue(withCache.indexOf(noWait) > 0 && withCache.indexOf(noWait) < withCache.indexOf("-jar"),
-        withCache.toString());
+    assertJvmOption(withCache, noWait);
     List<String> java22 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk22", "22.0.2").toString()), "crawl");
     assertTrue(java22.contains(noWait), java22.toString());
     List<String> java21 = launch(Map.of("SIEVECRAWL_JAVA", fakeJdk("jdk21", "21.0.2").toString()), "crawl");
@@ -245,5 +241,10 @@ class LauncherIT {
         "crawl");
     assertTrue(args.contains("-XX:+UseG1GC") && args.contains("-Xmx1g"), args.toString());
     assertFalse(args.contains("-XX:+UseSerialGC"), args.toString());
+  }
+
+  /** Asserts that {@code option} is given to the JVM: after the java command, before {@code -jar}. */
+  private static void assertJvmOption(List<String> command, String option) {
+    assertTrue(command.indexOf(option) > 0 && command.indexOf(option) < command.indexOf("-jar"), command.toString());
   }
 }
